@@ -1,0 +1,1 @@
+"""Bots and trained-policy loaders behind one agent interface."""

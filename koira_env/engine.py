@@ -1,0 +1,697 @@
+"""The Koira rules engine: a mutable game state with a cheap ``clone()``.
+
+No RL imports here. Each rule is decided in exactly one method; RULES.md points at them.
+Search bots clone millions of times and benchmarks run millions of actions, so the state is
+plain lists, ints and two bytearrays, and event logging is off unless asked for.
+
+Card locations are tracked twice: ``loc`` is the truth, ``pub`` is what every seat knows
+(``UNKNOWN`` when the card is face down). A seat's information is ``pub`` plus its own hand
+plus, for its holder, the hidden trump card: see ``koira_env.info``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .cards import NUM_CARDS, RANK_OF, RANKS, SUIT_OF, card_name, parse_deck
+from .rules import Rules, make_rules
+
+# --- actions ------------------------------------------------------------------------------
+RISK = 52
+TAKE = 53
+FIRST_RUN = 54
+
+
+def _run_table() -> tuple[tuple[int, ...], ...]:
+    """Every run of 2..13 consecutive ranks in one suit, ordered by suit, start, length."""
+    runs = []
+    for suit in range(4):
+        for start in range(12):
+            for length in range(2, 14 - start):
+                runs.append(tuple(suit * 13 + start + k for k in range(length)))
+    return tuple(runs)
+
+
+RUNS = _run_table()  # action FIRST_RUN + i plays RUNS[i]
+RUN_ACTION = {cards: FIRST_RUN + i for i, cards in enumerate(RUNS)}
+NUM_ACTIONS_WITH_RUNS = FIRST_RUN + len(RUNS)
+
+
+def num_actions(rules: Rules) -> int:
+    return NUM_ACTIONS_WITH_RUNS if rules.sequences else FIRST_RUN
+
+
+def action_cards(action: int) -> tuple[int, ...]:
+    """The cards an action puts on the table (empty for risk and take)."""
+    if action < RISK:
+        return (action,)
+    if action >= FIRST_RUN:
+        return RUNS[action - FIRST_RUN]
+    return ()
+
+
+def action_name(action: int) -> str:
+    if action == RISK:
+        return "risk"
+    if action == TAKE:
+        return "take"
+    return "-".join(card_name(c) for c in action_cards(action))
+
+
+# --- card locations (values of State.loc and State.pub) -------------------------------------
+HAND = 0  # HAND + p: in player p's hand
+WON = 8  # WON + p: in player p's phase-one won pile
+TRICK = 16
+STOCK = 17
+DISCARD = 18
+REMOVED = 19  # two-player game: removed unseen
+TRUMP_ASIDE = 20  # the hidden trump card, set aside by its holder
+UNKNOWN = 21  # only in pub: not public knowledge
+
+PHASE_ONE, PHASE_TWO, GAME_OVER = 1, 2, 3
+HAND_SIZE = 3
+TWO_PLAYER_REMOVED = 10
+MIN_RISK_STOCK = 2  # the last stock card is the trump card and cannot be risked
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the current state."""
+
+
+class State:
+    """A Koira game in progress. Build with ``new_game``; advance with ``apply``."""
+
+    __slots__ = (
+        "actions_taken",
+        "current",
+        "deck",
+        "dropped",
+        "hands",
+        "history",
+        "in_war",
+        "last_winner",
+        "led_suit",
+        "loc",
+        "log",
+        "n",
+        "out",
+        "phase",
+        "pile",
+        "placements",
+        "pub",
+        "round_cards",
+        "round_players",
+        "round_pos",
+        "rules",
+        "stock",
+        "trick",
+        "trick_count",
+        "trick_needed",
+        "trump_card",
+        "trump_holder",
+        "trump_suit",
+        "truncated",
+        "war_depth",
+        "war_rank",
+        "won",
+    )
+
+    # ------------------------------------------------------------------ setup
+    def __init__(self, rules: Rules, deck: list[int], log: bool = False) -> None:
+        n = rules.num_players
+        self.rules = rules
+        self.n = n
+        self.deck = tuple(deck)
+        self.log: list[dict[str, Any]] | None = [] if log else None
+        self.history: list[int] = []
+        self.actions_taken = 0
+        self.truncated = False
+        self.loc = bytearray(NUM_CARDS)
+        self.pub = bytearray([UNKNOWN]) * NUM_CARDS
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.won: list[list[int]] = [[] for _ in range(n)]
+        for i, card in enumerate(deck[: HAND_SIZE * n]):
+            self.hands[i % n].append(card)
+            self.loc[card] = HAND + i % n
+        rest = deck[HAND_SIZE * n :]
+        if n == 2:
+            for card in rest[-TWO_PLAYER_REMOVED:]:
+                self.loc[card] = REMOVED
+            rest = rest[:-TWO_PLAYER_REMOVED]
+        self.stock = rest[::-1]  # stock[-1] is the top card
+        for card in self.stock:
+            self.loc[card] = STOCK
+        self.trump_card = -1
+        self.trump_holder = -1
+        self.trump_suit = -1
+        self.last_winner = -1
+        self.phase = PHASE_ONE
+        self.pile: list[tuple[int, int]] = []  # phase one: (player, card) in play order
+        self.round_cards: list[tuple[int, int]] = []
+        self.round_players: list[int] = []
+        self.round_pos = 0
+        self.in_war = False
+        self.war_rank = -1
+        self.war_depth = 0
+        self.dropped: list[int] = []
+        self.trick: list[list[Any]] = []  # phase two: [player, [cards]] per play
+        self.trick_count = 0
+        self.trick_needed = 0
+        self.led_suit = -1
+        self.out = [False] * n
+        self.placements: list[int] = []
+        self.current = 0
+        self._start_trick(0)
+
+    def clone(self) -> State:
+        """A deep copy that shares only immutable parts (rules); cheap enough for search."""
+        c = State.__new__(State)
+        c.rules = self.rules
+        c.n = self.n
+        c.deck = self.deck
+        c.log = None if self.log is None else list(self.log)
+        c.history = self.history[:]
+        c.actions_taken = self.actions_taken
+        c.truncated = self.truncated
+        c.loc = self.loc[:]
+        c.pub = self.pub[:]
+        c.hands = [h[:] for h in self.hands]
+        c.won = [w[:] for w in self.won]
+        c.stock = self.stock[:]
+        c.trump_card = self.trump_card
+        c.trump_holder = self.trump_holder
+        c.trump_suit = self.trump_suit
+        c.last_winner = self.last_winner
+        c.phase = self.phase
+        c.pile = self.pile[:]
+        c.round_cards = self.round_cards[:]
+        c.round_players = self.round_players[:]
+        c.round_pos = self.round_pos
+        c.in_war = self.in_war
+        c.war_rank = self.war_rank
+        c.war_depth = self.war_depth
+        c.dropped = self.dropped[:]
+        c.trick = [[p, cards[:]] for p, cards in self.trick]
+        c.trick_count = self.trick_count
+        c.trick_needed = self.trick_needed
+        c.led_suit = self.led_suit
+        c.out = self.out[:]
+        c.placements = self.placements[:]
+        c.current = self.current
+        return c
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase == GAME_OVER
+
+    def legal_actions(self) -> list[int]:
+        """Legal action ids for ``self.current`` (empty once the game is over)."""
+        if self.phase == PHASE_ONE:
+            acts = self.hands[self.current][:]
+            if self._can_risk():
+                acts.append(RISK)
+            return acts
+        if self.phase == PHASE_TWO:
+            return self._phase_two_legal()
+        return []
+
+    def returns(self) -> list[float]:
+        """Zero-sum terminal rewards per seat (all zero before the end or when truncated)."""
+        n = self.n
+        if self.phase != GAME_OVER or self.truncated:
+            return [0.0] * n
+        result = [0.0] * n
+        if self.rules.reward == "loser":
+            for p in range(n):
+                result[p] = 1.0 / (n - 1)
+            result[self.placements[-1]] = -1.0
+        else:  # placement: +1 for first out, -1 for the loser, linear between
+            for place, p in enumerate(self.placements):
+                result[p] = 1.0 - 2.0 * place / (n - 1)
+        return result
+
+    @property
+    def loser(self) -> int:
+        return self.placements[-1] if self.phase == GAME_OVER and not self.truncated else -1
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, action: int) -> None:
+        """Play ``action`` for ``self.current``; raises ``IllegalActionError`` if not legal."""
+        if self.phase == PHASE_ONE:
+            if action == RISK:
+                if not self._can_risk():
+                    raise IllegalActionError(self._illegal(action))
+            elif action not in self.hands[self.current]:
+                raise IllegalActionError(self._illegal(action))
+            self.history.append(action)
+            self._phase_one_play(action)
+        elif self.phase == PHASE_TWO:
+            if action not in self._phase_two_legal():
+                raise IllegalActionError(self._illegal(action))
+            self.history.append(action)
+            self._phase_two_act(action)
+        else:
+            raise IllegalActionError("the game is over: no action is legal")
+        self.actions_taken += 1
+        if self.actions_taken >= self.rules.max_actions and self.phase != GAME_OVER:
+            self.truncated = True
+            self.phase = GAME_OVER
+            self._event("truncated", actions=self.actions_taken)
+
+    def _illegal(self, action: Any) -> str:
+        legal = ", ".join(f"{a} ({action_name(a)})" for a in sorted(self.legal_actions()))
+        try:
+            what = f"{action} ({action_name(int(action))})"
+        except (TypeError, ValueError, IndexError):
+            what = repr(action)
+        return f"illegal action {what} for player_{self.current}; legal actions: {legal}"
+
+    def _event(self, kind: str, **data: Any) -> None:
+        if self.log is not None:
+            data["type"] = kind
+            self.log.append(data)
+
+    # ================================================================== phase one
+    def _can_risk(self) -> bool:
+        return len(self.stock) >= MIN_RISK_STOCK and (self.rules.risk_in_war or not self.in_war)
+
+    def _can_play(self, p: int) -> bool:
+        return bool(self.hands[p]) or self._can_risk()
+
+    def _start_trick(self, leader: int) -> None:
+        """Start a phase-one trick led by ``leader`` (or the next player able to play)."""
+        n = self.n
+        self.pile = []
+        self.round_cards = []
+        self.in_war = False
+        self.war_rank = -1
+        self.war_depth = 0
+        self.dropped = []
+        self.round_players = [(leader + k) % n for k in range(n)]
+        self.round_pos = 0
+        self._next_phase_one_turn()
+
+    def _phase_one_play(self, action: int) -> None:
+        p = self.current
+        if action == RISK:
+            card = self.stock.pop()
+            self._event("play", player=p, card=card_name(card), risked=True)
+        else:
+            self.hands[p].remove(action)
+            card = action
+            self._event("play", player=p, card=card_name(card), risked=False)
+        self.loc[card] = TRICK
+        self.pub[card] = TRICK
+        self.pile.append((p, card))
+        self.round_cards.append((p, card))
+        self.round_pos += 1
+        self._next_phase_one_turn()
+
+    def _next_phase_one_turn(self) -> None:
+        """Find who plays next in this round; skip, drop out or end phase one on the way."""
+        rp = self.round_players
+        while self.round_pos < len(rp):
+            p = rp[self.round_pos]
+            if self._can_play(p):
+                self.current = p
+                return
+            if self.rules.phase_one_end == "due_player_empty" and not self.stock:
+                self._end_phase_one(return_trick=True)
+                return
+            if not self.in_war:
+                self.round_pos += 1  # a player with nothing to play is skipped
+                continue
+            # A war player who cannot play drops out of the war.
+            del rp[self.round_pos]
+            self.dropped.append(p)
+            self._event("war_dropout", player=p)
+            if len(rp) == 1:  # the last war player left wins the pile at once
+                self._win_trick(rp[0])
+                return
+        self._resolve_round()
+
+    def _tied_players(self) -> list[int]:
+        """Players whose cards start a war this round, or [] (rule: war trigger)."""
+        counts = [0] * 13
+        for _, card in self.round_cards:
+            counts[RANK_OF[card]] += 1
+        top = max(RANK_OF[c] for _, c in self.round_cards)
+        if self.rules.war_trigger == "any_tie":
+            tied = [r for r in range(13) if counts[r] >= 2]
+            if not tied:
+                return []
+            rank = tied[-1]
+        else:
+            if counts[top] < 2:
+                return []
+            rank = top
+        self.war_rank = rank
+        return [p for p, c in self.round_cards if RANK_OF[c] == rank]
+
+    def _resolve_round(self) -> None:
+        tied = self._tied_players()
+        if not tied:
+            self._win_trick(max(self.round_cards, key=lambda pc: RANK_OF[pc[1]])[0])
+        elif self.rules.war_mode == "split":
+            self._split_trick(tied)
+        else:
+            self._start_war(tied)
+
+    def _start_war(self, tied: list[int]) -> None:
+        """The tied players play again, in seat order from the leader (rule: war play)."""
+        self.in_war = True
+        self.war_depth += 1
+        self._event("war", players=tied, rank=RANKS[self.war_rank], depth=self.war_depth)
+        if self.rules.phase_one_end == "due_player_empty" and not self.stock:
+            if any(not self.hands[p] for p in tied):
+                self._end_phase_one(return_trick=True)
+                return
+        able = [p for p in tied if self._can_play(p)]
+        self.dropped = [p for p in tied if p not in able]
+        for p in self.dropped:
+            self._event("war_dropout", player=p)
+        if not able:
+            self._war_stalemate(tied)
+        elif len(able) == 1:
+            self._win_trick(able[0])
+        else:
+            self.round_players = able
+            self.round_cards = []
+            self.round_pos = 0
+            self._next_phase_one_turn()
+
+    def _win_trick(self, winner: int) -> None:
+        pile = [card for _, card in self.pile]
+        self.won[winner].extend(pile)
+        code = WON + winner
+        for card in pile:
+            self.loc[card] = code
+            self.pub[card] = code
+        self.last_winner = winner
+        self._event("trick_won", player=winner, cards=[card_name(c) for c in pile])
+        self._after_trick(winner)
+
+    def _split_trick(self, tied: list[int]) -> None:
+        """Source B's first variation: the tied players keep their tied cards, the rest is shared.
+
+        The tied cards go to the tied players' won piles rather than back to hand: returning
+        them to hand would let two players holding one equal card each tie forever.
+        """
+        tied_cards = {p: c for p, c in self.round_cards if p in tied}
+        rest = sorted((c for p, c in self.round_cards if p not in tied), key=lambda c: (RANK_OF[c], c))
+        shares: dict[int, list[int]] = {p: [tied_cards[p]] for p in tied}
+        if rest:
+            last = self.round_cards[-1][0]
+            shares.setdefault(last, []).append(rest.pop(0))
+            for i, card in enumerate(rest):
+                shares[tied[i % len(tied)]].append(card)
+        for p, cards in shares.items():
+            self.won[p].extend(cards)
+            for card in cards:
+                self.loc[card] = WON + p
+                self.pub[card] = WON + p
+        self.last_winner = tied[0]
+        self._event("split", players=tied, shares=_shares_json(shares))
+        self._after_trick(tied[0])
+
+    def _war_stalemate(self, involved: list[int]) -> None:
+        """No war player can go on: the pile is dealt face up, in play order, to the war's players.
+
+        Source B says "shuffled and dealt evenly to all players involved". We deal in play
+        order instead of shuffling so that everyone still knows where each card went, and onto
+        won piles so that the cards cannot come back into phase one.
+        """
+        shares: dict[int, list[int]] = {p: [] for p in involved}
+        for i, (_, card) in enumerate(self.pile):
+            p = involved[i % len(involved)]
+            shares[p].append(card)
+            self.won[p].append(card)
+            self.loc[card] = WON + p
+            self.pub[card] = WON + p
+        self._event("stalemate", shares=_shares_json(shares))
+        self._after_trick(involved[0])
+
+    def _after_trick(self, next_leader: int) -> None:
+        self._refill(next_leader)
+        if self._phase_one_over():
+            self._end_phase_one(return_trick=False)
+        else:
+            self._start_trick(next_leader)
+
+    def _refill(self, first: int) -> None:
+        """Draw back up to three, the trick's winner first, then in seat order."""
+        stock = self.stock
+        for k in range(self.n):
+            p = (first + k) % self.n
+            hand = self.hands[p]
+            drawn = 0
+            while len(hand) < HAND_SIZE and stock:
+                card = stock.pop()
+                if not stock:
+                    self._take_trump_card(p, card)
+                    break
+                hand.append(card)
+                self.loc[card] = HAND + p
+                drawn += 1
+            if drawn:
+                self._event("draw", player=p, count=drawn)
+
+    def _take_trump_card(self, p: int, card: int) -> None:
+        """The last stock card: set aside hidden (A) or taken into hand face up (B, Mattis)."""
+        self.trump_card = card
+        self.trump_holder = p
+        if self.rules.trump_card == "hidden":
+            self.loc[card] = TRUMP_ASIDE
+            self._event("trump_card", player=p, card=card_name(card), revealed=False)
+        else:
+            self.hands[p].append(card)
+            self.loc[card] = HAND + p
+            self.pub[card] = HAND + p
+            self.trump_suit = SUIT_OF[card]
+            self._event("trump_card", player=p, card=card_name(card), revealed=True)
+
+    def _phase_one_over(self) -> bool:
+        """Checked between tricks (rule: end of phase one)."""
+        if self.stock:
+            return False
+        holders = sum(1 for h in self.hands if h)
+        end = self.rules.phase_one_end
+        if end == "one_holder":
+            return holders <= 1
+        return holders == 0  # all_played; due_player_empty also ends here when nobody can lead
+
+    def _end_phase_one(self, return_trick: bool) -> None:
+        """Phase two starts: hand + won pile, the trump card first onto its holder's pile."""
+        n = self.n
+        if return_trick:  # Mattis: an unfinished trick goes back to those who played it
+            returned: dict[int, list[int]] = {}
+            for p, card in self.pile:
+                self.hands[p].append(card)
+                self.loc[card] = HAND + p
+                self.pub[card] = HAND + p
+                returned.setdefault(p, []).append(card)
+            if returned:
+                self._event("trick_returned", shares=_shares_json(returned))
+        self.pile = []
+        self.round_cards = []
+        self.in_war = False
+        reveal_hands = self.rules.phase_one_end == "due_player_empty"  # Mattis: shown to all
+        if self.trump_card >= 0 and self.rules.trump_card == "hidden":
+            self.won[self.trump_holder].insert(0, self.trump_card)
+        self.trump_suit = SUIT_OF[self.trump_card]
+        for p in range(n):
+            if reveal_hands:
+                for card in self.hands[p]:
+                    self.pub[card] = HAND + p
+            for card in self.won[p]:
+                self.loc[card] = HAND + p
+                self.pub[card] = HAND + p
+            self.hands[p].extend(self.won[p])
+            self.won[p] = []
+        self.phase = PHASE_TWO
+        if self.rules.phase_two_leader == "trump_holder":
+            leader = self.trump_holder
+        else:
+            leader = self.last_winner if self.last_winner >= 0 else 0
+        self._event(
+            "phase_two",
+            trump_card=card_name(self.trump_card),
+            trump_holder=self.trump_holder,
+            leader=leader,
+            hand_sizes=[len(h) for h in self.hands],
+        )
+        self._start_phase_two_trick(self._next_holder(leader, include_self=True))
+
+    # ================================================================== phase two
+    def _next_in(self, p: int) -> int:
+        """The next player after ``p`` who is still in."""
+        n = self.n
+        for k in range(1, n + 1):
+            q = (p + k) % n
+            if not self.out[q]:
+                return q
+        return p
+
+    def _next_holder(self, p: int, include_self: bool = False) -> int:
+        """The first player still in and holding cards, from ``p`` (or after it) in seat order."""
+        n = self.n
+        for k in range(0 if include_self else 1, n + 1):
+            q = (p + k) % n
+            if not self.out[q] and self.hands[q]:
+                return q
+        raise RuntimeError("engine invariant broken: no player still in holds a card")
+
+    def _start_phase_two_trick(self, leader: int) -> None:
+        self.trick = []
+        self.trick_count = 0
+        self.trick_needed = self.out.count(False)
+        self.led_suit = -1
+        self.current = leader
+
+    def _beats(self, play: tuple[int, ...], top: list[int], hand: list[int]) -> bool:
+        """Whether ``play`` beats the top play of the trick (rule: how to beat)."""
+        r = self.rules
+        if r.sequence_beat == "same_length" and len(play) != len(top):
+            return False
+        ps, ts = SUIT_OF[play[0]], SUIT_OF[top[0]]
+        if ps == ts:
+            return RANK_OF[play[0]] > RANK_OF[top[-1]]
+        if ps == self.trump_suit:
+            if r.trump_only_when_void:
+                return not any(SUIT_OF[c] == ts for c in hand)
+            return True
+        return False
+
+    def _phase_two_legal(self) -> list[int]:
+        p = self.current
+        hand = self.hands[p]
+        plays = [(c,) for c in hand]
+        if self.rules.sequences:
+            plays.extend(self._runs_in(hand))
+        if not self.trick:
+            return sorted(RUN_ACTION[pl] if len(pl) > 1 else pl[0] for pl in plays)
+        top = self.trick[-1][1]
+        acts = [RUN_ACTION[pl] if len(pl) > 1 else pl[0] for pl in plays if self._beats(pl, top, hand)]
+        if not acts or self.rules.voluntary_take:
+            acts.append(TAKE)
+        acts.sort()
+        return acts
+
+    def _runs_in(self, hand: list[int]) -> list[tuple[int, ...]]:
+        """Runs the rules allow from this hand (rule: sequences)."""
+        r = self.rules
+        have = set(hand)
+        runs = []
+        for suit in range(4):
+            base = suit * 13
+            for start in range(12):
+                if r.sequences_from_two and start:
+                    break
+                length = 0
+                while start + length < 13 and base + start + length in have:
+                    length += 1
+                for k in range(r.sequences, length + 1):
+                    runs.append(tuple(range(base + start, base + start + k)))
+        return runs
+
+    def _phase_two_act(self, action: int) -> None:
+        p = self.current
+        if action == TAKE:
+            self._take(p)
+            return
+        cards = action_cards(action)
+        hand = self.hands[p]
+        for card in cards:
+            hand.remove(card)
+            self.loc[card] = TRICK
+            self.pub[card] = TRICK
+        leading = not self.trick
+        if leading:
+            self.led_suit = SUIT_OF[cards[0]]
+        self.trick.append([p, list(cards)])
+        self.trick_count += 1
+        self._event("play", player=p, cards=[card_name(c) for c in cards])
+        if not hand:
+            self._go_out(p)
+            if self.phase == GAME_OVER:
+                return
+        ends_by_trump = (
+            self.rules.trump_ends_trick
+            and not leading
+            and SUIT_OF[cards[0]] == self.trump_suit
+            and self.led_suit != self.trump_suit
+        )
+        if ends_by_trump or self.trick_count >= self.trick_needed:
+            self._discard_trick(p)
+        else:
+            self.current = self._next_in(p)
+
+    def _take(self, p: int) -> None:
+        """Take from the trick (rule: what is taken)."""
+        r = self.rules
+        trick = self.trick
+        if r.take == "bottom":
+            i = 0
+        else:  # lowest face rank; the earlier play on equal ranks
+            i = min(range(len(trick)), key=lambda k: (RANK_OF[trick[k][1][0]], k))
+        cards = trick[i][1]
+        if r.take_one_card and len(cards) > 1:
+            taken = [cards.pop(0)]
+        else:
+            taken = cards
+            del trick[i]
+        self.hands[p].extend(taken)
+        for card in taken:
+            self.loc[card] = HAND + p
+            self.pub[card] = HAND + p
+        self._event("take", player=p, cards=[card_name(c) for c in taken])
+        if trick:
+            self.current = self._next_in(p)
+        else:
+            leader = self._next_holder(p)
+            self._event("trick_emptied", next_leader=leader)
+            self._start_phase_two_trick(leader)
+
+    def _discard_trick(self, winner: int) -> None:
+        cards = [c for _, cs in self.trick for c in cs]
+        for card in cards:
+            self.loc[card] = DISCARD
+            self.pub[card] = DISCARD
+        self._event("trick_discarded", winner=winner, cards=[card_name(c) for c in cards])
+        leader = self._next_holder(winner, include_self=True)
+        self._start_phase_two_trick(leader)
+
+    def _go_out(self, p: int) -> None:
+        self.out[p] = True
+        self.placements.append(p)
+        self._event("out", player=p, place=len(self.placements))
+        if self.out.count(False) == 1:
+            loser = self.out.index(False)
+            self.placements.append(loser)
+            self.phase = GAME_OVER
+            self._event("game_over", loser=loser, placements=self.placements[:])
+
+
+def _shares_json(shares: dict[int, list[int]]) -> list[dict[str, Any]]:
+    return [{"player": p, "cards": [card_name(c) for c in cs]} for p, cs in shares.items()]
+
+
+def new_game(
+    num_players: int = 4,
+    rules: str | Rules = "koira",
+    *,
+    seed: int | None = None,
+    deck: list[str] | list[int] | None = None,
+    log: bool = False,
+    **options: Any,
+) -> State:
+    """A fresh game. ``deck`` fixes the order (``deck[0]`` is dealt first); else ``seed`` shuffles."""
+    r = rules if isinstance(rules, Rules) and not options else make_rules(num_players, rules, **options)
+    if deck is None:
+        order = list(range(NUM_CARDS))
+        random.Random(seed).shuffle(order)
+    else:
+        order = parse_deck(deck)
+    return State(r, order, log=log)

@@ -1,0 +1,135 @@
+"""Rule options and presets: every point where the sources differ is one named option.
+
+``make_rules(num_players, "koira", **overrides)`` is the only way rules are built, so
+validation (unknown names, bad values, impossible mixes, bad player counts) lives here.
+RULES.md explains each option and names the test that pins it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+# Allowed values of each choice-valued option; bool and int options are listed apart.
+CHOICES: dict[str, tuple[Any, ...]] = {
+    "war_trigger": ("any_tie", "highest_tie"),
+    "war_mode": ("play_on", "split"),
+    "trump_card": ("hidden", "revealed"),
+    "phase_one_end": ("one_holder", "all_played", "due_player_empty"),
+    "phase_two_leader": ("trump_holder", "last_winner"),
+    "take": ("bottom", "lowest"),
+    "sequences": (0, 2, 3),
+    "sequence_beat": ("same_length", "any_length"),
+    "reward": ("loser", "placement"),
+}
+BOOL_OPTIONS = (
+    "risk_in_war",
+    "trump_only_when_void",
+    "voluntary_take",
+    "trump_ends_trick",
+    "sequences_from_two",
+    "take_one_card",
+)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One complete, validated rule set. Field docs are in RULES.md."""
+
+    num_players: int = 4
+    preset: str = "koira"
+    war_trigger: str = "any_tie"
+    war_mode: str = "play_on"
+    risk_in_war: bool = True
+    trump_card: str = "hidden"
+    phase_one_end: str = "one_holder"
+    phase_two_leader: str = "trump_holder"
+    trump_only_when_void: bool = True
+    voluntary_take: bool = False
+    take: str = "bottom"
+    take_one_card: bool = False
+    sequences: int = 0
+    sequence_beat: str = "same_length"
+    sequences_from_two: bool = False
+    trump_ends_trick: bool = False
+    reward: str = "loser"
+    max_actions: int = 5000
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+# Source B's four VARIATIONS map to war_mode="split", trump_ends_trick, sequences_from_two
+# and take_one_card; they are off in every preset and switched on one by one.
+PRESETS: dict[str, dict[str, Any]] = {
+    "koira": {},
+    "koira-b": {
+        "war_trigger": "highest_tie",
+        "trump_card": "revealed",
+        "phase_one_end": "all_played",
+        "phase_two_leader": "last_winner",
+        "trump_only_when_void": False,
+        "voluntary_take": True,
+        "take": "lowest",
+        "sequence_beat": "any_length",
+    },
+    "mattis": {
+        "war_trigger": "highest_tie",
+        "trump_card": "revealed",
+        "phase_one_end": "due_player_empty",
+        "phase_two_leader": "last_winner",
+        "trump_only_when_void": False,
+        "voluntary_take": True,
+        "take": "lowest",
+        "sequence_beat": "any_length",
+    },
+}
+PLAYER_RANGE = {"koira": (2, 8), "koira-b": (3, 8), "mattis": (3, 8)}
+OPTION_NAMES = tuple(f.name for f in fields(Rules) if f.name not in ("num_players", "preset"))
+
+
+def make_rules(num_players: int = 4, rules: str | Rules = "koira", **options: Any) -> Rules:
+    """Build validated rules from a preset name (or a ``Rules``) plus option overrides."""
+    if isinstance(rules, Rules):
+        base = rules
+        if num_players != base.num_players:
+            base = replace(base, num_players=num_players)
+    else:
+        if rules not in PRESETS:
+            raise ValueError(f"unknown rules preset {rules!r}; valid presets: {sorted(PRESETS)}")
+        base = Rules(num_players=num_players, preset=rules, **PRESETS[rules])
+    unknown = sorted(set(options) - set(OPTION_NAMES))
+    if unknown:
+        raise ValueError(f"unknown rule option(s) {unknown}; valid options: {sorted(OPTION_NAMES)}")
+    result = replace(base, **options)
+    validate(result)
+    return result
+
+
+def validate(r: Rules) -> None:
+    """Raise ``ValueError`` naming the problem and the valid choices."""
+    n = r.num_players
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise ValueError(f"num_players must be an int, got {n!r}")
+    lo, hi = PLAYER_RANGE[r.preset]
+    if not lo <= n <= hi:
+        hint = " (use rules='koira' for 2 players)" if n == 2 else ""
+        raise ValueError(
+            f"preset {r.preset!r} is played by {lo}-{hi} players, got num_players={n}{hint}"
+        )
+    for name, allowed in CHOICES.items():
+        value = getattr(r, name)
+        if value not in allowed or isinstance(value, bool):
+            raise ValueError(f"option {name}={value!r} is not valid; choose one of {list(allowed)}")
+    for name in BOOL_OPTIONS:
+        if not isinstance(getattr(r, name), bool):
+            raise ValueError(f"option {name} must be True or False, got {getattr(r, name)!r}")
+    if not isinstance(r.max_actions, int) or r.max_actions < 100:
+        raise ValueError(f"option max_actions must be an int >= 100, got {r.max_actions!r}")
+    if r.sequences == 0:
+        for name in ("sequences_from_two", "take_one_card"):
+            if getattr(r, name):
+                raise ValueError(
+                    f"option {name}=True only changes how sequences are played; "
+                    "it needs sequences=2 or sequences=3"
+                )

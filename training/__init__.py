@@ -1,0 +1,1 @@
+"""Self-play training with stable-baselines3 / sb3-contrib."""
