@@ -1,0 +1,80 @@
+"""The agent interface, the registry of named agents, and the pure match runner.
+
+An agent gets a ``Turn``: its seat's ``SeatView`` (only what that seat may know), the rules,
+its own random generator, and ``sample_state()`` which deals the hidden cards at random for
+search. It never sees the true state.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from koira_env.engine import State, new_game
+from koira_env.info import SeatView, determinize, seat_view
+from koira_env.rules import Rules
+
+
+@dataclass
+class Turn:
+    view: SeatView
+    rules: Rules
+    rng: random.Random
+    _state: State = field(repr=False)
+
+    def sample_state(self) -> State:
+        """A full state consistent with this seat's knowledge (hidden cards dealt at random)."""
+        return determinize(self._state, self.view.seat, self.rng)
+
+
+class Agent(Protocol):
+    name: str
+
+    def act(self, turn: Turn) -> int:
+        """Return one of ``turn.view.legal``."""
+        ...
+
+
+class RandomAgent:
+    """Uniformly random legal moves: the floor every other bot must beat."""
+
+    name = "random"
+
+    def act(self, turn: Turn) -> int:
+        return turn.rng.choice(turn.view.legal)
+
+
+REGISTRY: dict[str, Callable[[], Agent]] = {"random": RandomAgent}
+
+
+def make_agent(spec: str) -> Agent:
+    """An agent from its name (``"random"``, ...) or ``"kind:argument"`` spec."""
+    kind, _, arg = spec.partition(":")
+    if kind not in REGISTRY:
+        raise ValueError(f"unknown agent {spec!r}; known agents: {sorted(REGISTRY)}")
+    factory = REGISTRY[kind]
+    return factory(arg) if arg else factory()  # type: ignore[call-arg]
+
+
+@dataclass(frozen=True)
+class GameResult:
+    placements: tuple[int, ...]  # seats in the order they went out, loser last
+    returns: tuple[float, ...]
+    num_actions: int
+    truncated: bool
+
+
+def play_game(agents: Sequence[Agent], rules: Rules, deck: Sequence[int], seed: int) -> GameResult:
+    """Play one game; a pure function of (agents, rules, deck, seed) so any executor can run it."""
+    if len(agents) != rules.num_players:
+        raise ValueError(f"{len(agents)} agents for a {rules.num_players}-player table")
+    state = new_game(rules=rules, deck=list(deck))
+    rngs = [random.Random(seed * 1_000_003 + seat) for seat in range(rules.num_players)]
+    while not state.is_terminal:
+        seat = state.current
+        turn = Turn(seat_view(state, seat), rules, rngs[seat], state)
+        action = agents[seat].act(turn)
+        state.apply(action)
+    return GameResult(tuple(state.placements), tuple(state.returns()), state.actions_taken, state.truncated)
