@@ -77,4 +77,6 @@ def play_game(agents: Sequence[Agent], rules: Rules, deck: Sequence[int], seed: 
         turn = Turn(seat_view(state, seat), rules, rngs[seat], state)
         action = agents[seat].act(turn)
         state.apply(action)
-    return GameResult(tuple(state.placements), tuple(state.returns()), state.actions_taken, state.truncated)
+    return GameResult(
+        tuple(state.placements), tuple(state.returns()), state.actions_taken, state.truncated
+    )

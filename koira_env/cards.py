@@ -31,7 +31,8 @@ def card_id(name: str) -> int:
         text = "T" + text[2:]
     if len(text) != 2 or text[0] not in RANKS or text[1] not in SUITS:
         raise ValueError(
-            f"unknown card {name!r}: expected a rank in 2-10/T/J/Q/K/A followed by a suit in C/D/H/S"
+            f"unknown card {name!r}: expected a rank in 2-10/T/J/Q/K/A "
+            "followed by a suit in C/D/H/S"
         )
     return SUITS.index(text[1]) * 13 + RANKS.index(text[0])
 
@@ -50,12 +51,16 @@ def parse_deck(deck: list[str] | list[int]) -> list[int]:
         elif isinstance(item, int) and not isinstance(item, bool) and 0 <= item < NUM_CARDS:
             ids.append(int(item))
         else:
-            raise ValueError(f"deck[{i}] is {item!r}: expected a card name like 'QS' or an id 0..51")
+            raise ValueError(
+                f"deck[{i}] is {item!r}: expected a card name like 'QS' or an id 0..51"
+            )
     if len(ids) != NUM_CARDS:
         raise ValueError(f"deck must hold all 52 cards, got {len(ids)}")
     seen: set[int] = set()
     for i, c in enumerate(ids):
         if c in seen:
-            raise ValueError(f"deck[{i}] repeats {card_name(c)}: every card must appear exactly once")
+            raise ValueError(
+                f"deck[{i}] repeats {card_name(c)}: every card must appear exactly once"
+            )
         seen.add(c)
     return ids

@@ -84,6 +84,7 @@ class State:
 
     __slots__ = (
         "actions_taken",
+        "cached_legal",
         "current",
         "deck",
         "dropped",
@@ -162,6 +163,7 @@ class State:
         self.out = [False] * n
         self.placements: list[int] = []
         self.current = 0
+        self.cached_legal: list[int] | None = None  # phase two: legal_actions() until apply()
         self._start_trick(0)
 
     def clone(self) -> State:
@@ -199,6 +201,7 @@ class State:
         c.out = self.out[:]
         c.placements = self.placements[:]
         c.current = self.current
+        c.cached_legal = None
         return c
 
     # ------------------------------------------------------------------ queries
@@ -214,7 +217,9 @@ class State:
                 acts.append(RISK)
             return acts
         if self.phase == PHASE_TWO:
-            return self._phase_two_legal()
+            if self.cached_legal is None:
+                self.cached_legal = self._phase_two_legal()
+            return self.cached_legal[:]
         return []
 
     def returns(self) -> list[float]:
@@ -248,8 +253,12 @@ class State:
             self.history.append(action)
             self._phase_one_play(action)
         elif self.phase == PHASE_TWO:
-            if action not in self._phase_two_legal():
+            legal = self.cached_legal
+            if legal is None:
+                legal = self._phase_two_legal()
+            if action not in legal:
                 raise IllegalActionError(self._illegal(action))
+            self.cached_legal = None
             self.history.append(action)
             self._phase_two_act(action)
         else:
@@ -297,11 +306,13 @@ class State:
         p = self.current
         if action == RISK:
             card = self.stock.pop()
-            self._event("play", player=p, card=card_name(card), risked=True)
+            if self.log is not None:
+                self._event("play", player=p, card=card_name(card), risked=True)
         else:
             self.hands[p].remove(action)
             card = action
-            self._event("play", player=p, card=card_name(card), risked=False)
+            if self.log is not None:
+                self._event("play", player=p, card=card_name(card), risked=False)
         self.loc[card] = TRICK
         self.pub[card] = TRICK
         self.pile.append((p, card))
@@ -364,10 +375,13 @@ class State:
         self.in_war = True
         self.war_depth += 1
         self._event("war", players=tied, rank=RANKS[self.war_rank], depth=self.war_depth)
-        if self.rules.phase_one_end == "due_player_empty" and not self.stock:
-            if any(not self.hands[p] for p in tied):
-                self._end_phase_one(return_trick=True)
-                return
+        if (
+            self.rules.phase_one_end == "due_player_empty"
+            and not self.stock
+            and any(not self.hands[p] for p in tied)
+        ):
+            self._end_phase_one(return_trick=True)
+            return
         able = [p for p in tied if self._can_play(p)]
         self.dropped = [p for p in tied if p not in able]
         for p in self.dropped:
@@ -390,7 +404,8 @@ class State:
             self.loc[card] = code
             self.pub[card] = code
         self.last_winner = winner
-        self._event("trick_won", player=winner, cards=[card_name(c) for c in pile])
+        if self.log is not None:
+            self._event("trick_won", player=winner, cards=[card_name(c) for c in pile])
         self._after_trick(winner)
 
     def _split_trick(self, tied: list[int]) -> None:
@@ -400,7 +415,9 @@ class State:
         them to hand would let two players holding one equal card each tie forever.
         """
         tied_cards = {p: c for p, c in self.round_cards if p in tied}
-        rest = sorted((c for p, c in self.round_cards if p not in tied), key=lambda c: (RANK_OF[c], c))
+        rest = sorted(
+            (c for p, c in self.round_cards if p not in tied), key=lambda c: (RANK_OF[c], c)
+        )
         shares: dict[int, list[int]] = {p: [tied_cards[p]] for p in tied}
         if rest:
             last = self.round_cards[-1][0]
@@ -455,7 +472,7 @@ class State:
                 hand.append(card)
                 self.loc[card] = HAND + p
                 drawn += 1
-            if drawn:
+            if drawn and self.log is not None:
                 self._event("draw", player=p, count=drawn)
 
     def _take_trump_card(self, p: int, card: int) -> None:
@@ -564,16 +581,38 @@ class State:
             return True
         return False
 
+    def _beating_cards(self, top: int, hand: list[int]) -> list[int]:
+        """``_beats`` for single cards only, on card-id ranges (ids ascend by rank in a suit)."""
+        suit_end = top - top % 13 + 13
+        acts = [c for c in hand if top < c < suit_end]
+        ts, trump = SUIT_OF[top], self.trump_suit
+        if ts != trump:
+            lo = trump * 13
+            if not self.rules.trump_only_when_void or not any(
+                suit_end - 13 <= c < suit_end for c in hand
+            ):
+                acts.extend(c for c in hand if lo <= c < lo + 13)
+        return acts
+
     def _phase_two_legal(self) -> list[int]:
         p = self.current
         hand = self.hands[p]
+        if not self.rules.sequences:
+            if not self.trick:
+                return sorted(hand)
+            acts = self._beating_cards(self.trick[-1][1][0], hand)
+            if not acts or self.rules.voluntary_take:
+                acts.append(TAKE)
+            acts.sort()
+            return acts
         plays = [(c,) for c in hand]
-        if self.rules.sequences:
-            plays.extend(self._runs_in(hand))
+        plays.extend(self._runs_in(hand))
         if not self.trick:
             return sorted(RUN_ACTION[pl] if len(pl) > 1 else pl[0] for pl in plays)
         top = self.trick[-1][1]
-        acts = [RUN_ACTION[pl] if len(pl) > 1 else pl[0] for pl in plays if self._beats(pl, top, hand)]
+        acts = [
+            RUN_ACTION[pl] if len(pl) > 1 else pl[0] for pl in plays if self._beats(pl, top, hand)
+        ]
         if not acts or self.rules.voluntary_take:
             acts.append(TAKE)
         acts.sort()
@@ -612,7 +651,8 @@ class State:
             self.led_suit = SUIT_OF[cards[0]]
         self.trick.append([p, list(cards)])
         self.trick_count += 1
-        self._event("play", player=p, cards=[card_name(c) for c in cards])
+        if self.log is not None:
+            self._event("play", player=p, cards=[card_name(c) for c in cards])
         if not hand:
             self._go_out(p)
             if self.phase == GAME_OVER:
@@ -646,7 +686,8 @@ class State:
         for card in taken:
             self.loc[card] = HAND + p
             self.pub[card] = HAND + p
-        self._event("take", player=p, cards=[card_name(c) for c in taken])
+        if self.log is not None:
+            self._event("take", player=p, cards=[card_name(c) for c in taken])
         if trick:
             self.current = self._next_in(p)
         else:
@@ -659,7 +700,8 @@ class State:
         for card in cards:
             self.loc[card] = DISCARD
             self.pub[card] = DISCARD
-        self._event("trick_discarded", winner=winner, cards=[card_name(c) for c in cards])
+        if self.log is not None:
+            self._event("trick_discarded", winner=winner, cards=[card_name(c) for c in cards])
         leader = self._next_holder(winner, include_self=True)
         self._start_phase_two_trick(leader)
 
@@ -687,8 +729,12 @@ def new_game(
     log: bool = False,
     **options: Any,
 ) -> State:
-    """A fresh game. ``deck`` fixes the order (``deck[0]`` is dealt first); else ``seed`` shuffles."""
-    r = rules if isinstance(rules, Rules) and not options else make_rules(num_players, rules, **options)
+    """A fresh game: ``deck`` fixes the order (``deck[0]`` dealt first), else ``seed`` shuffles."""
+    r = (
+        rules
+        if isinstance(rules, Rules) and not options
+        else make_rules(num_players, rules, **options)
+    )
     if deck is None:
         order = list(range(NUM_CARDS))
         random.Random(seed).shuffle(order)

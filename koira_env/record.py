@@ -90,7 +90,9 @@ def describe_event(event: dict[str, Any]) -> str:
     who = f"player_{event['player']}" if "player" in event else ""
     if kind == "play":
         if "card" in event:
-            return f"{who} plays {event['card']}" + (" (risked from the stock)" if event["risked"] else "")
+            return f"{who} plays {event['card']}" + (
+                " (risked from the stock)" if event["risked"] else ""
+            )
         return f"{who} plays {'-'.join(event['cards'])}"
     if kind == "war":
         players = ", ".join(f"player_{p}" for p in event["players"])
@@ -104,8 +106,9 @@ def describe_event(event: dict[str, Any]) -> str:
         return f"{who} takes the last stock card as the trump card: {shown}"
     if kind == "phase_two":
         return (
-            f"--- phase two: trump card {event['trump_card']} (held by player_{event['trump_holder']}),"
-            f" player_{event['leader']} leads; hand sizes {event['hand_sizes']}"
+            f"--- phase two: trump card {event['trump_card']}"
+            f" (held by player_{event['trump_holder']}), player_{event['leader']} leads;"
+            f" hand sizes {event['hand_sizes']}"
         )
     if kind == "take":
         return f"{who} takes {' '.join(event['cards'])}"
