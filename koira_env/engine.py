@@ -95,6 +95,7 @@ class State:
         "led_suit",
         "loc",
         "log",
+        "max_actions",
         "n",
         "out",
         "phase",
@@ -124,6 +125,7 @@ class State:
         self.rules = rules
         self.n = n
         self.deck = tuple(deck)
+        self.max_actions = rules.max_actions
         self.log: list[dict[str, Any]] | None = [] if log else None
         self.history: list[int] = []
         self.actions_taken = 0
@@ -172,6 +174,7 @@ class State:
         c.rules = self.rules
         c.n = self.n
         c.deck = self.deck
+        c.max_actions = self.max_actions
         c.log = None if self.log is None else list(self.log)
         c.history = self.history[:]
         c.actions_taken = self.actions_taken
@@ -211,15 +214,16 @@ class State:
 
     def legal_actions(self) -> list[int]:
         """Legal action ids for ``self.current`` (empty once the game is over)."""
-        if self.phase == PHASE_ONE:
+        phase = self.phase
+        if phase == PHASE_TWO:
+            if self.cached_legal is None:
+                self.cached_legal = self._phase_two_legal()
+            return self.cached_legal[:]
+        if phase == PHASE_ONE:
             acts = self.hands[self.current][:]
             if self._can_risk():
                 acts.append(RISK)
             return acts
-        if self.phase == PHASE_TWO:
-            if self.cached_legal is None:
-                self.cached_legal = self._phase_two_legal()
-            return self.cached_legal[:]
         return []
 
     def returns(self) -> list[float]:
@@ -244,15 +248,8 @@ class State:
     # ------------------------------------------------------------------ apply
     def apply(self, action: int) -> None:
         """Play ``action`` for ``self.current``; raises ``IllegalActionError`` if not legal."""
-        if self.phase == PHASE_ONE:
-            if action == RISK:
-                if not self._can_risk():
-                    raise IllegalActionError(self._illegal(action))
-            elif action not in self.hands[self.current]:
-                raise IllegalActionError(self._illegal(action))
-            self.history.append(action)
-            self._phase_one_play(action)
-        elif self.phase == PHASE_TWO:
+        phase = self.phase
+        if phase == PHASE_TWO:
             legal = self.cached_legal
             if legal is None:
                 legal = self._phase_two_legal()
@@ -261,10 +258,18 @@ class State:
             self.cached_legal = None
             self.history.append(action)
             self._phase_two_act(action)
+        elif phase == PHASE_ONE:
+            if action == RISK:
+                if not self._can_risk():
+                    raise IllegalActionError(self._illegal(action))
+            elif action not in self.hands[self.current]:
+                raise IllegalActionError(self._illegal(action))
+            self.history.append(action)
+            self._phase_one_play(action)
         else:
             raise IllegalActionError("the game is over: no action is legal")
         self.actions_taken += 1
-        if self.actions_taken >= self.rules.max_actions and self.phase != GAME_OVER:
+        if self.actions_taken >= self.max_actions and self.phase != GAME_OVER:
             self.truncated = True
             self.phase = GAME_OVER
             self._event("truncated", actions=self.actions_taken)
@@ -640,16 +645,17 @@ class State:
         if action == TAKE:
             self._take(p)
             return
-        cards = action_cards(action)
+        cards = [action] if action < RISK else list(RUNS[action - FIRST_RUN])
         hand = self.hands[p]
+        loc, pub = self.loc, self.pub
         for card in cards:
             hand.remove(card)
-            self.loc[card] = TRICK
-            self.pub[card] = TRICK
+            loc[card] = TRICK
+            pub[card] = TRICK
         leading = not self.trick
         if leading:
             self.led_suit = SUIT_OF[cards[0]]
-        self.trick.append([p, list(cards)])
+        self.trick.append([p, cards])
         self.trick_count += 1
         if self.log is not None:
             self._event("play", player=p, cards=[card_name(c) for c in cards])
