@@ -26,7 +26,9 @@ def test_two_players_outside_koira_points_to_koira() -> None:
 
 
 def test_unknown_preset_lists_the_presets() -> None:
-    with pytest.raises(ValueError, match=r"unknown rules preset 'dog'.*'koira', 'koira-b', 'mattis'"):
+    with pytest.raises(
+        ValueError, match=r"unknown rules preset 'dog'.*'koira', 'koira-b', 'mattis'"
+    ):
         make_rules(4, "dog")
 
 
