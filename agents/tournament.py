@@ -1,0 +1,562 @@
+"""Round-robin tournaments: duplicate deals in every seat rotation, parallel and resumable.
+
+A tournament is a pure function of its ``TournamentConfig``: the schedule (which agents sit
+where for each deal), the deck of each deal and each game's seed all come from the config's
+seed, and every game is ``agents.base.play_game``. Finished games are appended to
+``games.jsonl`` as they come in, so a run killed at any moment continues where it stopped when
+started again, and the summaries are computed from the log in schedule order, so they do not
+depend on how the work was split, interrupted or ordered.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import itertools
+import json
+import math
+import os
+import random
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from koira_env.engine import new_game
+from koira_env.record import game_record, save_record
+from koira_env.rules import Rules, make_rules
+
+from .base import REGISTRY, Agent, Turn, make_agent, play_game
+from .ratings import Estimate, cluster_mean, cluster_rate, head_to_head, plackett_luce
+
+FORMAT = "koira-tournament/1"
+BUILTIN_MODULES = ("agents.heuristics", "agents.expert", "agents.ismcts")
+SEARCH_BOTS = frozenset({"ismcts"})  # too slow for a default tournament; name them to include
+LOG, CONFIG = "games.jsonl", "config.json"
+
+
+def load_builtin_agents() -> None:
+    """Import the bot modules so that they register themselves (absent ones are skipped)."""
+    for module in BUILTIN_MODULES:
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as err:
+            if err.name != module:
+                raise
+
+
+def default_agents() -> list[str]:
+    """Every registered bot that needs no argument, except the expensive search bots."""
+    load_builtin_agents()
+    return sorted(
+        name
+        for name, factory in REGISTRY.items()
+        if name not in SEARCH_BOTS
+        and all(
+            p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+            for p in inspect.signature(factory).parameters.values()
+        )
+    )
+
+
+def parse_entrant(entry: str) -> tuple[str, str]:
+    """``"label=spec"`` or ``"spec"`` -> (label, spec); labels tell apart copies of one spec."""
+    label, sep, spec = entry.partition("=")
+    if not sep:
+        label = spec = entry
+    label, spec = label.strip(), spec.strip()
+    if not label or not spec:
+        raise ValueError(f"bad agent entry {entry!r}: expected 'spec' or 'label=spec'")
+    return label, spec
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """Everything that decides a tournament's games (not how it is run)."""
+
+    agents: tuple[str, ...]  # entries "spec" or "label=spec", e.g. "greedy", "ppo:model.zip"
+    rules: str = "koira"
+    players: int = 4
+    deals: int = 200
+    seed: int = 0
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def __post_init__(self) -> None:
+        labels = [label for label, _ in map(parse_entrant, self.agents)]
+        if not labels:
+            raise ValueError("a tournament needs at least one agent")
+        dupes = sorted({x for x in labels if labels.count(x) > 1})
+        if dupes:
+            raise ValueError(f"agent labels must be unique, repeated: {dupes} (use 'label=spec')")
+        if not isinstance(self.deals, int) or self.deals < 1:
+            raise ValueError(f"the number of deals must be a positive int, got {self.deals!r}")
+        self.make_rules()  # validate early
+
+    @property
+    def entrants(self) -> dict[str, str]:
+        return dict(map(parse_entrant, self.agents))
+
+    def make_rules(self) -> Rules:
+        return make_rules(self.players, self.rules, **dict(self.options))
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["agents"] = list(self.agents)
+        data["options"] = dict(self.options)
+        return {"format": FORMAT, **data}
+
+
+# ------------------------------------------------------------------ schedule
+def lineups(labels: Sequence[str], n: int) -> list[tuple[str, ...]]:
+    """Every table of ``n`` from ``labels``: combinations, or multisets holding every agent
+    when there are fewer agents than seats."""
+    if len(labels) >= n:
+        return list(itertools.combinations(labels, n))
+    return [
+        combo
+        for combo in itertools.combinations_with_replacement(labels, n)
+        if len(set(combo)) == len(labels)
+    ]
+
+
+def _balanced_tables(
+    labels: Sequence[str], n: int, count: int, rng: random.Random
+) -> list[list[str]]:
+    """``count`` tables drawn from shuffled passes over the agents, so that every agent sits
+    equally often (within one)."""
+    pool: list[str] = []
+    tables = []
+    while len(tables) < count:
+        if len(pool) < n:
+            pool += rng.sample(list(labels), len(labels))
+        table: list[str] = []
+        for label in pool:
+            if label not in table:
+                table.append(label)
+                if len(table) == n:
+                    break
+        for label in table:
+            pool.remove(label)
+        tables.append(table)
+    return tables
+
+
+def schedule(config: TournamentConfig) -> list[tuple[str, ...]]:
+    """The seating of rotation 0 for every deal.
+
+    With at most ``deals`` possible tables, each is played equally often (the deal count is
+    rounded up to a multiple of the number of tables); with more, tables are sampled evenly.
+    The seat order of each deal is shuffled so that neighbours vary.
+    """
+    labels = list(config.entrants)
+    n = config.players
+    rng = random.Random(f"{config.seed}/schedule")
+    tables = lineups(labels, n)
+    if len(tables) <= config.deals:
+        rounds = math.ceil(config.deals / len(tables))
+        chosen = [list(t) for _ in range(rounds) for t in tables]
+    else:
+        chosen = _balanced_tables(labels, n, config.deals, rng)
+    for table in chosen:
+        rng.shuffle(table)
+    return [tuple(t) for t in chosen]
+
+
+def deal_deck(seed: int, deal: int) -> list[int]:
+    deck = list(range(52))
+    random.Random(f"{seed}/deck/{deal}").shuffle(deck)
+    return deck
+
+
+def deal_seed(seed: int, deal: int) -> int:
+    """The agents' random seed for a deal: the same in every rotation, like the deck."""
+    return random.Random(f"{seed}/game/{deal}").getrandbits(31)
+
+
+def seating(table: Sequence[str], rotation: int) -> tuple[str, ...]:
+    n = len(table)
+    return tuple(table[(seat + rotation) % n] for seat in range(n))
+
+
+def game_key(deal: int, rotation: int) -> str:
+    return f"{deal}.{rotation}"
+
+
+@dataclass(frozen=True)
+class Job:
+    deal: int
+    rotation: int
+    seats: tuple[str, ...]
+
+
+def jobs(config: TournamentConfig) -> list[Job]:
+    """Every game of the tournament, in schedule order."""
+    return [
+        Job(d, r, seating(table, r))
+        for d, table in enumerate(schedule(config))
+        for r in range(config.players)
+    ]
+
+
+# ------------------------------------------------------------------ playing (any process)
+class _Recorder:
+    """Wraps an agent to note the actions of a game, so a record can be rebuilt afterwards."""
+
+    def __init__(self, agent: Agent, actions: list[int]) -> None:
+        self.name = agent.name
+        self._agent = agent
+        self._actions = actions
+
+    def act(self, turn: Turn) -> int:
+        action = self._agent.act(turn)
+        self._actions.append(action)
+        return action
+
+
+class Player:
+    """Plays a tournament's games in one process, keeping one agent instance per (label, seat)."""
+
+    def __init__(self, config: TournamentConfig) -> None:
+        load_builtin_agents()
+        self.config = config
+        self.rules = config.make_rules()
+        self.specs = config.entrants
+        self._agents: dict[tuple[str, int], Agent] = {}
+
+    def _agent(self, label: str, seat: int) -> Agent:
+        key = (label, seat)
+        if key not in self._agents:
+            self._agents[key] = make_agent(self.specs[label])
+        return self._agents[key]
+
+    def play(self, job: Job, record: bool = False) -> dict[str, Any]:
+        """One game as a log row (and its game record under ``"record"`` if asked)."""
+        seed = self.config.seed
+        agents: list[Agent] = [self._agent(label, s) for s, label in enumerate(job.seats)]
+        actions: list[int] = []
+        if record:
+            agents = [_Recorder(a, actions) for a in agents]
+        deck = deal_deck(seed, job.deal)
+        result = play_game(agents, self.rules, deck, deal_seed(seed, job.deal))
+        row: dict[str, Any] = {
+            "key": game_key(job.deal, job.rotation),
+            "deal": job.deal,
+            "rotation": job.rotation,
+            "seats": list(job.seats),
+            "placements": list(result.placements),
+            "truncated": result.truncated,
+            "actions": result.num_actions,
+        }
+        if record:
+            state = new_game(rules=self.rules, deck=deck)
+            for action in actions:
+                state.apply(action)
+            row["record"] = game_record(state)
+        return row
+
+
+_WORKER: Player | None = None
+
+
+def _init_worker(config: TournamentConfig) -> None:
+    global _WORKER
+    _WORKER = Player(config)
+
+
+def _play_chunk(chunk: list[Job]) -> list[dict[str, Any]]:
+    assert _WORKER is not None, "worker not initialised"
+    return [_WORKER.play(job) for job in chunk]
+
+
+# ------------------------------------------------------------------ the results folder
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def _check_config(out: Path, config: TournamentConfig) -> None:
+    """Claim ``out`` for this config; a folder holding another tournament is an error."""
+    path = out / CONFIG
+    wanted = config.to_json()
+    if path.exists():
+        try:
+            found = json.loads(path.read_text())
+        except json.JSONDecodeError:
+            found = None
+        if found != wanted:
+            differ = sorted(
+                k for k in wanted if not isinstance(found, dict) or found.get(k) != wanted[k]
+            )
+            raise ValueError(
+                f"{out} holds a different tournament (differs in: "
+                f"{', '.join(differ) or 'format'}); use another --out folder or delete this one"
+            )
+        return
+    if (out / LOG).exists():
+        raise ValueError(f"{out / LOG} exists without {CONFIG}; use another --out or delete it")
+    out.mkdir(parents=True, exist_ok=True)
+    _write_atomic(path, json.dumps(wanted, indent=1) + "\n")
+
+
+def read_log(path: Path) -> dict[str, dict[str, Any]]:
+    """Finished games by key. A torn last line (a kill mid-write) is cut off the file."""
+    done: dict[str, dict[str, Any]] = {}
+    if not path.exists():
+        return done
+    data = path.read_bytes()
+    good = data.rfind(b"\n") + 1
+    if good < len(data):
+        with path.open("r+b") as f:
+            f.truncate(good)
+    for number, line in enumerate(data[:good].splitlines(), 1):
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            raise ValueError(
+                f"{path} line {number} is corrupt; delete the folder to start over"
+            ) from None
+        done.setdefault(row["key"], row)
+    return done
+
+
+def _chunks(items: Sequence[Job], size: int) -> Iterator[list[Job]]:
+    for i in range(0, len(items), size):
+        yield list(items[i : i + size])
+
+
+def _run_parallel(
+    config: TournamentConfig, todo: list[Job], workers: int, emit: Callable[[list[dict]], None]
+) -> None:
+    """Play ``todo`` on ``workers`` processes, a bounded number of chunks in flight."""
+    size = max(1, min(250, len(todo) // (workers * 8) or 1))
+    chunks = _chunks(todo, size)
+    with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(config,)) as pool:
+        pending: set[Future] = set()
+        try:
+            for chunk in itertools.islice(chunks, workers * 4):
+                pending.add(pool.submit(_play_chunk, chunk))
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    emit(future.result())
+                    chunk = next(chunks, None)
+                    if chunk:
+                        pending.add(pool.submit(_play_chunk, chunk))
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            raise
+
+
+def run_tournament(
+    config: TournamentConfig,
+    out: str | Path,
+    workers: int | None = None,
+    max_games: int | None = None,
+    save_records: int = 0,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Play (or finish) a tournament in ``out`` and write its summaries; returns the summary.
+
+    ``max_games`` stops after that many new games (the next run continues); ``save_records``
+    writes game records of the first that many games of the schedule to ``out/records``.
+    """
+    out = Path(out)
+    _check_config(out, config)
+    all_jobs = jobs(config)
+    log_path = out / LOG
+    done = read_log(log_path)
+    todo = [j for j in all_jobs if game_key(j.deal, j.rotation) not in done]
+    if max_games is not None:
+        todo = todo[: max(0, max_games)]
+    workers = workers or os.cpu_count() or 1
+    if save_records:
+        _save_records(config, all_jobs[:save_records], out / "records")
+    with log_path.open("a") as log, _progress(progress, len(all_jobs), len(done)) as advance:
+
+        def emit(rows: list[dict[str, Any]]) -> None:
+            for row in rows:
+                done[row["key"]] = row
+                log.write(json.dumps(row, separators=(",", ":")) + "\n")
+            log.flush()
+            advance(len(rows))
+
+        if workers == 1 or len(todo) <= 8:
+            player = Player(config)
+            for chunk in _chunks(todo, 50):
+                emit([player.play(job) for job in chunk])
+        else:
+            _run_parallel(config, todo, workers, emit)
+    rows = [done[k] for k in (game_key(j.deal, j.rotation) for j in all_jobs) if k in done]
+    result = summarize(config, rows, total=len(all_jobs))
+    write_summaries(out, result)
+    return result
+
+
+def _save_records(config: TournamentConfig, chosen: list[Job], folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    player = Player(config)
+    for job in chosen:
+        path = folder / f"game-{game_key(job.deal, job.rotation)}.json"
+        if not path.exists():
+            save_record(player.play(job, record=True)["record"], path)
+
+
+@contextmanager
+def _progress(show: bool, total: int, completed: int) -> Iterator[Callable[[int], None]]:
+    """A rich progress bar on stderr (or nothing), advanced by the yielded callable."""
+    if not show:
+        yield lambda k: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    columns = ("games", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("games", total=total, completed=completed)
+        yield lambda k: bar.advance(task, k)
+
+
+# ------------------------------------------------------------------ results
+def summarize(config: TournamentConfig, rows: list[dict[str, Any]], total: int) -> dict[str, Any]:
+    """Per-agent loss rate and mean place (95% CIs clustered by deal), head-to-head, ratings."""
+    labels = list(config.entrants)
+    n = config.players
+    finished = [r for r in rows if not r["truncated"]]
+    losses: dict[str, dict[int, list[int]]] = {a: {} for a in labels}
+    places: dict[str, dict[int, list[int]]] = {a: {} for a in labels}
+    orders = []
+    for row in finished:
+        seats, placements = row["seats"], row["placements"]
+        for place, seat in enumerate(placements, 1):
+            label = seats[seat]
+            places[label].setdefault(row["deal"], []).append(place)
+            losses[label].setdefault(row["deal"], []).append(int(place == n))
+        orders.append([seats[s] for s in placements])
+    ahead, met = head_to_head(orders, labels)
+    ratings = plackett_luce(orders, labels)
+    agents = []
+    for label in labels:
+        loss: Estimate = cluster_rate(losses[label].values())
+        place: Estimate = cluster_mean(places[label].values(), (1.0, float(n)))
+        rating = ratings[label]
+        agents.append(
+            {
+                "agent": label,
+                "spec": config.entrants[label],
+                "games": loss.n,
+                "deals": loss.clusters,
+                "loss_rate": _finite(loss.value),
+                "loss_ci": [_finite(loss.low), _finite(loss.high)],
+                "mean_place": _finite(place.value),
+                "place_ci": [_finite(place.low), _finite(place.high)],
+                "rating_mu": rating.mu,
+                "rating_sigma": rating.sigma,
+                "rating": rating.ordinal,
+            }
+        )
+    agents.sort(key=lambda a: (_or_inf(a["loss_rate"]), _or_inf(a["mean_place"]), a["agent"]))
+    return {
+        "config": config.to_json(),
+        "complete": len(rows) == total,
+        "games_total": total,
+        "games_played": len(rows),
+        "games_truncated": len(rows) - len(finished),
+        "intervals": "95%: loss rate Wilson score on the deal-clustered effective sample size; "
+        "mean place t over deals with cluster-robust standard error",
+        "rating": "openskill PlackettLuce on finishing order, games in schedule order; "
+        "rating = mu - 3 sigma",
+        "agents": agents,
+        "head_to_head": {
+            "agents": labels,
+            "ahead": ahead,
+            "met": met,
+            "fraction_ahead": [
+                [ahead[i][j] / met[i][j] if met[i][j] else None for j in range(len(labels))]
+                for i in range(len(labels))
+            ],
+        },
+    }
+
+
+def _finite(x: float) -> float | None:
+    """JSON has no NaN: an estimate without data is None."""
+    return None if math.isnan(x) else x
+
+
+def _or_inf(x: float | None) -> float:
+    return math.inf if x is None else x
+
+
+def write_summaries(out: Path, summary: dict[str, Any]) -> None:
+    """results.json, leaderboard.csv, head_to_head.csv and head_to_head.png, each atomically."""
+    _write_atomic(out / "results.json", json.dumps(summary, indent=1, allow_nan=False) + "\n")
+    columns = ["agent", "spec", "games", "deals", "loss_rate", "loss_low", "loss_high"]
+    columns += ["mean_place", "place_low", "place_high", "rating", "rating_mu", "rating_sigma"]
+    lines = [",".join(columns)]
+    for a in summary["agents"]:
+        values = {**a, "loss_low": a["loss_ci"][0], "loss_high": a["loss_ci"][1]}
+        values.update(place_low=a["place_ci"][0], place_high=a["place_ci"][1])
+        lines.append(",".join(_csv(values[c]) for c in columns))
+    _write_atomic(out / "leaderboard.csv", "\n".join(lines) + "\n")
+    h2h = summary["head_to_head"]
+    names = h2h["agents"]
+    lines = ["agent,opponent,ahead,met,fraction_ahead"]
+    for i, a in enumerate(names):
+        for j, b in enumerate(names):
+            if h2h["met"][i][j]:
+                lines.append(
+                    ",".join(
+                        _csv(v)
+                        for v in (
+                            a,
+                            b,
+                            h2h["ahead"][i][j],
+                            h2h["met"][i][j],
+                            h2h["fraction_ahead"][i][j],
+                        )
+                    )
+                )
+    _write_atomic(out / "head_to_head.csv", "\n".join(lines) + "\n")
+    write_heatmap(out / "head_to_head.png", names, h2h["fraction_ahead"])
+
+
+def _csv(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    text = str(value)
+    return f'"{text}"' if "," in text or '"' in text else text
+
+
+def write_heatmap(path: Path, names: list[str], fraction: list[list[float | None]]) -> None:
+    """The head-to-head matrix as a PNG: row agent finished ahead of column agent."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    k = len(names)
+    grid = [[math.nan if v is None else v for v in row] for row in fraction]
+    size = max(4.0, 0.7 * k + 2)
+    fig, ax = plt.subplots(figsize=(size, size * 0.85))
+    image = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=1)
+    ax.set_xticks(range(k), names, rotation=45, ha="right")
+    ax.set_yticks(range(k), names)
+    for i in range(k):
+        for j in range(k):
+            if fraction[i][j] is not None:
+                ax.text(j, i, f"{fraction[i][j]:.2f}", ha="center", va="center", fontsize=8)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("agent")
+    ax.set_title("fraction of shared games where agent finished ahead")
+    fig.colorbar(image, ax=ax)
+    fig.tight_layout()
+    tmp = path.with_name(path.name + ".tmp.png")
+    fig.savefig(tmp, dpi=100)
+    plt.close(fig)
+    os.replace(tmp, path)
