@@ -16,6 +16,8 @@ from koira_env.engine import State, new_game
 from koira_env.info import SeatView, determinize, seat_view
 from koira_env.rules import Rules
 
+from .registry import BOTS
+
 
 @dataclass
 class Turn:
@@ -46,7 +48,7 @@ class RandomAgent:
         return turn.rng.choice(turn.view.legal)
 
 
-REGISTRY: dict[str, Callable[[], Agent]] = {"random": RandomAgent}
+REGISTRY: dict[str, Callable[..., Agent]] = {"random": RandomAgent, **BOTS}
 
 
 def make_agent(spec: str) -> Agent:

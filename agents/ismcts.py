@@ -1,0 +1,141 @@
+"""Single-observer information-set MCTS (SO-ISMCTS, Cowling, Powley & Whitehouse 2012).
+
+One tree per decision, its nodes keyed by the action sequence from the acting seat's
+information set. Every iteration deals the hidden cards afresh with ``turn.sample_state()``
+and walks the tree with the engine's real moves: only the children legal in this deal are
+candidates, and UCB uses availability counts (how often a child was legal when its parent
+was visited) in place of the parent's visit count. A node's value is the mean return of the
+seat that moved into it, so opponents are modelled as maximising their own return. Leaves are
+finished with a cheap rollout policy (the ``dumper`` heuristic, or uniform random), and the
+move played is the root child with the most visits.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import TYPE_CHECKING
+
+from koira_env.engine import PHASE_ONE, State
+
+from .heuristics import HeuristicAgent
+
+if TYPE_CHECKING:
+    from .base import Turn
+
+_ROLLOUT = HeuristicAgent(win="never", war=-1)  # the dumper's plan, fed straight from a State
+
+
+class _Node:
+    __slots__ = ("avail", "children", "player", "total", "visits")
+
+    def __init__(self, player: int) -> None:
+        self.player = player  # the seat whose move led here
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.total = 0.0
+
+
+def rollout_move(state: State) -> int:
+    """The dumper's move in a full state (no view is built: rollouts must be cheap)."""
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    rules = state.rules
+    if state.phase == PHASE_ONE:
+        return _ROLLOUT.phase_one(legal, state.round_cards, rules.war_trigger == "any_tie", False)
+    return _ROLLOUT.phase_two(legal, bool(state.trick), state.trump_suit, rules.voluntary_take)
+
+
+class ISMCTSAgent:
+    """SO-ISMCTS with ``iterations`` deals per move, or fewer if ``max_seconds`` runs out.
+
+    A time budget makes the result depend on the machine's speed; leave it ``None`` for
+    reproducible games.
+    """
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        iterations: int = 50,
+        max_seconds: float | None = None,
+        exploration: float = 0.7,
+        rollout: str = "dumper",
+    ) -> None:
+        if iterations < 1:
+            raise ValueError(f"ismcts needs at least 1 iteration, got {iterations}")
+        if rollout not in ("dumper", "random"):
+            raise ValueError(f"rollout must be 'dumper' or 'random', got {rollout!r}")
+        self.iterations = iterations
+        self.max_seconds = max_seconds
+        self.exploration = exploration
+        self.random_rollout = rollout == "random"
+
+    def act(self, turn: Turn) -> int:
+        legal = turn.view.legal
+        if len(legal) == 1:
+            return legal[0]
+        rng = turn.rng
+        root = _Node(turn.view.seat)
+        deadline = None if self.max_seconds is None else time.perf_counter() + self.max_seconds
+        for _ in range(self.iterations):
+            self._iterate(root, turn.sample_state(), rng)
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        return max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
+
+    def _iterate(self, root: _Node, state: State, rng: random.Random) -> None:
+        node = root
+        path = []
+        c = self.exploration
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            children = node.children
+            untried = []
+            for a in legal:
+                ch = children.get(a)
+                if ch is None:
+                    untried.append(a)
+                else:
+                    ch.avail += 1
+            if untried:
+                action = rng.choice(untried)
+                child = _Node(state.current)
+                children[action] = child
+            else:
+                best = -math.inf
+                action = legal[0]
+                for a in legal:
+                    ch = children[a]
+                    score = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                    if score > best:
+                        best, action = score, a
+                child = children[action]
+            state.apply(action)
+            path.append(child)
+            node = child
+            if untried:
+                break
+        if self.random_rollout:
+            while not state.is_terminal:
+                state.apply(rng.choice(state.legal_actions()))
+        else:
+            while not state.is_terminal:
+                state.apply(rollout_move(state))
+        returns = state.returns()
+        for n in path:
+            n.visits += 1
+            n.total += returns[n.player]
+
+
+def ismcts(arg: str = "") -> ISMCTSAgent:
+    """``ismcts`` or ``ismcts:ITERATIONS``."""
+    if not arg:
+        return ISMCTSAgent()
+    try:
+        return ISMCTSAgent(iterations=int(arg))
+    except ValueError:
+        raise ValueError(f"ismcts needs an integer iteration count, got {arg!r}") from None
