@@ -1,0 +1,200 @@
+"""Phase two (RULES.md points 14-19, 21): beating, taking, trick ends, going out.
+
+Positions are set with ``scenario.phase_two``: spades are trump unless said otherwise.
+"""
+
+from __future__ import annotations
+
+import pytest
+from scenario import PRESET_NAMES, action, events, ids, legal, phase_two, play
+
+from koira_env import TAKE
+from koira_env.engine import GAME_OVER, HAND
+
+B_LIKE = ("koira-b", "mattis")
+
+
+def acts(*names: str) -> set[int]:
+    return {action(n) for n in names}
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_leader_plays_any_card(preset: str) -> None:
+    s = phase_two(3, preset, [["8H", "2S", "AC"], ["9H"], ["3D"]], "S")
+    assert legal(s) == acts("8H", "2S", "AC")
+
+
+# ---------------------------------------------------------------- point 16: how to beat
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_beat_with_a_higher_card_of_the_suit(preset: str) -> None:
+    s = play(phase_two(3, preset, [["8H", "AC"], ["5H", "9H", "QH", "AD"], ["3D"]], "C"), "8H")
+    assert legal(s) == acts("9H", "QH") | ({TAKE} if preset in B_LIKE else set())
+
+
+@pytest.mark.parametrize(
+    ("preset", "options", "trump_allowed"),
+    [
+        ("koira", {}, False),
+        ("koira-b", {}, True),
+        ("mattis", {}, True),
+        ("koira", {"trump_only_when_void": False}, True),
+        ("mattis", {"trump_only_when_void": True}, False),
+    ],
+)
+def test_trump_only_when_void_in_the_suit(preset: str, options: dict, trump_allowed: bool) -> None:
+    s = play(phase_two(3, preset, [["8H", "AC"], ["5H", "2S"], ["3D"]], "S", **options), "8H")
+    assert (action("2S") in legal(s)) == trump_allowed
+    void = play(phase_two(3, preset, [["8H", "AC"], ["5C", "2S"], ["3D"]], "S", **options), "8H")
+    assert action("2S") in legal(void)  # void in hearts: any trump beats a plain card
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_trump_on_top_needs_a_higher_trump(preset: str) -> None:
+    s = play(
+        phase_two(3, preset, [["8H", "AC"], ["5S", "2C"], ["4S", "9S", "AH"]], "S"), "8H", "5S"
+    )
+    assert legal(s) == acts("9S") | ({TAKE} if preset in B_LIKE else set())
+
+
+# ---------------------------------------------------------------- point 17: taking
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_player_who_cannot_beat_must_take(preset: str) -> None:
+    s = play(phase_two(3, preset, [["8H", "AC"], ["2H", "3C"], ["3D"]], "S"), "8H")
+    assert legal(s) == {TAKE}
+    play(s, "take")
+    assert events(s, "take") == [{"type": "take", "player": 1, "cards": ["8H"]}]
+    assert s.hands[1] == ids("2H", "3C", "8H") and s.pub[action("8H")] == HAND + 1
+    assert s.current == 2  # taking ends the turn
+
+
+@pytest.mark.parametrize(
+    ("preset", "options", "taken"),
+    [
+        ("koira", {}, "8H"),  # A: the first card played to the trick
+        ("koira-b", {}, "5S"),  # B: the lowest face rank, trump or not
+        ("mattis", {}, "5S"),
+        ("koira", {"take": "lowest"}, "5S"),
+        ("mattis", {"take": "bottom"}, "8H"),
+    ],
+)
+def test_take_bottom_or_lowest_card(preset: str, options: dict, taken: str) -> None:
+    hands = [["8H", "AC"], ["5S", "2C"], ["4S", "2H", "KD"]]
+    s = play(phase_two(3, preset, hands, "S", **options), "8H", "5S")
+    assert legal(s) == {TAKE}
+    play(s, "take")
+    assert events(s, "take")[-1]["cards"] == [taken]
+    assert [p for p, _ in s.trick] == ([1] if taken == "8H" else [0])
+
+
+def test_lowest_ties_go_to_the_earlier_play() -> None:
+    hands = [["8H", "AC"], ["8S", "2C"], ["4S", "2H", "KD"]]
+    s = play(phase_two(3, "koira-b", hands, "S"), "8H", "8S", "take")
+    assert events(s, "take")[-1]["cards"] == ["8H"]
+
+
+@pytest.mark.parametrize(
+    ("preset", "options", "voluntary"),
+    [
+        ("koira", {}, False),
+        ("koira-b", {}, True),
+        ("mattis", {}, True),
+        ("koira", {"voluntary_take": True}, True),
+    ],
+)
+def test_voluntary_take(preset: str, options: dict, voluntary: bool) -> None:
+    s = play(phase_two(3, preset, [["8H", "AC"], ["9H", "3C"], ["3D"]], "S", **options), "8H")
+    assert legal(s) == acts("9H") | ({TAKE} if voluntary else set())
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_blue_player_must_take(preset: str) -> None:
+    s = play(phase_two(3, preset, [["8H", "AC"], [], ["3D", "4D"]], "S"), "8H")
+    assert s.current == 1 and not s.out[1]  # no cards, still in the game
+    assert legal(s) == {TAKE}
+    play(s, "take")
+    assert s.hands[1] == ids("8H")
+
+
+# ---------------------------------------------------------------- point 18: trick end
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_trick_ends_after_as_many_plays_as_players_taken_plays_count(preset: str) -> None:
+    hands = [["5H", "9H", "AC"], ["7H", "KC"], ["2C", "3C"]]
+    s = play(phase_two(3, preset, hands, "S"), "5H", "7H", "take")
+    assert events(s, "take")[-1]["cards"] == ["5H"]
+    assert s.trick_count == 2 and s.current == 0
+    play(s, "9H")  # the third play ends the trick although 5H was taken back
+    assert events(s, "trick_discarded") == [
+        {"type": "trick_discarded", "winner": 0, "cards": ["7H", "9H"]}
+    ]
+    assert s.current == 0 and s.trick == [] and s.hands[2] == ids("2C", "3C", "5H")
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_trick_needs_plays_of_everyone_in_at_its_start(preset: str) -> None:
+    hands = [["5H", "2C"], ["7H"], ["8H", "3D"], ["9H", "4D"]]
+    s = play(phase_two(4, preset, hands, "S"), "5H", "7H")
+    assert s.out[1] and s.trick_needed == 4
+    play(s, "8H")
+    assert s.trick  # three plays are not enough
+    play(s, "9H")
+    assert events(s, "trick_discarded")[0]["winner"] == 3
+    assert s.current == 3 and s.trick_needed == 3
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_emptied_trick_is_led_by_next_holder_after_last_taker(preset: str) -> None:
+    hands = [["5H", "2C"], ["7H", "3C"], [], ["2D", "3D"]]
+    s = play(phase_two(4, preset, hands, "S"), "5H", "7H", "take", "take")
+    # player 2 took 5H, player 3 took 7H; player 0 is next but holds cards: leads.
+    assert events(s, "trick_emptied") == [{"type": "trick_emptied", "next_leader": 0}]
+    assert s.current == 0 and s.trick == [] and s.trick_count == 0
+    s = play(phase_two(4, preset, [["5H", "2C"], ["3C"], [], ["2D"]], "S"), "5H", "take")
+    assert events(s, "trick_emptied")[0]["next_leader"] == 3  # player 2 has nothing to lead
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_winner_who_went_out_passes_the_lead(preset: str) -> None:
+    hands = [["5H", "2C"], ["7H", "3D"], ["9H"]]
+    s = play(phase_two(3, preset, hands, "S"), "5H", "7H", "9H")
+    assert events(s, "out") == [{"type": "out", "player": 2, "place": 1}]
+    assert events(s, "trick_discarded")[0]["winner"] == 2
+    assert s.current == 0
+
+
+# ---------------------------------------------------------------- point 19, 22: going out
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@pytest.mark.parametrize(
+    ("reward", "returns"), [("loser", [0.5, 0.5, -1.0]), ("placement", [1.0, 0.0, -1.0])]
+)
+def test_last_player_holding_cards_loses(preset: str, reward: str, returns: list) -> None:
+    s = phase_two(3, preset, [["9H"], ["TH"], ["2C", "3C"]], "S", reward=reward)
+    assert s.returns() == [0.0, 0.0, 0.0]
+    play(s, "9H")
+    assert s.out == [True, False, False] and s.current == 1  # the trick goes on
+    play(s, "TH")
+    assert s.phase == GAME_OVER and s.loser == 2 and s.placements == [0, 1, 2]
+    assert events(s, "game_over") == [{"type": "game_over", "loser": 2, "placements": [0, 1, 2]}]
+    assert s.returns() == returns and sum(s.returns()) == 0
+
+
+def test_placement_rewards_are_linear_for_four_players() -> None:
+    s = phase_two(4, "koira", [["9H"], ["TH"], ["JH"], ["2C"]], "S", reward="placement")
+    play(s, "9H", "TH", "JH")
+    assert s.returns() == pytest.approx([1.0, 1 / 3, -1 / 3, -1.0])
+
+
+# ---------------------------------------------------------------- point 21: B variation
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@pytest.mark.parametrize("on", [True, False])
+def test_trump_ends_trick_variation(preset: str, on: bool) -> None:
+    hands = [["8H", "AC", "5S"], ["2S", "7S", "3C"], ["KD", "QD"]]
+    s = play(phase_two(3, preset, hands, "S", trump_ends_trick=on), "8H", "2S")
+    if on:  # a trump on a non-trump trick ends it at once; its player wins and leads
+        assert events(s, "trick_discarded") == [
+            {"type": "trick_discarded", "winner": 1, "cards": ["8H", "2S"]}
+        ]
+        assert s.current == 1
+    else:
+        assert s.current == 2 and len(s.trick) == 2
+    t = play(phase_two(3, preset, hands, "S", trump_ends_trick=on), "5S", "7S")
+    assert t.current == 2 and len(t.trick) == 2  # a trump-led trick goes on
