@@ -1,0 +1,235 @@
+"""The observation vector and action mask: what one seat may know, as flat numpy arrays.
+
+The vector is built as one ``bytes`` string of small integers and turned into float32 by a
+single numpy multiply with a per-entry scale, because numpy calls, not arithmetic, dominate
+at this size. Each per-card block is one ``bytes.translate`` of the engine's location
+bytearrays (``pub`` for public knowledge, ``loc`` only for the seat's own hand and its own
+hidden trump card), so no Python loop runs over the 52 cards. The result must equal
+``koira_env.info.known_locations`` for the seat; the tests check that card by card.
+
+Everything is seat-relative: "player r" is the player r seats after the observer, r = 0 is
+the observer. See docs/environment.md for the layout table.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .cards import NUM_CARDS, RANK_OF
+from .engine import (
+    DISCARD,
+    HAND,
+    PHASE_ONE,
+    PHASE_TWO,
+    TRICK,
+    TRUMP_ASIDE,
+    UNKNOWN,
+    WON,
+    State,
+    num_actions,
+)
+from .info import known_trump_suit
+from .rules import Rules
+
+CARD_SCALE = 1.0 / NUM_CARDS  # card counts
+TRICK_SCALE = 1.0 / 8  # plays in a phase-two trick (at most one per player, at most 8)
+WAR_DEPTH_SCALE = 1.0 / 26  # every war level takes at least two of the 52 cards
+
+
+def _fields(n: int) -> list[tuple[str, int, float]]:
+    """(name, size, scale) of every observation field, in vector order."""
+    cards = [("cards_mine", NUM_CARDS, 1.0)]
+    cards += [(f"cards_hand_{r}", NUM_CARDS, 1.0) for r in range(1, n)]
+    cards += [(f"cards_won_{r}", NUM_CARDS, 1.0) for r in range(n)]
+    cards += [
+        ("cards_trick", NUM_CARDS, 1.0),
+        ("cards_discarded", NUM_CARDS, 1.0),
+        ("cards_my_trump", NUM_CARDS, 1.0),
+        ("cards_unknown", NUM_CARDS, 1.0),
+    ]
+    return [
+        *cards,
+        ("hand_sizes", n, CARD_SCALE),
+        ("won_sizes", n, CARD_SCALE),
+        ("stock_size", 1, CARD_SCALE),
+        ("trump_suit", 4, 1.0),
+        ("trump_holder", n, 1.0),
+        ("phase", 2, 1.0),
+        ("current_player", n, 1.0),
+        ("out", n, 1.0),
+        ("last_winner", n, 1.0),
+        ("round_ranks", n * 13, 1.0),
+        ("pile_size", 1, CARD_SCALE),
+        ("war", 1, 1.0),
+        ("war_players", n, 1.0),
+        ("war_rank", 13, 1.0),
+        ("war_depth", 1, WAR_DEPTH_SCALE),
+        ("top_play", NUM_CARDS, 1.0),
+        ("top_player", n, 1.0),
+        ("bottom_play", NUM_CARDS, 1.0),
+        ("bottom_player", n, 1.0),
+        ("led_suit", 4, 1.0),
+        ("trick_plays", 1, TRICK_SCALE),
+        ("trick_count", 1, TRICK_SCALE),
+        ("trick_needed", 1, TRICK_SCALE),
+    ]
+
+
+def observation_layout(num_players: int) -> dict[str, slice]:
+    """Field name -> slice of the observation vector, for decoding and documentation."""
+    layout = {}
+    start = 0
+    for name, size, _ in _fields(num_players):
+        layout[name] = slice(start, start + size)
+        start += size
+    return layout
+
+
+def _table(codes: set[int]) -> bytes:
+    """A ``bytes.translate`` table sending the given location codes to 1, the rest to 0."""
+    return bytes(1 if code in codes else 0 for code in range(256))
+
+
+class ObservationEncoder:
+    """Builds a seat's observation vector and action mask; one instance per rule set."""
+
+    def __init__(self, rules: Rules) -> None:
+        n = rules.num_players
+        self.n = n
+        self.num_actions = num_actions(rules)
+        self.layout = observation_layout(n)
+        self.size = sum(size for _, size, _ in _fields(n))
+        self.scale = np.concatenate(
+            [np.full(size, scale, np.float32) for _, size, scale in _fields(n)]
+        )
+        first_extra = self.layout["hand_sizes"].start
+        self._extra_size = self.size - first_extra
+        self._offsets = tuple(
+            sl.start - first_extra for sl in self.layout.values() if sl.start >= first_extra
+        )
+        # Per seat: translate tables for the public blocks (other hands, won piles, trick,
+        # discards) in layout order, and for "card is one of mine" / "card is not mine".
+        self._pub_tables = []
+        self._mine = []
+        self._not_mine = []
+        self._not_mine_or_aside = []
+        self._relative = []
+        for s in range(n):
+            rot = [(s + r) % n for r in range(n)]
+            tables = [_table({HAND + p}) for p in rot[1:]]
+            tables += [_table({WON + p}) for p in rot]
+            tables += [_table({TRICK}), _table({DISCARD})]
+            self._pub_tables.append(tables)
+            self._mine.append(_table({HAND + s}))
+            self._not_mine.append(_table(set(range(256)) - {HAND + s}))
+            self._not_mine_or_aside.append(_table(set(range(256)) - {HAND + s, TRUMP_ASIDE}))
+            self._relative.append(tuple((p - s) % n for p in range(n)))
+        self._is_unknown = _table({UNKNOWN})
+        self._is_aside = _table({TRUMP_ASIDE})
+        self._no_cards = bytes(NUM_CARDS)
+
+    def observation(self, state: State, seat: int) -> np.ndarray:
+        """A fresh float32 vector of everything ``seat`` may know (see ``layout``)."""
+        n = self.n
+        pub = state.pub
+        loc = state.loc
+        holds_aside = state.trump_holder == seat and loc[state.trump_card] == TRUMP_ASIDE
+        parts = [loc.translate(self._mine[seat])]
+        parts += [pub.translate(t) for t in self._pub_tables[seat]]
+        if holds_aside:
+            parts.append(loc.translate(self._is_aside))
+            not_mine = loc.translate(self._not_mine_or_aside[seat])
+        else:
+            parts.append(self._no_cards)
+            not_mine = loc.translate(self._not_mine[seat])
+        unknown = int.from_bytes(pub.translate(self._is_unknown), "little") & int.from_bytes(
+            not_mine, "little"
+        )
+        parts.append(unknown.to_bytes(NUM_CARDS, "little"))
+        parts.append(self._extra(state, seat, n))
+        return np.frombuffer(b"".join(parts), np.uint8) * self.scale
+
+    def _extra(self, state: State, seat: int, n: int) -> bytearray:
+        """The non-card fields as small integers (scaled to floats by the caller)."""
+        (
+            hand_sizes,
+            won_sizes,
+            stock_size,
+            trump_suit,
+            trump_holder,
+            phase_o,
+            current_o,
+            out_o,
+            last_winner,
+            round_ranks,
+            pile_size,
+            war,
+            war_players,
+            war_rank,
+            war_depth,
+            top_play,
+            top_player,
+            bottom_play,
+            bottom_player,
+            led_suit,
+            trick_plays,
+            trick_count,
+            trick_needed,
+        ) = self._offsets
+        ex = bytearray(self._extra_size)
+        rel = self._relative[seat]  # rel[p] = (p - seat) % n
+        sizes = bytes(map(len, state.hands))
+        ex[hand_sizes : hand_sizes + n] = sizes[seat:] + sizes[:seat]
+        sizes = bytes(map(len, state.won))
+        ex[won_sizes : won_sizes + n] = sizes[seat:] + sizes[:seat]
+        ex[stock_size] = len(state.stock)
+        trump = known_trump_suit(state, seat)
+        if trump >= 0:
+            ex[trump_suit + trump] = 1
+        if state.trump_holder >= 0:
+            ex[trump_holder + rel[state.trump_holder]] = 1
+        if state.last_winner >= 0:
+            ex[last_winner + rel[state.last_winner]] = 1
+        phase = state.phase
+        if phase == PHASE_ONE:
+            ex[phase_o] = 1
+            ex[current_o + rel[state.current]] = 1
+            for p, card in state.round_cards:
+                ex[round_ranks + rel[p] * 13 + RANK_OF[card]] = 1
+            ex[pile_size] = len(state.pile)
+            if state.in_war:
+                ex[war] = 1
+                for p in state.round_players:
+                    ex[war_players + rel[p]] = 1
+                ex[war_rank + state.war_rank] = 1
+            ex[war_depth] = state.war_depth
+            return ex
+        out = bytes(state.out)
+        ex[out_o : out_o + n] = out[seat:] + out[:seat]
+        if phase != PHASE_TWO:
+            return ex
+        ex[phase_o + 1] = 1
+        ex[current_o + rel[state.current]] = 1
+        trick = state.trick
+        if trick:
+            player, cards = trick[-1]
+            for card in cards:
+                ex[top_play + card] = 1
+            ex[top_player + rel[player]] = 1
+            player, cards = trick[0]
+            for card in cards:
+                ex[bottom_play + card] = 1
+            ex[bottom_player + rel[player]] = 1
+        if state.led_suit >= 0:
+            ex[led_suit + state.led_suit] = 1
+        ex[trick_plays] = len(trick)
+        ex[trick_count] = state.trick_count
+        ex[trick_needed] = state.trick_needed
+        return ex
+
+    def action_mask(self, legal: list[int]) -> np.ndarray:
+        """A fresh int8 vector with 1 at each legal action id."""
+        mask = bytearray(self.num_actions)
+        for action in legal:
+            mask[action] = 1
+        return np.frombuffer(mask, np.int8)
