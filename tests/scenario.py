@@ -15,6 +15,7 @@ from koira_env.cards import NUM_CARDS, SUITS
 from koira_env.engine import DISCARD, HAND, PHASE_ONE, PHASE_TWO, RUN_ACTION
 
 PRESET_NAMES = ("koira", "koira-b", "mattis")
+THREE_HANDS = [["KC", "9C", "2C"], ["5D", "9D", "3D"], ["5H", "TH", "4H"]]  # K, 5, 5 to start
 
 
 def deck(
@@ -109,3 +110,14 @@ def phase_two(
     s.log = []
     s._start_phase_two_trick(leader)
     return s
+
+
+END = [["KC", "7C", "4C"], ["AD", "7D", "3D"], ["QH", "2H", "AS"]]
+
+
+def endgame(preset: str, **options: Any) -> State:
+    """Three players risk the stock down to its last card, then player 1 wins the trick that
+    takes it as the trump card (KS), and a sevens war uses up players 0 and 1: only player 2
+    (AS) and, if the trump card is revealed, player 1 (KS) still hold cards."""
+    s = risk_down_to(game(3, preset, END, **options), 1)
+    return play(s, "QH", "KC", "AD", "7D", "2H", "7C", "3D", "4C")

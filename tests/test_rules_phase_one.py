@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import pytest
-from scenario import PRESET_NAMES, events, game, ids, legal, play, risk_down_to
+from scenario import (
+    END,
+    PRESET_NAMES,
+    THREE_HANDS,
+    endgame,
+    events,
+    game,
+    ids,
+    legal,
+    play,
+    risk_down_to,
+)
 
 from koira_env import RISK, card_id
 from koira_env.engine import HAND, PHASE_ONE, PHASE_TWO, TRICK, TRUMP_ASIDE, UNKNOWN, WON
-
-THREE = [["KC", "9C", "2C"], ["5D", "9D", "3D"], ["5H", "TH", "4H"]]
 
 
 def plays(state) -> list[tuple[int, str]]:
@@ -59,7 +68,7 @@ def test_trick_winner_takes_all_cards_face_up_to_won_pile(preset: str) -> None:
     ],
 )
 def test_king_five_five(preset: str, options: dict, war: bool) -> None:
-    s = play(game(3, preset, THREE, **options), "KC", "5D", "5H")
+    s = play(game(3, preset, THREE_HANDS, **options), "KC", "5D", "5H")
     if war:  # A: the fives fight, the king cannot win
         assert events(s, "war") == [{"type": "war", "players": [1, 2], "rank": "5", "depth": 1}]
         assert s.won == [[], [], []] and s.current == 1
@@ -142,19 +151,19 @@ def test_any_tie_trigger_also_applies_inside_a_war() -> None:
 # ---------------------------------------------------------------- point 10: risking it
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_risk_plays_the_top_stock_card_face_up(preset: str) -> None:
-    s = game(3, preset, THREE, stock=["QS", "JS"])
+    s = game(3, preset, THREE_HANDS, stock=["QS", "JS"])
     assert RISK in legal(s)
     play(s, "risk")
     assert events(s, "play") == [{"type": "play", "player": 0, "card": "QS", "risked": True}]
     queen = card_id("QS")
     assert s.loc[queen] == s.pub[queen] == TRICK
-    assert s.hands[0] == ids(*THREE[0])  # the hand is untouched
+    assert s.hands[0] == ids(*THREE_HANDS[0])  # the hand is untouched
     assert s.stock[-1] == card_id("JS")
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_risk_needs_two_cards_in_stock(preset: str) -> None:
-    s = risk_down_to(game(3, preset, THREE), 2)
+    s = risk_down_to(game(3, preset, THREE_HANDS), 2)
     assert len(s.stock) == 2 and RISK in legal(s)
     s.apply(RISK)
     assert len(s.stock) == 1
@@ -165,7 +174,7 @@ def test_risk_needs_two_cards_in_stock(preset: str) -> None:
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 @pytest.mark.parametrize("risk_in_war", [True, False])
 def test_risk_during_a_war(preset: str, risk_in_war: bool) -> None:
-    s = play(game(3, preset, THREE, stock=["QS"], risk_in_war=risk_in_war), "KC", "5D", "TH")
+    s = play(game(3, preset, THREE_HANDS, stock=["QS"], risk_in_war=risk_in_war), "KC", "5D", "TH")
     assert s.won[0]  # king wins; player 0 leads the next trick
     play(s, "9C", "9D", "4H")
     assert s.in_war and s.current == 0
@@ -225,8 +234,7 @@ def test_refill_winner_first_then_seat_order(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_winner_who_would_draw_last_stock_card_gets_trump_card(preset: str) -> None:
-    hands = [["KC", "7C", "4C"], ["AD", "7D", "3D"], ["QH", "2H", "AS"]]
-    s = risk_down_to(game(3, preset, hands), 1)
+    s = risk_down_to(game(3, preset, END), 1)
     assert s.stock == ids("KS") and s.current == 2
     play(s, "QH", "KC", "AD")
     king = card_id("KS")
@@ -259,15 +267,6 @@ def test_trump_card_goes_to_whoever_would_draw_it_in_refill_order(preset: str) -
 
 
 # ---------------------------------------------------------------- point 13: end of phase one
-END = [["KC", "7C", "4C"], ["AD", "7D", "3D"], ["QH", "2H", "AS"]]
-
-
-def endgame(preset: str, **options) -> object:
-    """Stock gone, player 1 holds the trump card KS; then a war uses up players 0 and 1."""
-    s = risk_down_to(game(3, preset, END, **options), 1)
-    return play(s, "QH", "KC", "AD", "7D", "2H", "7C", "3D", "4C")
-
-
 def test_koira_phase_one_ends_when_one_player_holds_cards() -> None:
     s = endgame("koira")
     assert s.phase == PHASE_TWO
