@@ -317,6 +317,27 @@ def test_mattis_unfinished_last_trick_goes_back_to_its_players() -> None:
     assert s.pub[card_id("3D")] == HAND + 1
 
 
+@pytest.mark.parametrize("preset", ["koira-b", "mattis"])
+def test_war_after_the_stock_is_gone(preset: str) -> None:
+    s = risk_down_to(game(3, preset, END), 1)
+    play(s, "QH", "KC", "AD", "KS", "AS", "4C", "2H", "7C", "7D")
+    assert events(s, "war")[-1]["players"] == [0, 1]  # player 0 tied with its last card
+    if preset == "koira-b":  # player 0 drops out: player 1 wins the pile at once
+        assert events(s, "war_dropout") == [{"type": "war_dropout", "player": 0}]
+        assert events(s, "trick_won")[-1] == {
+            "type": "trick_won",
+            "player": 1,
+            "cards": ["2H", "7C", "7D"],
+        }
+    else:  # Mattis: player 0 is due with no cards, so phase one ends and the trick goes back
+        assert events(s, "trick_returned")[0]["shares"] == [
+            {"player": 2, "cards": ["2H"]},
+            {"player": 0, "cards": ["7C"]},
+            {"player": 1, "cards": ["7D"]},
+        ]
+        assert s.phase == PHASE_TWO and events(s, "war_dropout") == []
+
+
 # ---------------------------------------------------------------- phase two entry (14, 15)
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_phase_two_hand_is_hand_plus_won_pile(preset: str) -> None:
@@ -344,6 +365,7 @@ def test_phase_two_hand_is_hand_plus_won_pile(preset: str) -> None:
         ("koira", {"phase_two_leader": "last_winner"}, 0),
         ("mattis", {}, 0),
         ("mattis", {"phase_two_leader": "trump_holder"}, 1),
+        ("koira-b", {"trump_card": "hidden", "phase_one_end": "one_holder"}, 0),
     ],
 )
 def test_phase_two_leader(preset: str, options: dict, leader: int) -> None:
