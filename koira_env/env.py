@@ -134,15 +134,14 @@ class KoiraEnv(AECEnv):
         if state is None:
             EnvLogger.error_step_before_reset()
         self._has_updated = True
-        if not self.agents:
-            EnvLogger.warn_step_after_terminated_truncated()
-            return
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._over:  # every agent left is terminated or truncated
+            if not self.agents:
+                EnvLogger.warn_step_after_terminated_truncated()
+                return
             self._was_dead_step(action)
             return
         if type(action) is not int:
-            if self.action_spaces[agent].contains(action):
+            if self.action_spaces[self.agent_selection].contains(action):
                 action = int(action)  # numpy integers: keep records JSON-friendly
             elif self.terminate_illegal:
                 raise AssertionError("action is not in action space")
@@ -153,7 +152,7 @@ class KoiraEnv(AECEnv):
         except IllegalActionError:
             if not self.terminate_illegal:
                 raise
-            self._end_illegal(agent, action)
+            self._end_illegal(self.agent_selection, action)
             return
         if state.phase == GAME_OVER:
             self._end_game(state)
@@ -251,10 +250,13 @@ class _OrderEnforcingIterator(AECIterator):
     """AECOrderEnforcingIterator's check: each loop turn must step (or reset) the env."""
 
     def __next__(self) -> str:
-        agent = super().__next__()
-        assert self.env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
-        self.env._has_updated = False
-        return agent
+        env = self.env
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        env._has_updated = False
+        return env.agent_selection
 
 
 def env(

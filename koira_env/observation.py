@@ -13,6 +13,8 @@ the observer. See docs/environment.md for the layout table.
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 import numpy as np
 
 from .cards import NUM_CARDS, RANK_OF
@@ -28,7 +30,7 @@ from .engine import (
     State,
     num_actions,
 )
-from .info import known_trump_suit
+from .info import known_locations, known_trump_suit
 from .rules import Rules
 
 CARD_SCALE = 1.0 / NUM_CARDS  # card counts
@@ -103,57 +105,33 @@ class ObservationEncoder:
             [np.full(size, scale, np.float32) for _, size, scale in _fields(n)]
         )
         first_extra = self.layout["hand_sizes"].start
-        self._extra_size = self.size - first_extra
-        self._offsets = tuple(
-            sl.start - first_extra for sl in self.layout.values() if sl.start >= first_extra
+        self._extra_zeros = bytes(self.size - first_extra - 2 * n)  # after the two size fields
+        self._offsets = tuple(  # of the fields after hand_sizes and won_sizes
+            sl.start - first_extra for sl in self.layout.values() if sl.start >= first_extra + 2 * n
         )
-        # Per seat: translate tables for the public blocks (other hands, won piles, trick,
-        # discards) in layout order, and for "card is one of mine" / "card is not mine".
-        self._pub_tables = []
-        self._mine = []
-        self._not_mine = []
-        self._not_mine_or_aside = []
+        # Per seat: one translate table per card block, in layout order, applied to the
+        # seat's known locations; and the seat-relative order of the players.
+        self._card_tables = []
         self._relative = []
+        self._rotate = []
         for s in range(n):
             rot = [(s + r) % n for r in range(n)]
-            tables = [_table({HAND + p}) for p in rot[1:]]
+            tables = [_table({HAND + p}) for p in rot]
             tables += [_table({WON + p}) for p in rot]
-            tables += [_table({TRICK}), _table({DISCARD})]
-            self._pub_tables.append(tables)
-            self._mine.append(_table({HAND + s}))
-            self._not_mine.append(_table(set(range(256)) - {HAND + s}))
-            self._not_mine_or_aside.append(_table(set(range(256)) - {HAND + s, TRUMP_ASIDE}))
+            tables += [_table({TRICK}), _table({DISCARD}), _table({TRUMP_ASIDE}), _table({UNKNOWN})]
+            self._card_tables.append(tables)
             self._relative.append(tuple((p - s) % n for p in range(n)))
-        self._is_unknown = _table({UNKNOWN})
-        self._is_aside = _table({TRUMP_ASIDE})
-        self._no_cards = bytes(NUM_CARDS)
+            self._rotate.append(itemgetter(*rot))
 
     def observation(self, state: State, seat: int) -> np.ndarray:
         """A fresh float32 vector of everything ``seat`` may know (see ``layout``)."""
-        n = self.n
-        pub = state.pub
-        loc = state.loc
-        holds_aside = state.trump_holder == seat and loc[state.trump_card] == TRUMP_ASIDE
-        parts = [loc.translate(self._mine[seat])]
-        parts += [pub.translate(t) for t in self._pub_tables[seat]]
-        if holds_aside:
-            parts.append(loc.translate(self._is_aside))
-            not_mine = loc.translate(self._not_mine_or_aside[seat])
-        else:
-            parts.append(self._no_cards)
-            not_mine = loc.translate(self._not_mine[seat])
-        unknown = int.from_bytes(pub.translate(self._is_unknown), "little") & int.from_bytes(
-            not_mine, "little"
-        )
-        parts.append(unknown.to_bytes(NUM_CARDS, "little"))
-        parts.append(self._extra(state, seat, n))
+        parts = list(map(known_locations(state, seat).translate, self._card_tables[seat]))
+        parts.append(self._extra(state, seat, self.n))
         return np.frombuffer(b"".join(parts), np.uint8) * self.scale
 
     def _extra(self, state: State, seat: int, n: int) -> bytearray:
         """The non-card fields as small integers (scaled to floats by the caller)."""
         (
-            hand_sizes,
-            won_sizes,
             stock_size,
             trump_suit,
             trump_holder,
@@ -176,12 +154,10 @@ class ObservationEncoder:
             trick_count,
             trick_needed,
         ) = self._offsets
-        ex = bytearray(self._extra_size)
+        rot = self._rotate[seat]
+        ex = bytearray(map(len, rot(state.hands) + rot(state.won)))  # hand_sizes, won_sizes
+        ex += self._extra_zeros
         rel = self._relative[seat]  # rel[p] = (p - seat) % n
-        sizes = bytes(map(len, state.hands))
-        ex[hand_sizes : hand_sizes + n] = sizes[seat:] + sizes[:seat]
-        sizes = bytes(map(len, state.won))
-        ex[won_sizes : won_sizes + n] = sizes[seat:] + sizes[:seat]
         ex[stock_size] = len(state.stock)
         trump = known_trump_suit(state, seat)
         if trump >= 0:
@@ -204,8 +180,7 @@ class ObservationEncoder:
                 ex[war_rank + state.war_rank] = 1
             ex[war_depth] = state.war_depth
             return ex
-        out = bytes(state.out)
-        ex[out_o : out_o + n] = out[seat:] + out[:seat]
+        ex[out_o : out_o + n] = rot(state.out)
         if phase != PHASE_TWO:
             return ex
         ex[phase_o + 1] = 1

@@ -1,0 +1,207 @@
+"""Throughput of random legal play: bare engine, ``koira_env.env()``, and a do-nothing AEC env.
+
+    python benchmarks/bench.py [--quick] [--reps 5] [--games 300] [--config koira:4 ...]
+                               [--json bench.json]
+
+Every measurement plays the same seeded deals with uniformly random legal actions:
+
+* ``engine``: ``State.legal_actions()`` + ``State.apply()``, no observations (actions/s);
+* ``env``: the usual AEC loop, ``agent_iter`` + ``last()`` (observation and mask at every
+  step) + ``step()``, the action drawn from the mask (counted: actions, not the final
+  ``None`` steps of finished agents);
+* ``ceiling``: the same loop over an AEC env that does nothing (constant observation, same
+  game lengths), i.e. the cost of the loop and the AEC protocol themselves.
+
+Each is repeated ``--reps`` times; the table shows the median and the spread (min..max).
+Times are wall-clock on one core, so run it on an idle machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from gymnasium.spaces import Box, Dict, Discrete
+from pettingzoo import AECEnv
+
+import koira_env
+from koira_env.engine import GAME_OVER, new_game, num_actions
+from koira_env.rules import make_rules
+
+
+def bench_engine(preset: str, n: int, games: int) -> tuple[int, float]:
+    """Actions and seconds for ``games`` random games on the bare engine."""
+    rules = make_rules(n, preset)
+    rand = random.Random(0).random
+    actions = 0
+    start = time.perf_counter()
+    for g in range(games):
+        state = new_game(rules=rules, seed=g)
+        legal_actions, apply = state.legal_actions, state.apply
+        while state.phase != GAME_OVER:
+            legal = legal_actions()
+            apply(legal[int(rand() * len(legal))])
+            actions += 1
+    return actions, time.perf_counter() - start
+
+
+def drive(env: AECEnv, games: int) -> tuple[list[int], float]:
+    """The common AEC loop (observe with ``last()``, random action from the mask).
+
+    Returns the number of actions of each game and the seconds taken.
+    """
+    rand = random.Random(0).random
+    flatnonzero = np.flatnonzero
+    lengths = []
+    start = time.perf_counter()
+    for g in range(games):
+        env.reset(seed=g)
+        actions = 0
+        for _agent in env.agent_iter():
+            obs, _reward, terminated, truncated, _info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = flatnonzero(obs["action_mask"])
+            env.step(int(legal[int(rand() * len(legal))]))
+            actions += 1
+        lengths.append(actions)
+    return lengths, time.perf_counter() - start
+
+
+class NullEnv(AECEnv):
+    """An AEC env that does nothing: a constant observation, games of the given lengths."""
+
+    metadata = {"render_modes": [], "name": "null_v0"}  # noqa: RUF012 (PettingZoo's convention)
+
+    def __init__(self, n: int, obs_size: int, num_acts: int, lengths: list[int]) -> None:
+        super().__init__()
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.observation_spaces = {
+            a: Dict(
+                {
+                    "observation": Box(0.0, 1.0, (obs_size,), np.float32),
+                    "action_mask": Box(0, 1, (num_acts,), np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: Discrete(num_acts) for a in self.possible_agents}
+        mask = np.zeros(num_acts, np.int8)
+        mask[:3] = 1
+        self._obs = {"observation": np.zeros(obs_size, np.float32), "action_mask": mask}
+        self._lengths = lengths
+        self._left = 0
+
+    def observation_space(self, agent: str) -> Any:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> Any:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[0]
+        self._turn = 0
+        self._left = self._lengths[(seed or 0) % len(self._lengths)]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        return self._obs
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent]:
+            self._was_dead_step(action)
+            return
+        self._left -= 1
+        if self._left <= 0:
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._deads_step_first()
+            return
+        self._turn = (self._turn + 1) % len(self.possible_agents)
+        self.agent_selection = self.possible_agents[self._turn]
+
+
+def measure(preset: str, n: int, games: int, reps: int) -> dict[str, Any]:
+    """Median and spread of each rate over ``reps`` repetitions, and their ratios."""
+    rules = make_rules(n, preset)
+    env = koira_env.env(n, preset)
+    null = NullEnv(
+        n,
+        env.observation_space("player_0")["observation"].shape[0],
+        num_actions(rules),
+        drive(env, min(games, 50))[0],
+    )
+    runs: dict[str, list[float]] = {"engine": [], "env": [], "ceiling": []}
+    for _ in range(reps):
+        for name, run in (
+            ("engine", lambda: bench_engine(preset, n, games)),
+            ("env", lambda: drive(env, games)),
+            ("ceiling", lambda: drive(null, games)),
+        ):
+            actions, seconds = run()
+            count = actions if isinstance(actions, int) else sum(actions)
+            runs[name].append(count / seconds)
+    result: dict[str, Any] = {"config": f"{preset}:{n}", "games": games, "reps": reps}
+    for name, rates in runs.items():
+        result[name] = {
+            "median": statistics.median(rates),
+            "min": min(rates),
+            "max": max(rates),
+            "runs": rates,
+        }
+    result["env_over_engine"] = result["env"]["median"] / result["engine"]["median"]
+    result["env_over_ceiling"] = result["env"]["median"] / result["ceiling"]["median"]
+    return result
+
+
+def table(results: list[dict[str, Any]]) -> str:
+    head = f"{'config':<10} {'what':<8} {'median/s':>10} {'min..max':>21}"
+    lines = [head, "-" * len(head)]
+    for r in results:
+        for name in ("engine", "env", "ceiling"):
+            m = r[name]
+            spread = f"{m['min']:,.0f}..{m['max']:,.0f}"
+            lines.append(f"{r['config']:<10} {name:<8} {m['median']:>10,.0f} {spread:>21}")
+        lines.append(
+            f"{r['config']:<10} ratios   env/engine {r['env_over_engine']:.2f}, "
+            f"env/ceiling {r['env_over_ceiling']:.2f}"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="a few games, for smoke tests")
+    parser.add_argument("--reps", type=int, default=5)
+    parser.add_argument("--games", type=int, default=300, help="games per repetition")
+    parser.add_argument("--config", nargs="+", default=["koira:4"], help="preset:players ...")
+    parser.add_argument("--json", default="bench.json", help="where to write the results")
+    args = parser.parse_args(argv)
+    games, reps = (3, 2) if args.quick else (args.games, args.reps)
+    results = []
+    for config in args.config:
+        preset, _, players = config.partition(":")
+        results.append(measure(preset, int(players or 4), games, reps))
+    print(table(results))
+    meta = {"python": sys.version.split()[0], "machine": platform.machine(), "quick": args.quick}
+    Path(args.json).write_text(json.dumps({"meta": meta, "results": results}, indent=1))
+    print(f"wrote {args.json}")
+    return results
+
+
+if __name__ == "__main__":
+    main()
