@@ -696,10 +696,14 @@ class State:
             self._event("take", player=p, cards=[card_name(c) for c in taken])
         if trick:
             self.current = self._next_in(p)
-        else:
-            leader = self._next_holder(p)
-            self._event("trick_emptied", next_leader=leader)
+            return
+        leader = self._next_holder(p)
+        self._event("trick_emptied", next_leader=leader)
+        if self.rules.emptied_trick == "ends":
             self._start_phase_two_trick(leader)
+        else:  # the trick goes on: its play count is kept and the next holder leads into it
+            self.led_suit = -1
+            self.current = leader
 
     def _discard_trick(self, winner: int) -> None:
         cards = [c for _, cs in self.trick for c in cs]

@@ -18,6 +18,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "phase_one_end": ("one_holder", "all_played", "due_player_empty"),
     "phase_two_leader": ("trump_holder", "last_winner"),
     "take": ("bottom", "lowest"),
+    "emptied_trick": ("continues", "ends"),
     "sequences": (0, 2, 3),
     "sequence_beat": ("same_length", "any_length"),
     "reward": ("loser", "placement"),
@@ -48,12 +49,13 @@ class Rules:
     voluntary_take: bool = False
     take: str = "bottom"
     take_one_card: bool = False
+    emptied_trick: str = "continues"
     sequences: int = 0
     sequence_beat: str = "same_length"
     sequences_from_two: bool = False
     trump_ends_trick: bool = False
     reward: str = "loser"
-    max_actions: int = 5000
+    max_actions: int = 6000  # above the proven bound 52 + 52 * 14 * 8 (RULES.md, point 23)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

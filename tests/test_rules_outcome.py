@@ -42,11 +42,11 @@ def cards_in_play(s) -> int:
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
-def test_lead_and_forced_take_can_cycle_forever(preset: str) -> None:
-    """The rules as written allow an endless phase two: a card nobody can beat is led, the
-    next player takes it (emptying the trick) and leads it on. Always playing the highest
-    legal action does this; only the truncation safeguard ends such a game."""
-    s = new_game(4, preset, seed=4, log=True)
+def test_literal_emptied_trick_rule_can_cycle_forever(preset: str) -> None:
+    """With emptied_trick="ends" (source B's letter) phase two need not end: a card nobody can
+    beat is led, the next player takes it (emptying the trick) and the player after leads on.
+    Always playing the highest legal action does this; only the truncation safeguard ends it."""
+    s = new_game(4, preset, seed=4, log=True, emptied_trick="ends")
     while not s.is_terminal and s.actions_taken < 4000:
         s.apply(s.legal_actions()[-1])
     held = cards_in_play(s)
@@ -57,3 +57,26 @@ def test_lead_and_forced_take_can_cycle_forever(preset: str) -> None:
     tail = {e["type"] for e in s.log[mark:]}
     assert tail == {"play", "take", "trick_emptied", "truncated"}  # no trick ever completes
     assert cards_in_play(s) == held  # nothing was discarded
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@pytest.mark.parametrize("options", [{}, {"sequences": 3, "take_one_card": True}])
+def test_fixed_policies_always_finish_within_the_proven_bound(preset: str, options: dict) -> None:
+    """Default emptied_trick="continues": every trick ends after n plays and discards a card,
+    so even the policies that cycle forever under the literal rule finish, far below the bound."""
+    lo, hi = PLAYER_RANGE[preset]
+    for n in range(lo, hi + 1):
+        for pick in (0, -1):
+            for seed in range(5):
+                s = new_game(n, preset, seed=seed, **options)
+                while not s.is_terminal:
+                    s.apply(s.legal_actions()[pick])
+                assert not s.truncated
+                assert s.actions_taken <= action_bound(n, s.rules.sequences > 0)
+
+
+def action_bound(n: int, runs: bool) -> int:
+    """Phase one plays each card at most once; phase two has at most 52 tricks (each discards
+    a card), each of at most n plays plus as many takes as cards were played into it."""
+    cards_per_play = 13 if runs else 1
+    return 52 + 52 * (n + n * cards_per_play)

@@ -142,14 +142,37 @@ def test_trick_needs_plays_of_everyone_in_at_its_start(preset: str) -> None:
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
-def test_emptied_trick_is_led_by_next_holder_after_last_taker(preset: str) -> None:
+@pytest.mark.parametrize("emptied_trick", ["continues", "ends"])
+def test_emptied_trick_is_led_by_next_holder_after_last_taker(
+    preset: str, emptied_trick: str
+) -> None:
     hands = [["5H", "2C"], ["7H", "3C"], [], ["2D", "3D"]]
-    s = play(phase_two(4, preset, hands, "S"), "5H", "7H", "take", "take")
+    s = play(phase_two(4, preset, hands, "S", emptied_trick=emptied_trick), "5H", "7H")
+    play(s, "take", "take")
     # player 2 took 5H, player 3 took 7H; player 0 is next but holds cards: leads.
     assert events(s, "trick_emptied") == [{"type": "trick_emptied", "next_leader": 0}]
-    assert s.current == 0 and s.trick == [] and s.trick_count == 0
-    s = play(phase_two(4, preset, [["5H", "2C"], ["3C"], [], ["2D"]], "S"), "5H", "take")
+    assert s.current == 0 and s.trick == []
+    assert s.trick_count == (2 if emptied_trick == "continues" else 0)
+    hands = [["5H", "2C"], ["3C"], [], ["2D"]]
+    s = play(phase_two(4, preset, hands, "S", emptied_trick=emptied_trick), "5H", "take")
     assert events(s, "trick_emptied")[0]["next_leader"] == 3  # player 2 has nothing to lead
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_emptied_trick_continues_and_ends_after_as_many_plays_as_players(preset: str) -> None:
+    """Default: an emptied trick is not over; its plays still count, so it ends after n plays."""
+    hands = [["AS", "2C"], ["3C", "4D"], ["5C", "6D"]]
+    s = play(phase_two(3, preset, hands, "S"), "AS", "take")  # nobody can beat the trump ace
+    assert s.trick == [] and s.trick_count == 1 and s.current == 2
+    play(s, "6D")  # player 2 leads into the same trick: a new bottom card
+    assert s.trick_count == 2 and not events(s, "trick_discarded")
+    assert legal(s) == {TAKE}  # player 0 holds no diamond and no trump: must take
+    play(s, "take")
+    assert s.current == 1 and s.trick == [] and s.trick_count == 2
+    play(s, "3C")  # the third play completes the trick
+    assert events(s, "trick_discarded") == [
+        {"type": "trick_discarded", "winner": 1, "cards": ["3C"]}
+    ]
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
