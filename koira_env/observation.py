@@ -181,10 +181,9 @@ class ObservationEncoder:
             ex[war_depth] = state.war_depth
             return ex
         ex[out_o : out_o + n] = rot(state.out)
-        if phase != PHASE_TWO:
-            return ex
-        ex[phase_o + 1] = 1
-        ex[current_o + rel[state.current]] = 1
+        if phase == PHASE_TWO:  # else the game is over: the last trick stays on view
+            ex[phase_o + 1] = 1
+            ex[current_o + rel[state.current]] = 1
         trick = state.trick
         if trick:
             player, cards = trick[-1]
