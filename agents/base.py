@@ -69,12 +69,20 @@ class GameResult:
 
 
 def play_game(agents: Sequence[Agent], rules: Rules, deck: Sequence[int], seed: int) -> GameResult:
-    """Play one game; a pure function of (agents, rules, deck, seed) so any executor can run it."""
+    """Play one game; a pure function of (agents, rules, deck, seed) so any executor can run it.
+
+    A seat with a single legal move is not asked: a third of all moves are forced, and
+    building their views was the runner's largest cost.
+    """
     if len(agents) != rules.num_players:
         raise ValueError(f"{len(agents)} agents for a {rules.num_players}-player table")
     state = new_game(rules=rules, deck=list(deck))
     rngs = [random.Random(seed * 1_000_003 + seat) for seat in range(rules.num_players)]
     while not state.is_terminal:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            state.apply(legal[0])
+            continue
         seat = state.current
         turn = Turn(seat_view(state, seat), rules, rngs[seat], state)
         action = agents[seat].act(turn)
