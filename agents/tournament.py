@@ -10,7 +10,6 @@ depend on how the work was split, interrupted or ordered.
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import itertools
 import json
@@ -32,24 +31,12 @@ from .base import REGISTRY, Agent, Turn, make_agent, play_game
 from .ratings import Estimate, cluster_mean, cluster_rate, head_to_head, plackett_luce
 
 FORMAT = "koira-tournament/1"
-BUILTIN_MODULES = ("agents.heuristics", "agents.expert", "agents.ismcts")
 SEARCH_BOTS = frozenset({"ismcts"})  # too slow for a default tournament; name them to include
 LOG, CONFIG = "games.jsonl", "config.json"
 
 
-def load_builtin_agents() -> None:
-    """Import the bot modules so that they register themselves (absent ones are skipped)."""
-    for module in BUILTIN_MODULES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as err:
-            if err.name != module:
-                raise
-
-
 def default_agents() -> list[str]:
     """Every registered bot that needs no argument, except the expensive search bots."""
-    load_builtin_agents()
     return sorted(
         name
         for name, factory in REGISTRY.items()
@@ -219,7 +206,6 @@ class Player:
     """Plays a tournament's games in one process, keeping one agent instance per (label, seat)."""
 
     def __init__(self, config: TournamentConfig) -> None:
-        load_builtin_agents()
         self.config = config
         self.rules = config.make_rules()
         self.specs = config.entrants
