@@ -1,13 +1,45 @@
-"""The ``koira`` command."""
+"""The ``koira`` command: demo games, tournaments between bots, playing, and replaying records."""
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 import sys
+from typing import Any
 
+from agents.base import make_agent
+from agents.tournament import TournamentConfig, default_agents, run_tournament
 from koira_env import new_game
-from koira_env.record import describe_event
+from koira_env.cards import card_name
+from koira_env.engine import PHASE_ONE, State
+from koira_env.record import describe_event, load_record, replay_states
+from koira_env.rules import make_rules
+
+DEFAULT_DEALS = 1400  # all default bots at 4-player tables: 5,600 games, well under a minute
+DEFAULT_OPPONENT = "expert"
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """``"war_trigger=highest_tie"`` -> a (name, value) pair; true/false and ints are typed."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        raise ValueError(f"rule option {text!r} must look like name=value")
+    value = value.strip()
+    typed: Any = value
+    if value.lower() in ("true", "false"):
+        typed = value.lower() == "true"
+    elif value.lstrip("-").isdigit():
+        typed = int(value)
+    return name.strip(), typed
+
+
+def _options(args: argparse.Namespace) -> tuple[tuple[str, Any], ...]:
+    return tuple(parse_option(o) for o in args.option)
+
+
+def _split(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -20,20 +52,205 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
+def _tournament(args: argparse.Namespace) -> int:
+    agents = _split(args.agents) if args.agents else default_agents()
+    config = TournamentConfig(
+        agents=tuple(agents),
+        rules=args.rules,
+        players=args.players,
+        deals=args.games,
+        seed=args.seed,
+        options=_options(args),
+    )
+    summary = run_tournament(
+        config,
+        args.out,
+        workers=args.workers,
+        max_games=args.max_games,
+        save_records=args.save_records,
+        progress=not args.quiet,
+    )
+    _print_leaderboard(summary)
+    print(f"results in {args.out}/ (results.json, leaderboard.csv, head_to_head.csv/.png)")
+    if not summary["complete"]:
+        print(
+            f"stopped after {summary['games_played']} of {summary['games_total']} games; "
+            "run the same command again to continue"
+        )
+    return 0
+
+
+def _ci(value: float | None, ci: list[float | None], digits: int) -> str:
+    if value is None or ci[0] is None or ci[1] is None:
+        return "-"
+    return f"{value:.{digits}f} [{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
+
+
+def _print_leaderboard(summary: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    config = summary["config"]
+    table = Table(
+        title=f"{config['rules']}, {config['players']} players: {summary['games_played']} games "
+        f"({summary['games_truncated']} truncated)",
+        caption="95% CIs clustered by deal; rating: openskill Plackett-Luce, mu - 3 sigma",
+    )
+    for column, justify in [
+        ("#", "right"),
+        ("agent", "left"),
+        ("games", "right"),
+        ("loss rate [95% CI]", "right"),
+        ("mean place [95% CI]", "right"),
+        ("rating (mu ± sigma)", "right"),
+    ]:
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for rank, a in enumerate(summary["agents"], 1):
+        table.add_row(
+            str(rank),
+            a["agent"],
+            str(a["games"]),
+            _ci(a["loss_rate"], a["loss_ci"], 3),
+            _ci(a["mean_place"], a["place_ci"], 2),
+            f"{a['rating']:.1f} ({a['rating_mu']:.1f} ± {a['rating_sigma']:.1f})",
+        )
+    Console(width=max(100, Console().width)).print(table)
+
+
+def _play(args: argparse.Namespace) -> int:
+    from experiments.human_play import GameAbandoned, play_human
+
+    rules = make_rules(args.players, args.rules, **dict(_options(args)))
+    specs = _split(args.opponents)
+    if not specs:
+        raise ValueError("--opponents needs at least one agent")
+    opponents = [make_agent(specs[i % len(specs)]) for i in range(args.players - 1)]
+    seed = args.seed if args.seed is not None else random.randrange(1_000_000)
+    print(f"seed {seed} (replay this deal with --seed {seed}); type 'quit' to stop")
+    try:
+        play_human(rules, opponents, args.seat, seed, input, sys.stdout, args.save_record)
+    except GameAbandoned as why:
+        print(f"game abandoned: {why}")
+        return 1
+    return 0
+
+
+def state_summary(state: State) -> str:
+    """One line of the full state (a replay shows everything): phase, hands, piles, trick."""
+    hands = " | ".join(
+        f"p{p}: {' '.join(card_name(c) for c in sorted(h)) or '-'}"
+        for p, h in enumerate(state.hands)
+    )
+    if state.phase == PHASE_ONE:
+        extra = f"stock {len(state.stock)}, won {[len(w) for w in state.won]}"
+    else:
+        extra = f"trick {sum(len(cs) for _, cs in state.trick)} cards, out {state.placements}"
+    return f"    [phase {min(state.phase, 2)}; {extra}] {hands}"
+
+
+def _replay(args: argparse.Namespace) -> int:
+    record = load_record(args.file)
+    states = replay_states(record)
+    rules = states[0].rules
+    print(f"{args.file}: {rules.preset}, {rules.num_players} players, {len(states) - 1} actions")
+    print(state_summary(states[0]))
+    for before, after in itertools.pairwise(states):
+        for event in after.log[len(before.log) :]:
+            print(describe_event(event))
+        print(state_summary(after))
+        if args.step:
+            try:
+                input("(Enter for the next move) ")
+            except EOFError:
+                break
+    return 0
+
+
+def _add_rule_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rules", default="koira", help="rules preset: koira, koira-b or mattis")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override a rule option, e.g. --option war_trigger=highest_tie (repeatable)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="koira", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
+
     demo = sub.add_parser("demo", help="play and print one game between random players")
     demo.add_argument("--players", type=int, default=4)
     demo.add_argument("--rules", default="koira")
     demo.add_argument("--seed", type=int, default=0)
     demo.set_defaults(func=_demo)
-    args = parser.parse_args(argv)
+
+    tour = sub.add_parser(
+        "tournament",
+        help="round-robin between bots: duplicate deals in every seat rotation",
+        description="Every table of the listed agents plays each deal in every seat rotation. "
+        "Results are appended per game; rerun the same command to resume.",
+    )
+    tour.add_argument(
+        "--agents",
+        help="comma-separated agent specs, optionally labelled (label=spec); "
+        "default: every built-in bot except search bots",
+    )
+    _add_rule_args(tour)
+    tour.add_argument(
+        "--games",
+        type=int,
+        default=DEFAULT_DEALS,
+        help=f"deals (each played in every rotation; default {DEFAULT_DEALS})",
+    )
+    tour.add_argument("--seed", type=int, default=0)
+    tour.add_argument("--out", default="results/tournament", help="results folder")
+    tour.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    tour.add_argument(
+        "--max-games", type=int, default=None, help="stop after this many new games (resumable)"
+    )
+    tour.add_argument(
+        "--save-records",
+        type=int,
+        default=0,
+        metavar="N",
+        help="save game records of the first N games to OUT/records/",
+    )
+    tour.add_argument("--quiet", action="store_true", help="no progress bar")
+    tour.set_defaults(func=_tournament)
+
+    play = sub.add_parser("play", help="play against bots in the terminal")
+    _add_rule_args(play)
+    play.add_argument(
+        "--opponents",
+        default=DEFAULT_OPPONENT,
+        help=f"agent specs for the other seats, comma-separated (default {DEFAULT_OPPONENT})",
+    )
+    play.add_argument("--seat", type=int, default=0, help="your seat (0 plays first)")
+    play.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
+    play.add_argument("--save-record", metavar="FILE", help="save the game record as JSON")
+    play.set_defaults(func=_play)
+
+    replay = sub.add_parser("replay", help="step through a saved game record")
+    replay.add_argument("file")
+    replay.add_argument("--step", action="store_true", help="wait for Enter after each move")
+    replay.set_defaults(func=_replay)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except ValueError as err:
+    except (ValueError, OSError) as err:
         print(f"koira: error: {err}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("koira: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":
