@@ -12,8 +12,9 @@ Every measurement plays the same seeded deals with uniformly random legal action
 * ``ceiling``: the same loop over an AEC env that does nothing (constant observation, same
   game lengths), i.e. the cost of the loop and the AEC protocol themselves.
 
-Each is repeated ``--reps`` times; the table shows the median and the spread (min..max).
-Times are wall-clock on one core, so run it on an idle machine.
+Each is repeated ``--reps`` times; the table shows the median rate and its spread (min..max)
+in wall-clock time, and the median rate in process CPU time, which a busy machine (other
+processes competing for the core) distorts less. Run it on an idle machine for real numbers.
 """
 
 from __future__ import annotations
@@ -37,12 +38,23 @@ from koira_env.engine import GAME_OVER, new_game, num_actions
 from koira_env.rules import make_rules
 
 
-def bench_engine(preset: str, n: int, games: int) -> tuple[int, float]:
-    """Actions and seconds for ``games`` random games on the bare engine."""
+class Clock:
+    """Wall-clock and process CPU seconds; CPU time is the fairer number on a busy machine."""
+
+    def __init__(self) -> None:
+        self.wall = time.perf_counter()
+        self.cpu = time.process_time()
+
+    def stop(self) -> tuple[float, float]:
+        return time.perf_counter() - self.wall, time.process_time() - self.cpu
+
+
+def bench_engine(preset: str, n: int, games: int) -> tuple[int, tuple[float, float]]:
+    """Actions and (wall, CPU) seconds for ``games`` random games on the bare engine."""
     rules = make_rules(n, preset)
     rand = random.Random(0).random
     actions = 0
-    start = time.perf_counter()
+    clock = Clock()
     for g in range(games):
         state = new_game(rules=rules, seed=g)
         legal_actions, apply = state.legal_actions, state.apply
@@ -50,18 +62,18 @@ def bench_engine(preset: str, n: int, games: int) -> tuple[int, float]:
             legal = legal_actions()
             apply(legal[int(rand() * len(legal))])
             actions += 1
-    return actions, time.perf_counter() - start
+    return actions, clock.stop()
 
 
-def drive(env: AECEnv, games: int) -> tuple[list[int], float]:
+def drive(env: AECEnv, games: int) -> tuple[list[int], tuple[float, float]]:
     """The common AEC loop (observe with ``last()``, random action from the mask).
 
-    Returns the number of actions of each game and the seconds taken.
+    Returns the number of actions of each game and the (wall, CPU) seconds taken.
     """
     rand = random.Random(0).random
     flatnonzero = np.flatnonzero
     lengths = []
-    start = time.perf_counter()
+    clock = Clock()
     for g in range(games):
         env.reset(seed=g)
         actions = 0
@@ -74,7 +86,7 @@ def drive(env: AECEnv, games: int) -> tuple[list[int], float]:
             env.step(int(legal[int(rand() * len(legal))]))
             actions += 1
         lengths.append(actions)
-    return lengths, time.perf_counter() - start
+    return lengths, clock.stop()
 
 
 class NullEnv(AECEnv):
@@ -135,6 +147,9 @@ class NullEnv(AECEnv):
         self.agent_selection = self.possible_agents[self._turn]
 
 
+NAMES = ("engine", "env", "ceiling")
+
+
 def measure(preset: str, n: int, games: int, reps: int) -> dict[str, Any]:
     """Median and spread of each rate over ``reps`` repetitions, and their ratios."""
     rules = make_rules(n, preset)
@@ -145,16 +160,18 @@ def measure(preset: str, n: int, games: int, reps: int) -> dict[str, Any]:
         num_actions(rules),
         drive(env, min(games, 50))[0],
     )
-    runs: dict[str, list[float]] = {"engine": [], "env": [], "ceiling": []}
+    runs: dict[str, list[float]] = {name: [] for name in NAMES}
+    cpu_runs: dict[str, list[float]] = {name: [] for name in NAMES}
     for _ in range(reps):
         for name, run in (
             ("engine", lambda: bench_engine(preset, n, games)),
             ("env", lambda: drive(env, games)),
             ("ceiling", lambda: drive(null, games)),
         ):
-            actions, seconds = run()
+            actions, (wall, cpu) = run()
             count = actions if isinstance(actions, int) else sum(actions)
-            runs[name].append(count / seconds)
+            runs[name].append(count / wall)
+            cpu_runs[name].append(count / cpu)
     result: dict[str, Any] = {"config": f"{preset}:{n}", "games": games, "reps": reps}
     for name, rates in runs.items():
         result[name] = {
@@ -162,6 +179,7 @@ def measure(preset: str, n: int, games: int, reps: int) -> dict[str, Any]:
             "min": min(rates),
             "max": max(rates),
             "runs": rates,
+            "cpu_median": statistics.median(cpu_runs[name]),
         }
     result["env_over_engine"] = result["env"]["median"] / result["engine"]["median"]
     result["env_over_ceiling"] = result["env"]["median"] / result["ceiling"]["median"]
@@ -169,13 +187,16 @@ def measure(preset: str, n: int, games: int, reps: int) -> dict[str, Any]:
 
 
 def table(results: list[dict[str, Any]]) -> str:
-    head = f"{'config':<10} {'what':<8} {'median/s':>10} {'min..max':>21}"
+    head = f"{'config':<10} {'what':<8} {'median/s':>10} {'min..max':>21} {'CPU-time/s':>11}"
     lines = [head, "-" * len(head)]
     for r in results:
-        for name in ("engine", "env", "ceiling"):
+        for name in NAMES:
             m = r[name]
             spread = f"{m['min']:,.0f}..{m['max']:,.0f}"
-            lines.append(f"{r['config']:<10} {name:<8} {m['median']:>10,.0f} {spread:>21}")
+            lines.append(
+                f"{r['config']:<10} {name:<8} {m['median']:>10,.0f} {spread:>21}"
+                f" {m['cpu_median']:>11,.0f}"
+            )
         lines.append(
             f"{r['config']:<10} ratios   env/engine {r['env_over_engine']:.2f}, "
             f"env/ceiling {r['env_over_ceiling']:.2f}"
