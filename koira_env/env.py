@@ -138,7 +138,11 @@ class KoiraEnv(AECEnv):
             if not self.agents:
                 EnvLogger.warn_step_after_terminated_truncated()
                 return
-            self._was_dead_step(action)
+            if self.terminate_illegal and action is not None:
+                assert self.action_spaces[self.agent_selection].contains(action), (
+                    "action is not in action space"
+                )
+            self._was_dead_step(action)  # ValueError unless action is None
             return
         if type(action) is not int:
             if self.action_spaces[self.agent_selection].contains(action):

@@ -68,6 +68,8 @@ def test_env_ends_the_game_on_an_illegal_move(logged):
         seen[agent] = reward
         with pytest.raises(ValueError, match="only valid action is None"):
             env.step(0)
+        with pytest.raises(AssertionError, match="action is not in action space"):
+            env.step(99)
         env.step(None)
     assert seen == {a: (-1.0 if a == offender else 0.0) for a in env.possible_agents}
     assert env.agents == []
