@@ -88,7 +88,8 @@ def check_state(s: State) -> list[int]:
     hidden = int.from_bytes(loc.translate(_MUST_BE_HIDDEN))
     assert not (public ^ _ALL_UNKNOWN) & hidden, "a face-down card is public"
 
-    assert s.actions_taken == len(s.history) and not s.truncated
+    assert not s.truncated
+    assert s.actions_taken == len(s.history) or s.deck == ()  # a determinized state: no history
     if phase == PHASE_ONE:
         assert not s.trick and not s.placements and max(map(len, hands)) <= HAND_SIZE
     elif phase == PHASE_TWO:
