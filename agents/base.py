@@ -66,6 +66,7 @@ class GameResult:
     returns: tuple[float, ...]
     num_actions: int
     truncated: bool
+    actions: tuple[int, ...]  # every action of the game, forced ones too: replays it for a record
 
 
 def play_game(agents: Sequence[Agent], rules: Rules, deck: Sequence[int], seed: int) -> GameResult:
@@ -88,5 +89,9 @@ def play_game(agents: Sequence[Agent], rules: Rules, deck: Sequence[int], seed: 
         action = agents[seat].act(turn)
         state.apply(action)
     return GameResult(
-        tuple(state.placements), tuple(state.returns()), state.actions_taken, state.truncated
+        tuple(state.placements),
+        tuple(state.returns()),
+        state.actions_taken,
+        state.truncated,
+        tuple(state.history),
     )

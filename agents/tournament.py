@@ -27,7 +27,7 @@ from koira_env.engine import new_game
 from koira_env.record import game_record, save_record
 from koira_env.rules import Rules, make_rules
 
-from .base import REGISTRY, Agent, Turn, make_agent, play_game
+from .base import REGISTRY, Agent, make_agent, play_game
 from .ratings import Estimate, cluster_mean, cluster_rate, head_to_head, plackett_luce
 
 FORMAT = "koira-tournament/1"
@@ -188,20 +188,6 @@ def jobs(config: TournamentConfig) -> list[Job]:
 
 
 # ------------------------------------------------------------------ playing (any process)
-class _Recorder:
-    """Wraps an agent to note the actions of a game, so a record can be rebuilt afterwards."""
-
-    def __init__(self, agent: Agent, actions: list[int]) -> None:
-        self.name = agent.name
-        self._agent = agent
-        self._actions = actions
-
-    def act(self, turn: Turn) -> int:
-        action = self._agent.act(turn)
-        self._actions.append(action)
-        return action
-
-
 class Player:
     """Plays a tournament's games in one process, keeping one agent instance per (label, seat)."""
 
@@ -220,10 +206,7 @@ class Player:
     def play(self, job: Job, record: bool = False) -> dict[str, Any]:
         """One game as a log row (and its game record under ``"record"`` if asked)."""
         seed = self.config.seed
-        agents: list[Agent] = [self._agent(label, s) for s, label in enumerate(job.seats)]
-        actions: list[int] = []
-        if record:
-            agents = [_Recorder(a, actions) for a in agents]
+        agents = [self._agent(label, s) for s, label in enumerate(job.seats)]
         deck = deal_deck(seed, job.deal)
         result = play_game(agents, self.rules, deck, deal_seed(seed, job.deal))
         row: dict[str, Any] = {
@@ -237,7 +220,7 @@ class Player:
         }
         if record:
             state = new_game(rules=self.rules, deck=deck)
-            for action in actions:
+            for action in result.actions:
                 state.apply(action)
             row["record"] = game_record(state)
         return row
