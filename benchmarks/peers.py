@@ -11,6 +11,7 @@ unavailable. Run ``python benchmarks/peers.py --help``; results are in docs/benc
 from __future__ import annotations
 
 import argparse
+import importlib
 import importlib.metadata
 import json
 import os
@@ -19,6 +20,7 @@ import random
 import statistics
 import sys
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -196,9 +198,9 @@ def tournament() -> GameFn:
 # ------------------------------------------------------------------ peers
 def pettingzoo_classic(module: str) -> Callable[[], GameFn]:
     def setup() -> GameFn:
-        import importlib
-
-        return aec_loop(importlib.import_module(f"pettingzoo.classic.{module}").env())
+        with warnings.catch_warnings():  # pettingzoo 1.27 warns on every classic env import
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return aec_loop(importlib.import_module(f"pettingzoo.classic.{module}").env())
 
     return setup
 
