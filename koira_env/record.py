@@ -7,12 +7,13 @@ The game is a function of (rules, deck order, actions), so a record replays exac
 from __future__ import annotations
 
 import json
+import operator
 from pathlib import Path
 from typing import Any
 
 from .cards import card_name
 from .engine import State, action_name, new_game
-from .rules import OPTION_NAMES, make_rules
+from .rules import make_rules
 
 FORMAT = "koira-record/1"
 
@@ -37,13 +38,18 @@ def game_record(state: State) -> dict[str, Any]:
 
 
 def _run(rules: dict[str, Any], deck: list[Any], actions: list[int]) -> State:
-    options = {k: v for k, v in rules.items() if k in OPTION_NAMES}
+    if not isinstance(rules, dict) or "num_players" not in rules:
+        raise ValueError("game record's 'rules' must be a dict like Rules.to_dict()")
+    if not isinstance(deck, list) or not isinstance(actions, list):
+        raise ValueError("game record's 'deck' and 'actions' must be lists")
+    # Unknown option names reach make_rules, which rejects them rather than replaying wrongly.
+    options = {k: v for k, v in rules.items() if k not in ("num_players", "preset")}
     r = make_rules(rules["num_players"], rules.get("preset", "koira"), **options)
     state = new_game(rules=r, deck=deck, log=True)
     for i, action in enumerate(actions):
         try:
-            state.apply(int(action))
-        except ValueError as err:
+            state.apply(operator.index(action))
+        except (TypeError, ValueError) as err:
             raise ValueError(f"record action {i} cannot be replayed: {err}") from None
     return state
 
