@@ -80,6 +80,8 @@ class TournamentConfig:
         if not isinstance(self.deals, int) or self.deals < 1:
             raise ValueError(f"the number of deals must be a positive int, got {self.deals!r}")
         self.make_rules()  # validate early
+        for _, spec in map(parse_entrant, self.agents):
+            make_agent(spec)
 
     @property
     def entrants(self) -> dict[str, str]:

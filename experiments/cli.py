@@ -68,7 +68,7 @@ def _tournament(args: argparse.Namespace) -> int:
         workers=args.workers,
         max_games=args.max_games,
         save_records=args.save_records,
-        progress=not args.quiet,
+        progress=not args.quiet and sys.stderr.isatty(),
     )
     _print_leaderboard(summary)
     print(f"results in {args.out}/ (results.json, leaderboard.csv, head_to_head.csv/.png)")

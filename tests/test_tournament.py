@@ -61,7 +61,7 @@ def test_lineups_are_combinations_or_multisets_with_everyone():
 
 
 def test_schedule_plays_every_table_equally_often_and_rounds_deals_up():
-    config = TournamentConfig(agents=tuple("abcde"), deals=12, seed=1)
+    config = TournamentConfig(agents=tuple(f"{x}=random" for x in "abcde"), deals=12, seed=1)
     tables = Counter(tuple(sorted(t)) for t in schedule(config))
     assert len(tables) == 5 and set(tables.values()) == {3}  # 12 deals -> 15
     assert schedule(config) == schedule(config)
@@ -93,6 +93,8 @@ def test_config_is_validated():
         TournamentConfig(agents=("random",), options=(("nonsense", 1),))
     with pytest.raises(ValueError, match="positive"):
         TournamentConfig(agents=("random",), deals=0)
+    with pytest.raises(ValueError, match="unknown agent 'nobody'"):
+        TournamentConfig(agents=("x=nobody",))
 
 
 def test_default_agents_leave_out_search_bots():

@@ -1,0 +1,137 @@
+"""The ``koira`` command: tournament, play (driven through stdin), replay, demo, errors."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from experiments.cli import main, parse_option
+from experiments.human_play import parse_move
+from koira_env.cards import card_name
+from koira_env.engine import RISK, RUN_ACTION, TAKE, new_game
+from koira_env.record import load_record, replay
+
+
+def test_tournament_on_a_tiny_config(tmp_path, capsys):
+    out = tmp_path / "t"
+    argv = ["tournament", "--agents", "random,greedy,x=dumper", "--players", "3", "--games", "4"]
+    argv += ["--rules", "koira-b", "--option", "war_trigger=any_tie", "--out", str(out)]
+    assert main([*argv, "--workers", "1", "--save-records", "2", "--quiet"]) == 0
+    printed = capsys.readouterr().out
+    assert "koira-b, 3 players: 12 games" in printed
+    for name in ("random", "greedy", "x"):
+        assert name in printed
+    summary = json.loads((out / "results.json").read_text())
+    assert summary["config"]["options"] == {"war_trigger": "any_tie"}
+    assert summary["complete"] and summary["games_played"] == 12
+    assert (out / "leaderboard.csv").read_text().startswith("agent,spec,games")
+    assert len(list((out / "records").glob("*.json"))) == 2
+    assert main([*argv, "--seed", "1", "--quiet"]) == 2
+    assert "different tournament" in capsys.readouterr().err
+
+
+def test_tournament_stops_and_resumes(tmp_path, capsys):
+    argv = ["tournament", "--agents", "random,greedy", "--games", "3", "--out", str(tmp_path)]
+    assert main([*argv, "--workers", "1", "--max-games", "5", "--quiet"]) == 0
+    # two agents at four seats: tables AAAB, AABB, ABBB, one deal each, four rotations
+    assert "stopped after 5 of 12 games" in capsys.readouterr().out
+    assert main([*argv, "--quiet"]) == 0
+    assert "12 games" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["tournament", "--agents", "nobody"], "unknown agent"),
+        (["tournament", "--option", "war_trigger"], "name=value"),
+        (["tournament", "--option", "war_trigger=sometimes"], "war_trigger='sometimes'"),
+        (["play", "--rules", "nope"], "unknown rules preset"),
+        (["replay", "no-such-file.json"], "no-such-file.json"),
+    ],
+)
+def test_bad_input_is_a_clean_error(argv, message, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("koira: error:") and message in err
+
+
+def test_console_script_exit_code_and_no_traceback():
+    proc = subprocess.run(
+        [sys.executable, "-m", "experiments.cli", "play", "--players", "9"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr and "num_players=9" in proc.stderr
+
+
+def test_parse_option_types():
+    assert parse_option("voluntary_take=true") == ("voluntary_take", True)
+    assert parse_option("sequences=2") == ("sequences", 2)
+    assert parse_option(" war_mode = split ") == ("war_mode", "split")
+
+
+def test_parse_move_accepts_names_numbers_and_words():
+    legal = [10, 24, RISK]  # QC, KD
+    assert parse_move("qc", legal) == 10
+    assert parse_move(" KD ", legal) == 24
+    assert parse_move("3", legal) == RISK
+    assert parse_move("Risk", legal) == RISK
+    run = RUN_ACTION[(7, 8, 9)]  # 9C-10C-JC
+    assert parse_move("9c-10c-jc", [run, TAKE]) == run
+    assert parse_move("take", [run, TAKE]) == TAKE
+    for bad, message in [
+        ("4", "out of range"),
+        ("take", "cannot take"),
+        ("AS", "not a legal move"),
+        ("zz", "unknown card"),
+        ("2C-5C", "not a run"),
+        ("", "type a card"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            parse_move(bad, legal)
+
+
+def test_play_through_stdin_with_bad_input_then_replay(tmp_path, capsys, monkeypatch):
+    first_card = card_name(sorted(new_game(4, seed=3).hands[0])[0])
+    moves = ["zz", "99", "", first_card.lower()] + ["1"] * 400
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(moves) + "\n"))
+    record = tmp_path / "game.json"
+    argv = ["play", "--seed", "3", "--opponents", "greedy,dumper", "--save-record", str(record)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "unknown card 'zz'" in out and "move number 99 is out of range" in out
+    assert "type a card" in out
+    assert out.count("your hand:") > 5 and "moves: [1]" in out
+    assert f"player_0 plays {first_card}" in out
+    assert "player_1 greedy" in out and "player_2 dumper" in out and "player_3 greedy" in out
+    assert "final order: 1. player_" in out
+    state = replay(load_record(record))
+    assert state.is_terminal and f"order out: {state.placements}" in out
+
+    assert main(["replay", str(record)]) == 0
+    shown = capsys.readouterr().out
+    assert f"{len(state.history)} actions" in shown
+    assert shown.count("player_0 plays") == sum(
+        1 for e in state.log if e["type"] == "play" and e["player"] == 0
+    )
+    assert "GAME OVER" in shown and "[phase 2;" in shown
+
+
+def test_play_abandoned_when_input_ends(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n"))
+    record = tmp_path / "partial.json"
+    assert main(["play", "--seed", "4", "--opponents", "random", "--save-record", str(record)]) == 1
+    assert "game abandoned: input ended" in capsys.readouterr().out
+    assert not replay(load_record(record)).is_terminal
+
+
+def test_demo_still_runs(capsys):
+    assert main(["demo", "--seed", "2"]) == 0
+    assert "GAME OVER" in capsys.readouterr().out
