@@ -17,7 +17,7 @@ from operator import itemgetter
 
 import numpy as np
 
-from .cards import NUM_CARDS, RANK_OF
+from .cards import NUM_CARDS
 from .engine import (
     DISCARD,
     HAND,
@@ -60,7 +60,7 @@ def _fields(n: int) -> list[tuple[str, int, float]]:
         ("current_player", n, 1.0),
         ("out", n, 1.0),
         ("last_winner", n, 1.0),
-        ("round_ranks", n * 13, 1.0),
+        ("round_cards", n * NUM_CARDS, 1.0),
         ("pile_size", 1, CARD_SCALE),
         ("war", 1, 1.0),
         ("war_players", n, 1.0),
@@ -139,7 +139,7 @@ class ObservationEncoder:
             current_o,
             out_o,
             last_winner,
-            round_ranks,
+            round_cards,
             pile_size,
             war,
             war_players,
@@ -171,7 +171,7 @@ class ObservationEncoder:
             ex[phase_o] = 1
             ex[current_o + rel[state.current]] = 1
             for p, card in state.round_cards:
-                ex[round_ranks + rel[p] * 13 + RANK_OF[card]] = 1
+                ex[round_cards + rel[p] * NUM_CARDS + card] = 1
             ex[pile_size] = len(state.pile)
             if state.in_war:
                 ex[war] = 1

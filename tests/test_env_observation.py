@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -79,11 +81,11 @@ def test_observation_decodes_to_what_the_seat_knows(preset, n):
             assert phase == (view.phase if view.phase < 3 else 0)
             if view.phase < 3:
                 assert one_hot_index(obs[lay["current_player"]]) == (view.current - seat) % n
-            ranks = obs[lay["round_ranks"]].reshape(n, 13)
-            expected = np.zeros((n, 13))
+            played = obs[lay["round_cards"]].reshape(n, 52)
+            expected = np.zeros((n, 52))
             for p, card in view.round_cards:
-                expected[(p - seat) % n, card % 13] = 1
-            assert np.array_equal(ranks, expected)
+                expected[(p - seat) % n, card] = 1
+            assert np.array_equal(played, expected)
             assert obs[lay["war"]][0] == bool(view.war_players)
             assert one_hot_index(obs[lay["war_rank"]]) == view.war_rank
             war_players = sorted((p - seat) % n for p in view.war_players)
@@ -209,3 +211,17 @@ def test_layout_tiles_the_vector(n):
     assert env.observation_space("player_0")["observation"].shape == (start,)
     assert env.unwrapped.observation_layout == layout
     assert layout["cards_mine"] == slice(0, 52)
+
+
+def test_documented_layout_matches_the_code():
+    """docs/environment.md's table (n = 4 offsets) must follow the code."""
+    doc = Path(__file__).resolve().parents[1] / "docs" / "environment.md"
+    rows = re.findall(r"^\| `(\w+)`[^|]*\| [^|]+ \| (\d+):(\d+) \|", doc.read_text(), re.M)
+    layout = observation_layout(4)
+    assert len(rows) >= 25
+    for name, start, stop in rows:
+        if name in ("cards_hand_1", "cards_won_0"):  # a row for the whole group of blocks
+            group = [sl for key, sl in layout.items() if key.startswith(name[:-1])]
+            assert (group[0].start, group[-1].stop) == (int(start), int(stop)), name
+        else:
+            assert layout[name] == slice(int(start), int(stop)), name
