@@ -110,16 +110,17 @@ class ObservationEncoder:
             sl.start - first_extra for sl in self.layout.values() if sl.start >= first_extra + 2 * n
         )
         # Per seat: one translate table per card block, in layout order, applied to the
-        # seat's known locations; and the seat-relative order of the players.
+        # seat's known locations; and the seat-relative order of the players. The seats
+        # share the 2n + 4 tables (in their own order) to keep them in the CPU cache.
+        hand = [_table({HAND + p}) for p in range(n)]
+        won = [_table({WON + p}) for p in range(n)]
+        rest = [_table({TRICK}), _table({DISCARD}), _table({TRUMP_ASIDE}), _table({UNKNOWN})]
         self._card_tables = []
         self._relative = []
         self._rotate = []
         for s in range(n):
             rot = [(s + r) % n for r in range(n)]
-            tables = [_table({HAND + p}) for p in rot]
-            tables += [_table({WON + p}) for p in rot]
-            tables += [_table({TRICK}), _table({DISCARD}), _table({TRUMP_ASIDE}), _table({UNKNOWN})]
-            self._card_tables.append(tables)
+            self._card_tables.append([hand[p] for p in rot] + [won[p] for p in rot] + rest)
             self._relative.append(tuple((p - s) % n for p in range(n)))
             self._rotate.append(itemgetter(*rot))
 
