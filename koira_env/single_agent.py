@@ -4,7 +4,8 @@ Self-play trainers (MaskablePPO and friends) want one agent per env. Here the le
 one seat; at every ``step`` the opponents play until it is the learner's turn again (or the
 game ends), so every transition is the learner's own: its observation (the shared encoder,
 ``koira_env.observation``, for its seat), its reward (``State.returns()`` of its seat at the
-end, zero before). An illegal action ends the episode as a loss. Opponents are plain
+end, zero before). Forced moves (one legal action) are played for whoever is due. An
+illegal action ends the episode as a loss. Opponents are plain
 callables ``(state, seat) -> action``; they are drawn afresh for each episode by
 ``opponent_sampler``, which is how a league plugs in.
 """
@@ -102,10 +103,21 @@ class SingleAgentEnv(gym.Env):
         return self.encoder.action_mask(legal).astype(bool)
 
     def _play_opponents(self) -> None:
+        """Play on until the learner has a real choice: opponents' moves and forced moves.
+
+        A move with a single legal action is nobody's decision (a third of all moves), so it
+        is played without asking the opponent or costing the learner a transition.
+        """
         state = self.state
         assert state is not None
-        while not state.is_terminal and state.current != self.seat:
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                state.apply(legal[0])
+                continue
             seat = state.current
+            if seat == self.seat:
+                return
             state.apply(self.opponents[seat](state, seat))
 
     def _observation(self) -> np.ndarray:

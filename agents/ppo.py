@@ -1,0 +1,184 @@
+"""A trained MaskablePPO policy as an agent like any other: ``make_agent("ppo:path/model.zip")``.
+
+Dependencies point experiments -> training -> agents -> koira_env, so the policy agent lives
+here, and torch / sb3-contrib (the ``train`` extra) are imported only when a model is loaded:
+the rest of ``agents`` works without them. A model file is the zip MaskablePPO writes plus a
+small ``koira.json`` entry (rules, table size, observation size) read with ``zipfile`` before
+torch is touched, so a corrupt or mismatched file is a clear ``ValueError``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import zipfile
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from koira_env.engine import State
+from koira_env.observation import ObservationEncoder
+from koira_env.rules import Rules
+
+if TYPE_CHECKING:  # base builds the registry from this module, so only for type hints
+    from .base import Turn
+
+FORMAT = "koira-ppo/1"
+META_NAME = "koira.json"
+
+
+def model_metadata(rules: Rules, **extra: Any) -> dict[str, Any]:
+    """What a model must match to be used: the rules, the table size, the vector sizes."""
+    encoder = ObservationEncoder(rules)
+    return {
+        "format": FORMAT,
+        "rules": rules.to_dict(),
+        "num_players": rules.num_players,
+        "obs_size": encoder.size,
+        "num_actions": encoder.num_actions,
+        **extra,
+    }
+
+
+def read_metadata(path: str | Path) -> dict[str, Any]:
+    """The ``koira.json`` of a model file; ``ValueError`` if the file is not a usable model."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"no model file at {path}")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            meta = json.loads(archive.read(META_NAME))
+    except (zipfile.BadZipFile, KeyError, json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise ValueError(
+            f"{path} is not a koira PPO model (corrupt or written by something else: {err})"
+        ) from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        found = meta.get("format") if isinstance(meta, dict) else None
+        raise ValueError(f"{path} has model format {found!r}, expected {FORMAT!r}")
+    return meta
+
+
+def check_compatible(meta: dict[str, Any], rules: Rules, path: str | Path) -> None:
+    """Raise ``ValueError`` naming every difference between a model and the game it would play."""
+    wanted = model_metadata(rules)
+    problems = [
+        f"{key}: model {meta.get(key)!r}, game {wanted[key]!r}"
+        for key in ("num_players", "obs_size", "num_actions")
+        if meta.get(key) != wanted[key]
+    ]
+    trained = meta.get("rules") or {}
+    problems += [
+        f"rule {key}: model {trained.get(key)!r}, game {value!r}"
+        for key, value in wanted["rules"].items()
+        if key != "num_players" and trained.get(key) != value
+    ]
+    if problems:
+        raise ValueError(f"{path} was trained for another game: " + "; ".join(problems))
+
+
+class Policy:
+    """A loaded policy network: action probabilities for one observation and mask."""
+
+    def __init__(self, path: str | Path, meta: dict[str, Any]) -> None:
+        try:
+            import torch
+            from sb3_contrib import MaskablePPO
+        except ModuleNotFoundError as err:
+            raise ValueError(
+                f"loading {path} needs the train extra (pip install 'koira-rl[train]'): {err}"
+            ) from None
+        try:
+            model = MaskablePPO.load(path, device="cpu")
+        except Exception as err:  # torch and zip errors of every kind mean one thing here
+            raise ValueError(f"{path} could not be loaded as a MaskablePPO model: {err}") from err
+        if model.observation_space.shape != (meta["obs_size"],):
+            raise ValueError(
+                f"{path}: network input {model.observation_space.shape} does not match its "
+                f"metadata obs_size {meta['obs_size']}"
+            )
+        self.meta = meta
+        self._torch = torch
+        self._policy = model.policy
+        self._policy.set_training_mode(False)
+
+    def probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Softmax of the actor's logits over the legal actions (zero elsewhere).
+
+        The actor is called directly: SB3's masked distribution objects cost ten times the
+        network itself for one observation, and opponents call this at every move.
+        """
+        policy = self._policy
+        with self._torch.inference_mode():
+            features = policy.pi_features_extractor(self._torch.from_numpy(obs[None]))
+            logits = policy.action_net(policy.mlp_extractor.forward_actor(features))[0].numpy()
+        logits = np.where(mask, logits, -np.inf)
+        weights = np.exp(logits - logits.max())
+        return weights / weights.sum()
+
+    def choose(
+        self, obs: np.ndarray, mask: np.ndarray, rng: random.Random, deterministic: bool
+    ) -> int:
+        """The most likely legal action, or one sampled with ``rng`` (reproducible per seed)."""
+        probs = self.probabilities(obs, mask)
+        if deterministic:
+            return int(np.argmax(probs))
+        legal = np.flatnonzero(mask)
+        return int(rng.choices(legal, weights=probs[legal])[0])
+
+
+@lru_cache(maxsize=16)
+def _load(path: str, mtime_ns: int, size: int) -> Policy:
+    return Policy(path, read_metadata(path))
+
+
+def load_policy(path: str | Path, rules: Rules | None = None) -> Policy:
+    """A policy from a model file (cached per file version), checked against ``rules``."""
+    meta = read_metadata(path)
+    if rules is not None:
+        check_compatible(meta, rules, path)
+    stat = os.stat(path)
+    return _load(str(Path(path).resolve()), stat.st_mtime_ns, stat.st_size)
+
+
+class PolicyPlayer:
+    """Plays any seat of one rule set from the true state, reading only that seat's observation."""
+
+    def __init__(
+        self, policy: Policy, encoder: ObservationEncoder, deterministic: bool = False
+    ) -> None:
+        self.policy = policy
+        self.encoder = encoder
+        self.deterministic = deterministic
+
+    def act(self, state: State, seat: int, rng: random.Random) -> int:
+        obs = self.encoder.observation(state, seat)
+        mask = self.encoder.action_mask(state.legal_actions()).astype(bool)
+        return self.policy.choose(obs, mask, rng, self.deterministic)
+
+
+class PPOAgent:
+    """``ppo:path/to/model.zip``: plays the policy's most likely legal action.
+
+    The observation is encoded from ``turn.sample_state()``, a deal consistent with what the
+    seat knows, so nothing hidden can reach the network even by accident.
+    """
+
+    name = "ppo"
+
+    def __init__(self, path: str) -> None:
+        if not path:
+            raise ValueError("the ppo agent needs a model file: 'ppo:path/to/model.zip'")
+        self.path = path
+        read_metadata(path)  # fail at creation on a bad file, not mid-tournament
+        self._player: PolicyPlayer | None = None
+        self._rules: Rules | None = None
+
+    def act(self, turn: Turn) -> int:
+        if self._player is None or turn.rules != self._rules:
+            policy = load_policy(self.path, turn.rules)
+            self._player = PolicyPlayer(policy, ObservationEncoder(turn.rules), deterministic=True)
+            self._rules = turn.rules
+        return self._player.act(turn.sample_state(), turn.view.seat, turn.rng)

@@ -1,0 +1,391 @@
+"""Self-play training of a MaskablePPO agent: ``koira train [--options]``.
+
+Read top to bottom: the arguments, the seeding, the envs (one learner seat, the league in the
+other seats), then a loop of learn / publish to the league / evaluate / checkpoint. Every
+``eval_every`` steps the run folder gets a checkpoint written atomically, so ``--resume``
+(the same command plus ``--resume``) loses at most one interval after a kill.
+
+Run folder: ``config.json`` (the arguments), ``checkpoint.zip`` (model + optimizer + league
+and clock, for resuming), ``latest.zip`` and ``snapshots/`` (the league's policies; any of them
+is a model for ``ppo:``), ``eval.csv`` (the evaluation curve), ``eval/`` (tournaments),
+``tb/`` (TensorBoard).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import dataclasses
+import itertools
+import json
+import os
+import sys
+import time
+import zipfile
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from agents.ppo import META_NAME, check_compatible, model_metadata, read_metadata
+from agents.tournament import TournamentConfig, run_tournament
+from koira_env.rules import Rules, make_rules
+from koira_env.single_agent import SingleAgentEnv
+
+from .league import League, LeagueMix, write_manifest
+
+CHECKPOINT, LATEST, EVAL_CSV, CONFIG = "checkpoint.zip", "latest.zip", "eval.csv", "config.json"
+EVAL_COLUMNS = [
+    "timesteps",
+    "minutes",
+    "loss_rate",
+    "loss_low",
+    "loss_high",
+    "best_bot",
+    "best_bot_loss",
+    "best_bot_low",
+    "best_bot_high",
+    "worst_bot_high",
+]
+# Arguments that only say how long or how visibly to run: a resumed run may change them.
+RUN_LENGTH = frozenset({"total_timesteps", "minutes", "progress", "resume"})
+
+
+@dataclass
+class Args:
+    run_dir: str = "runs/koira4"
+    """folder for checkpoints, league policies, evaluation and TensorBoard logs"""
+    rules: str = "koira"
+    """rules preset the agent learns"""
+    players: int = 4
+    """table size"""
+    seed: int = 1
+    """seeds python, numpy, torch and the envs"""
+    total_timesteps: int = 3_000_000
+    """learner decisions to train for (the minutes limit may stop earlier)"""
+    minutes: float = 30.0
+    """wall-clock budget in minutes, evaluation included (0 = no limit)"""
+    num_envs: int = 4
+    """envs stepped in parallel, each in its own process (SubprocVecEnv)"""
+    n_steps: int = 256
+    """steps per env per rollout"""
+    batch_size: int = 256
+    """minibatch size of the PPO update"""
+    n_epochs: int = 4
+    """passes over each rollout"""
+    learning_rate: float = 3e-4
+    """Adam step size"""
+    gamma: float = 0.995
+    """discount; the only reward comes at the end of a ~50-decision game"""
+    gae_lambda: float = 0.95
+    """GAE bias/variance trade-off"""
+    clip_range: float = 0.2
+    """PPO ratio clip"""
+    ent_coef: float = 0.01
+    """entropy bonus, keeps exploring"""
+    net_arch: tuple[int, ...] = (128, 128)
+    """hidden layers of the policy and value networks (separate)"""
+    p_latest: float = 0.3
+    """probability that an opponent seat is the latest policy"""
+    p_snapshot: float = 0.2
+    """probability that an opponent seat is an earlier snapshot (else a heuristic bot)"""
+    bots: tuple[str, ...] = LeagueMix.bots
+    """heuristic bots in the league and in the evaluation"""
+    snapshot_every: int = 200_000
+    """steps between league snapshots"""
+    eval_every: int = 50_000
+    """steps between evaluations, league refreshes and checkpoints"""
+    eval_deals: int = 70
+    """deals of each evaluation tournament (every table is played in all seat rotations)"""
+    progress: bool = True
+    """show a progress bar"""
+    resume: bool = False
+    """continue the run in run_dir (give the same arguments as the first time)"""
+    torch_threads: int = 2
+    """torch threads in the learner process (env processes use one)"""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """rule option overrides, e.g. {"reward": "placement"} (JSON on the command line)"""
+
+    def game_rules(self) -> Rules:
+        return make_rules(self.players, self.rules, **self.extra)
+
+
+# ------------------------------------------------------------------ envs (run in subprocesses)
+def make_env(args: Args, rank: int) -> SingleAgentEnv:
+    import torch
+
+    torch.set_num_threads(1)  # one observation at a time: extra threads only cost
+    rules = args.game_rules()
+    league = League(args.run_dir, rules, LeagueMix(args.p_latest, args.p_snapshot, args.bots))
+    return SingleAgentEnv(args.players, rules, opponent_sampler=league)
+
+
+# ------------------------------------------------------------------ checkpoints
+def save_model(model: Any, path: Path, meta: dict[str, Any]) -> None:
+    """The MaskablePPO zip plus ``koira.json``, written to a temp file then renamed."""
+    tmp = path.with_name(path.stem + ".tmp.zip")
+    model.save(tmp)
+    with zipfile.ZipFile(tmp, "a") as archive:
+        archive.writestr(META_NAME, json.dumps(meta, indent=1))
+    os.replace(tmp, path)
+
+
+def read_eval(path: Path, upto: int) -> list[dict[str, str]]:
+    """The evaluation rows up to a checkpoint (later ones were lost with the kill)."""
+    if not path.exists():
+        return []
+    with path.open() as f:
+        return [row for row in csv.DictReader(f) if int(row["timesteps"]) <= upto]
+
+
+def write_eval(path: Path, rows: list[dict[str, Any]]) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", newline="") as f:
+        writer = csv.DictWriter(f, EVAL_COLUMNS)
+        writer.writeheader()
+        writer.writerows(rows)
+    os.replace(tmp, path)
+
+
+def claim_run_dir(args: Args) -> None:
+    """A new run needs an empty folder; a resumed one the same arguments as before."""
+    run_dir = Path(args.run_dir)
+    config = run_dir / CONFIG
+    mine = {k: v for k, v in _jsonable(args).items() if k not in RUN_LENGTH}
+    if args.resume:
+        if not (run_dir / CHECKPOINT).exists():
+            raise ValueError(f"--resume: no {CHECKPOINT} in {run_dir}")
+        stored = json.loads(config.read_text())
+        differ = sorted(k for k in mine if stored.get(k) != mine[k])
+        if differ:
+            raise ValueError(
+                f"--resume: {run_dir} was started with other arguments: "
+                + ", ".join(f"{k}={stored.get(k)!r} (now {mine[k]!r})" for k in differ)
+            )
+        return
+    if config.exists():
+        raise ValueError(f"{run_dir} already holds a run: add --resume or pick another run_dir")
+    run_dir.mkdir(parents=True, exist_ok=True)
+    config.write_text(json.dumps(mine, indent=1) + "\n")
+
+
+def _jsonable(args: Args) -> dict[str, Any]:
+    return json.loads(json.dumps(dataclasses.asdict(args)))
+
+
+# ------------------------------------------------------------------ evaluation
+def evaluate(args: Args, model_path: Path, timesteps: int, minutes: float) -> dict[str, Any]:
+    """A duplicate-deal tournament of the policy against the bots; one row of eval.csv."""
+    config = TournamentConfig(
+        agents=(f"ppo=ppo:{model_path.resolve()}", *args.bots),
+        rules=args.rules,
+        players=args.players,
+        deals=args.eval_deals,
+        seed=args.seed,  # the same deals at every evaluation: a paired curve
+        options=tuple(sorted(args.extra.items())),
+    )
+    out = Path(args.run_dir) / "eval" / f"{timesteps:09d}"
+    summary = run_tournament(config, out, workers=1)
+    by_name = {a["agent"]: a for a in summary["agents"]}
+    ppo = by_name.pop("ppo")
+    best = min(by_name.values(), key=lambda a: a["loss_rate"])
+    return {
+        "timesteps": timesteps,
+        "minutes": round(minutes, 2),
+        "loss_rate": ppo["loss_rate"],
+        "loss_low": ppo["loss_ci"][0],
+        "loss_high": ppo["loss_ci"][1],
+        "best_bot": best["agent"],
+        "best_bot_loss": best["loss_rate"],
+        "best_bot_low": best["loss_ci"][0],
+        "best_bot_high": best["loss_ci"][1],
+        "worst_bot_high": max(a["loss_ci"][1] for a in by_name.values()),
+    }
+
+
+# ------------------------------------------------------------------ training
+def train(args: Args) -> Path:
+    """Train (or resume) a run; returns the path of the final ``latest.zip``."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.utils import set_random_seed
+    from stable_baselines3.common.vec_env import SubprocVecEnv, VecMonitor
+
+    rules = args.game_rules()
+    LeagueMix(args.p_latest, args.p_snapshot, args.bots)  # validate before any work
+    run_dir = Path(args.run_dir)
+    claim_run_dir(args)
+    ckpt = run_dir / CHECKPOINT
+    if args.resume:
+        meta = read_metadata(ckpt)
+        check_compatible(meta, rules, ckpt)
+        timesteps, minutes_before = meta["timesteps"], meta["minutes"]
+        snapshots: list[str] = meta["snapshots"]
+    else:
+        timesteps, minutes_before, snapshots = 0, 0.0, []
+
+    # --- seeding: one place; a resumed run continues from a seed derived from its progress
+    seed = args.seed + timesteps
+    set_random_seed(seed)
+    torch.set_num_threads(args.torch_threads)
+
+    envs = VecMonitor(
+        SubprocVecEnv([partial(make_env, args, i) for i in range(args.num_envs)]),
+    )
+    envs.seed(seed)
+    if args.resume:
+        model = MaskablePPO.load(ckpt, env=envs, device="cpu", tensorboard_log=str(run_dir / "tb"))
+    else:
+        model = MaskablePPO(
+            "MlpPolicy",
+            envs,
+            n_steps=args.n_steps,
+            batch_size=args.batch_size,
+            n_epochs=args.n_epochs,
+            learning_rate=args.learning_rate,
+            gamma=args.gamma,
+            gae_lambda=args.gae_lambda,
+            clip_range=args.clip_range,
+            ent_coef=args.ent_coef,
+            policy_kwargs={"net_arch": list(args.net_arch)},
+            tensorboard_log=str(run_dir / "tb"),
+            seed=seed,
+            device="cpu",
+        )
+    meta_base = model_metadata(rules, seed=args.seed, args=_jsonable(args))
+    latest = run_dir / LATEST
+    rows = read_eval(run_dir / EVAL_CSV, timesteps)
+    write_eval(run_dir / EVAL_CSV, rows)
+
+    def publish(now: int, minutes: float) -> None:
+        meta = {**meta_base, "timesteps": now, "minutes": minutes, "snapshots": snapshots}
+        save_model(model, latest, meta)
+        write_manifest(run_dir, LATEST, snapshots)
+
+    started = time.monotonic()
+
+    def minutes_now() -> float:
+        return minutes_before + (time.monotonic() - started) / 60
+
+    if not args.resume:
+        publish(0, 0.0)
+    rollout = args.n_steps * args.num_envs
+    chunk = max(rollout, args.eval_every // rollout * rollout)
+    bar = _progress_bar(args, timesteps)
+    try:
+        while timesteps < args.total_timesteps and (
+            not args.minutes or minutes_now() < args.minutes
+        ):
+            model.learn(
+                chunk,
+                reset_num_timesteps=False,
+                tb_log_name="ppo",
+                callback=bar.callback if bar else None,
+            )
+            timesteps = model.num_timesteps
+            minutes = minutes_now()
+            if timesteps // args.snapshot_every > (timesteps - chunk) // args.snapshot_every:
+                snap = f"snapshots/{timesteps:09d}.zip"
+                (run_dir / "snapshots").mkdir(exist_ok=True)
+                save_model(model, run_dir / snap, {**meta_base, "timesteps": timesteps})
+                snapshots.append(snap)
+            publish(timesteps, minutes)
+            row = evaluate(args, latest, timesteps, minutes)
+            rows.append(row)
+            write_eval(run_dir / EVAL_CSV, rows)
+            for key in ("loss_rate", "loss_low", "loss_high", "best_bot_loss"):
+                model.logger.record(f"eval/{key}", row[key])
+            model.logger.dump(timesteps)
+            meta = {**meta_base, "timesteps": timesteps, "minutes": minutes}
+            save_model(model, ckpt, {**meta, "snapshots": snapshots})
+            print(
+                f"[{minutes:6.1f} min] {timesteps:>9} steps: loss rate {row['loss_rate']:.3f} "
+                f"[{row['loss_low']:.3f}, {row['loss_high']:.3f}]; best bot {row['best_bot']} "
+                f"{row['best_bot_loss']:.3f} [{row['best_bot_low']:.3f}, "
+                f"{row['best_bot_high']:.3f}]",
+                flush=True,
+            )
+    finally:
+        if bar:
+            bar.close()
+        envs.close()
+    return latest
+
+
+class _Bar:
+    """A rich progress bar over the learner's timesteps, advanced from an SB3 callback."""
+
+    def __init__(self, total: int, done: int) -> None:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+        from stable_baselines3.common.callbacks import BaseCallback
+
+        self.progress = Progress(
+            "steps", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=True
+        )
+        self.task = self.progress.add_task("train", total=total, completed=done)
+        self.progress.start()
+        progress, task = self.progress, self.task
+
+        class Advance(BaseCallback):
+            def _on_step(self) -> bool:
+                progress.update(task, completed=self.num_timesteps)
+                return True
+
+        self.callback = Advance()
+
+    def close(self) -> None:
+        self.progress.stop()
+
+
+def _progress_bar(args: Args, done: int) -> _Bar | None:
+    return _Bar(args.total_timesteps, done) if args.progress and sys.stderr.isatty() else None
+
+
+# ------------------------------------------------------------------ command line
+def parse_args(argv: list[str] | None = None) -> Args:
+    """Command-line flags generated from ``Args`` (each field's docstring is its help)."""
+    parser = argparse.ArgumentParser(prog="koira train", description=__doc__.split("\n")[0])
+    docs = _field_docs()
+    for f in dataclasses.fields(Args):
+        flag = "--" + f.name.replace("_", "-")
+        default = getattr(Args(), f.name)
+        help_text = f"{docs.get(f.name, '')} (default: {default})"
+        if isinstance(default, bool):
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default)
+        elif isinstance(default, tuple):
+            kind = int if f.name == "net_arch" else str
+            parser.add_argument(flag, nargs="+", type=kind, default=default, help=help_text)
+        elif isinstance(default, dict):
+            parser.add_argument(flag, type=json.loads, default=default, help=help_text)
+        else:
+            parser.add_argument(flag, type=type(default), default=default, help=help_text)
+    ns = parser.parse_args(argv)
+    values = {f.name: getattr(ns, f.name) for f in dataclasses.fields(Args)}
+    values["net_arch"] = tuple(values["net_arch"])
+    values["bots"] = tuple(values["bots"])
+    return Args(**values)
+
+
+def _field_docs() -> dict[str, str]:
+    """Field name -> the docstring under it, read from this file's source."""
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(Args))
+    body = tree.body[0].body  # type: ignore[attr-defined]
+    docs = {}
+    for node, nxt in itertools.pairwise(body):
+        if isinstance(node, ast.AnnAssign) and isinstance(nxt, ast.Expr):
+            docs[node.target.id] = nxt.value.value  # type: ignore[union-attr]
+    return docs
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    latest = train(args)
+    print(f"model: {latest} (play it with 'ppo:{latest}')")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
