@@ -8,6 +8,7 @@ from typing import Any
 from .expert import ExpertAgent
 from .heuristics import HEURISTICS
 from .ismcts import ismcts
+from .ppo import PPOAgent  # torch is imported only when a model is loaded
 
 
 def expert(arg: str = "") -> ExpertAgent:
@@ -17,4 +18,9 @@ def expert(arg: str = "") -> ExpertAgent:
     return ExpertAgent()
 
 
-BOTS: dict[str, Callable[..., Any]] = {**HEURISTICS, "expert": expert, "ismcts": ismcts}
+BOTS: dict[str, Callable[..., Any]] = {
+    **HEURISTICS,
+    "expert": expert,
+    "ismcts": ismcts,
+    "ppo": PPOAgent,
+}
