@@ -178,6 +178,12 @@ def _add_rule_args(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _train(args: argparse.Namespace) -> int:
+    from training.train import main as train_main  # torch only when training
+
+    return train_main(args.flags)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="koira", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -238,6 +244,16 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file")
     replay.add_argument("--step", action="store_true", help="wait for Enter after each move")
     replay.set_defaults(func=_replay)
+
+    # Flags are defined by training.train.Args; "+" as prefix hands every "--flag" through.
+    train = sub.add_parser(
+        "train",
+        help="self-play MaskablePPO training (koira train --help)",
+        add_help=False,
+        prefix_chars="+",
+    )
+    train.add_argument("flags", nargs="*")
+    train.set_defaults(func=_train)
     return parser
 
 
