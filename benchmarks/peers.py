@@ -366,7 +366,7 @@ def report(todo: list[Bench], reps: int, budget: float, clock: str) -> dict[str,
         )
     ceiling = ratio(results, "null AEC env", "koira env")
     return {
-        "command": " ".join([os.path.basename(sys.executable), *sys.argv]),
+        "command": "python benchmarks/peers.py",
         "machine": machine(),
         "reps": reps,
         "budget_s": budget,
@@ -460,6 +460,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     budget = args.budget or (0.02 if args.quick else 1.5)
     todo = run(reps, budget, args.clock, log=lambda s: print(s, file=sys.stderr))
     data = report(todo, reps, budget, args.clock)
+    data["command"] = " ".join(
+        ["python benchmarks/peers.py", *(sys.argv[1:] if argv is None else argv)]
+    )
     print_report(data)
     if args.markdown:
         print(markdown(data))
