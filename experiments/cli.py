@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import itertools
 import random
 import sys
@@ -254,7 +255,34 @@ def build_parser() -> argparse.ArgumentParser:
     )
     train.add_argument("flags", nargs="*")
     train.set_defaults(func=_train)
+
+    exp = sub.add_parser("experiment", help="research experiments: risk, probe, wars")
+    kinds = exp.add_subparsers(dest="experiment", required=True)
+    for name in EXPERIMENTS:
+        module = importlib.import_module(f"experiments.{name}")
+        e = kinds.add_parser(name, help=module.__doc__.splitlines()[0])
+        e.add_argument("--quick", action="store_true", help="the small setting used by the tests")
+        e.add_argument("--out", default=f"results/{name}", help="results folder (resumable)")
+        e.add_argument("--seed", type=int, default=0)
+        e.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+        e.add_argument(
+            "--max-tasks", type=int, default=None, help="stop after this many new games/tasks"
+        )
+        e.add_argument("--quiet", action="store_true", help="no progress output")
+        module.add_arguments(e)
+        e.set_defaults(func=_experiment, run=module.main)
     return parser
+
+
+EXPERIMENTS = ("risk", "probe", "wars")
+
+
+def _experiment(args: argparse.Namespace) -> int:
+    result = args.run(args)
+    print(f"results in {args.out}/")
+    if not result["complete"]:
+        print("stopped early; run the same command again to continue")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,309 @@
+"""Counterfactual probe: at a phase-one decision, is risking the top stock card better than
+playing the best card in hand?
+
+``probe(state, rollouts, seed)`` compares every legal action of the acting seat under common
+random numbers: rollout ``i`` deals the cards hidden from the seat once (``determinize`` with a
+seeded generator) and continues every candidate action from that same deal with the same
+continuation policy and seeds. Differences between actions are then free of deal luck, so a few
+hundred rollouts separate them. ``run`` probes decision points sampled from games between
+fixed bots and tabulates risk minus best card by context (stock size, best rank in hand,
+whether the hand can still lead or tie the round).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from agents.base import make_agent
+from agents.heuristics import WAR, WIN, card_outcome, round_summary
+from agents.tournament import deal_deck, deal_seed
+from koira_env.cards import RANK_OF
+from koira_env.engine import PHASE_ONE, RISK, State, new_game
+from koira_env.info import determinize
+from koira_env.rules import make_rules
+
+from .common import WORKERS, play_out, pyplot, run_tasks, save_figure, write_csv, write_json
+
+FORMAT = "koira-probe/1"
+STOCK_BINS = ((2, 9), (10, 19), (20, 29), (30, 40))
+
+
+@dataclass(frozen=True)
+class ActionValue:
+    action: int
+    mean_return: float
+    loss_rate: float
+    returns: tuple[float, ...]  # per rollout, in rollout order (paired across actions)
+
+
+def probe(
+    state: State, rollouts: int, seed: int = 0, policy: str = "greedy"
+) -> dict[int, ActionValue]:
+    """Value of each legal action for the acting seat, estimated with common random numbers.
+
+    Works on any state, hand-built ones too; only what the acting seat knows is used.
+    """
+    seat = state.current
+    legal = state.legal_actions()
+    agents = [make_agent(policy) for _ in range(state.n)]
+    per_action: dict[int, list[float]] = {a: [] for a in legal}
+    losses = dict.fromkeys(legal, 0)
+    for i in range(rollouts):
+        world = determinize(state, seat, random.Random(f"{seed}/deal/{i}"))
+        cont = random.Random(f"{seed}/cont/{i}").getrandbits(31)
+        for a in legal:
+            s = world.clone()
+            s.apply(a)
+            end = play_out(s, agents, cont)
+            per_action[a].append(end.returns()[seat])
+            losses[a] += end.loser == seat
+    return {
+        a: ActionValue(a, sum(v) / rollouts, losses[a] / rollouts, tuple(v))
+        for a, v in per_action.items()
+    }
+
+
+def risk_minus_best(values: dict[int, ActionValue]) -> dict[str, float]:
+    """Risk minus the best hand card (by mean return), with a paired 95% interval."""
+    cards = [v for a, v in values.items() if a != RISK]
+    best = max(cards, key=lambda v: (v.mean_return, -v.action))
+    diffs = [r - b for r, b in zip(values[RISK].returns, best.returns, strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else math.inf
+    half = 1.96 * sd / math.sqrt(n)
+    return {
+        "best_card": best.action,
+        "risk_return": values[RISK].mean_return,
+        "best_return": best.mean_return,
+        "diff": mean,
+        "diff_low": mean - half,
+        "diff_high": mean + half,
+        "risk_loss": values[RISK].loss_rate,
+        "best_loss": best.loss_rate,
+    }
+
+
+def context(state: State) -> dict[str, Any]:
+    """What the acting seat sees that might matter: stock, best rank, can it still lead or tie."""
+    hand = state.hands[state.current]
+    mask, top, tie = round_summary(state.round_cards)
+    any_tie = state.rules.war_trigger == "any_tie"
+    return {
+        "stock": len(state.stock),
+        "max_rank": max(RANK_OF[c] for c in hand),
+        "hand_size": len(hand),
+        "leading": int(not state.round_cards),
+        "in_war": int(state.in_war),
+        "beatable": int(
+            any(card_outcome(RANK_OF[c], mask, top, tie, any_tie) in (WIN, WAR) for c in hand)
+        ),
+    }
+
+
+# ------------------------------------------------------------------ sampled decision points
+@dataclass(frozen=True)
+class Point:
+    """Decision ``index`` of deal ``deal``: reached by replaying the deal with the field."""
+
+    rules: str
+    players: int
+    seed: int
+    deal: int
+    index: int
+    rollouts: int
+    policy: str
+
+
+def _game(point: Point) -> State:
+    """The whole game of ``point.policy`` bots on the point's deal."""
+    state = new_game(
+        rules=make_rules(point.players, point.rules), deck=deal_deck(point.seed, point.deal)
+    )
+    agents = [make_agent(point.policy) for _ in range(point.players)]
+    return play_out(state, agents, deal_seed(point.seed, point.deal))
+
+
+def decision_points(point: Point) -> list[int]:
+    """Indices (in the action history) of the game's phase-one decisions where risking is legal
+    and the seat also holds a card."""
+    game = _game(point)
+    state = new_game(rules=game.rules, deck=list(game.deck))
+    found = []
+    for i, action in enumerate(game.history):
+        legal = state.legal_actions()
+        if state.phase == PHASE_ONE and RISK in legal and len(legal) > 1:
+            found.append(i)
+        state.apply(action)
+    return found
+
+
+def position(point: Point) -> State:
+    """The state before decision ``point.index`` of the point's game."""
+    game = _game(point)
+    state = new_game(rules=game.rules, deck=list(game.deck))
+    for action in game.history[: point.index]:
+        state.apply(action)
+    return state
+
+
+def probe_point(point: Point) -> dict[str, Any]:
+    state = position(point)
+    values = probe(
+        state,
+        point.rollouts,
+        seed=point.seed * 7919 + point.deal * 131 + point.index,
+        policy=point.policy,
+    )
+    return {"deal": point.deal, "index": point.index, **context(state), **risk_minus_best(values)}
+
+
+def sample_points(
+    rules: str, players: int, seed: int, deals: int, per_deal: int, rollouts: int, policy: str
+) -> list[Point]:
+    """``per_deal`` decision points drawn at random (seeded) from each deal's game."""
+    points = []
+    for deal in range(deals):
+        game = Point(rules, players, seed, deal, 0, rollouts, policy)
+        found = decision_points(game)
+        rng = random.Random(f"{seed}/points/{deal}")
+        for index in sorted(rng.sample(found, min(per_deal, len(found)))):
+            points.append(replace(game, index=index))
+    return points
+
+
+def run(
+    out: str | Path,
+    quick: bool = False,
+    deals: int | None = None,
+    rollouts: int | None = None,
+    seed: int = 0,
+    rules: str = "koira",
+    policy: str = "greedy",
+    workers: int = WORKERS,
+    max_tasks: int | None = None,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Probe sampled decision points and write ``points.csv``, ``table.csv`` and heatmaps."""
+    out = Path(out)
+    deals = deals or (4 if quick else 160)
+    rollouts = rollouts or (12 if quick else 80)
+    per_deal = 2 if quick else 3
+    config = {"format": FORMAT, "rules": rules, "players": 4, "seed": seed, "deals": deals}
+    config.update(per_deal=per_deal, rollouts=rollouts, policy=policy)
+    points = sample_points(rules, 4, seed, deals, per_deal, rollouts, policy)
+    tasks = [(f"{p.deal}.{p.index}", p) for p in points]
+    rows = run_tasks(out, config, tasks, probe_point, workers, max_tasks, progress, "probe points")
+    table = tabulate(rows)
+    result = {"config": config, "complete": len(rows) == len(tasks), "points": len(rows)}
+    result["overall"] = _mean_ci([r["diff"] for r in rows])
+    result["risk_better_share"] = sum(r["diff"] > 0 for r in rows) / len(rows) if rows else None
+    write_json(out / "probe.json", result)
+    columns = ["key", "deal", "index", "stock", "max_rank", "hand_size", "leading", "in_war"]
+    columns += ["beatable", "best_card", "risk_return", "best_return", "diff", "diff_low"]
+    columns += ["diff_high", "risk_loss", "best_loss"]
+    write_csv(out / "points.csv", columns, rows)
+    write_csv(out / "table.csv", ["by", "stock_bin", "group", "n", "diff", "low", "high"], table)
+    plot(table, out)
+    return result
+
+
+def _stock_bin(stock: int) -> str:
+    return next(f"{lo}-{hi}" for lo, hi in STOCK_BINS if stock <= hi)
+
+
+def _mean_ci(values: list[float]) -> dict[str, Any]:
+    n = len(values)
+    if n < 2:
+        return {"n": n, "mean": values[0] if values else None, "low": None, "high": None}
+    mean = sum(values) / n
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    half = 1.96 * sd / math.sqrt(n)
+    return {"n": n, "mean": mean, "low": mean - half, "high": mean + half}
+
+
+def tabulate(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Mean risk-minus-best per stock bin and max rank, and per stock bin and beatable."""
+    table = []
+    for by in ("max_rank", "beatable"):
+        cells: dict[tuple[str, int], list[float]] = {}
+        for r in rows:
+            cells.setdefault((_stock_bin(r["stock"]), r[by]), []).append(r["diff"])
+        for (stock_bin, group), diffs in sorted(cells.items()):
+            est = _mean_ci(diffs)
+            table.append(
+                {
+                    "by": by,
+                    "stock_bin": stock_bin,
+                    "group": group,
+                    "n": est["n"],
+                    "diff": est["mean"],
+                }
+                | {"low": est["low"], "high": est["high"]}
+            )
+    return table
+
+
+def plot(table: list[dict[str, Any]], out: Path) -> None:
+    """Heatmaps of risk minus best card (seat return) by stock and max rank / beatable."""
+    plt = pyplot()
+    bins = [f"{lo}-{hi}" for lo, hi in STOCK_BINS]
+    ranks = "23456789TJQKA"
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4), gridspec_kw={"width_ratios": [3, 1.3]})
+    for ax, by, groups, names in (
+        (axes[0], "max_rank", list(range(13)), list(ranks)),
+        (axes[1], "beatable", [0, 1], ["no", "yes"]),
+    ):
+        grid = [[math.nan] * len(bins) for _ in groups]
+        counts = [[0] * len(bins) for _ in groups]
+        for r in table:
+            if r["by"] == by and r["diff"] is not None:
+                i, j = groups.index(r["group"]), bins.index(r["stock_bin"])
+                grid[i][j], counts[i][j] = r["diff"], r["n"]
+        image = ax.imshow(grid, cmap="RdBu", vmin=-0.5, vmax=0.5, aspect="auto", origin="lower")
+        for i in range(len(groups)):
+            for j in range(len(bins)):
+                if counts[i][j]:
+                    ax.text(
+                        j,
+                        i,
+                        f"{grid[i][j]:+.2f}\n{counts[i][j]}",
+                        ha="center",
+                        va="center",
+                        fontsize=6,
+                    )
+        ax.set_xticks(range(len(bins)), bins)
+        ax.set_yticks(range(len(groups)), names)
+        ax.set_xlabel("stock size")
+        ax.set_ylabel("best rank in hand" if by == "max_rank" else "hand can lead or tie")
+    axes[0].set_title("return: risk minus best card (n points)")
+    fig.colorbar(image, ax=axes[1])
+    fig.tight_layout()
+    save_figure(fig, out / "probe_heatmap.png")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--deals", type=int, default=None, help="deals to sample from (default 160)")
+    p.add_argument("--rollouts", type=int, default=None, help="rollouts per point (default 80)")
+    p.add_argument("--rules", default="koira")
+    p.add_argument("--policy", default="greedy", help="bot for every seat (sampling and rollouts)")
+
+
+def main(args: argparse.Namespace) -> dict[str, Any]:
+    return run(
+        args.out,
+        quick=args.quick,
+        deals=args.deals,
+        rollouts=args.rollouts,
+        seed=args.seed,
+        rules=args.rules,
+        policy=args.policy,
+        workers=args.workers,
+        max_tasks=args.max_tasks,
+        progress=not args.quiet,
+    )

@@ -1,0 +1,295 @@
+"""Risk it: when should a player play the top stock card blind instead of a card from hand?
+
+A family of risk policies (``RiskAgent``, registered as ``risk:below=9,beaten=1,min_stock=10``)
+plays greedy phase-one cards and risks by rule. Each policy sits at a table with three copies
+of a fixed field bot in a duplicate-deal tournament (``agents.tournament``); every policy uses
+the same deals, so differences between policies are not deal luck. Output: per-policy loss
+rate with its 95% CI (``risk.csv``, ``risk.json``) and two figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agents.base import REGISTRY, Turn
+from agents.heuristics import WAR, WIN, HeuristicAgent, card_outcome, round_summary
+from agents.tournament import LOG, TournamentConfig, read_log, run_tournament
+from koira_env.cards import RANK_OF
+from koira_env.engine import PHASE_ONE, RISK
+
+from .common import WORKERS, claim_folder, pyplot, save_figure, write_csv, write_json
+
+FORMAT = "koira-risk/1"
+STOCK_WINDOWS = {"early": (25, 99), "middle": (12, 24), "late": (2, 11)}  # 4 players: 40 at start
+
+
+class RiskAgent:
+    """Greedy cards, and the top stock card when the rule says so.
+
+    ``below``: risk when the best card in hand ranks below this (0 = never for this reason,
+    13 = whenever risking is legal). ``beaten``: risk when no card in hand can lead or tie the
+    round so far. ``min_stock``/``max_stock``: only while the stock size is in that window
+    (phase-one progress: the stock shrinks as the phase goes on).
+    """
+
+    def __init__(
+        self, below: int = 0, beaten: bool = False, min_stock: int = 0, max_stock: int = 99
+    ) -> None:
+        if not 0 <= below <= 13:
+            raise ValueError(f"risk: below must be 0..13, got {below}")
+        self.below, self.beaten = below, beaten
+        self.min_stock, self.max_stock = min_stock, max_stock
+        self.cards = HeuristicAgent(name="greedy")  # never risks: the rule here decides that
+        self.name = spec_of(below, beaten, min_stock, max_stock)
+
+    def wants_risk(
+        self, hand: tuple[int, ...], round_cards: Any, stock: int, any_tie: bool
+    ) -> bool:
+        if not self.min_stock <= stock <= self.max_stock:
+            return False
+        if max(RANK_OF[c] for c in hand) < self.below:
+            return True
+        if not self.beaten:
+            return False
+        mask, top, tie = round_summary(round_cards)
+        return all(
+            card_outcome(RANK_OF[c], mask, top, tie, any_tie) not in (WIN, WAR) for c in hand
+        )
+
+    def act(self, turn: Turn) -> int:
+        view = turn.view
+        if (
+            view.phase == PHASE_ONE
+            and view.legal[-1] == RISK
+            and view.hand
+            and self.wants_risk(
+                view.hand,
+                view.round_cards,
+                view.stock_size,
+                turn.rules.war_trigger == "any_tie",
+            )
+        ):
+            return RISK
+        return self.cards.act(turn)
+
+
+def spec_of(below: int, beaten: bool, min_stock: int = 0, max_stock: int = 99) -> str:
+    """The registry spec of a policy, naming only the knobs that differ from the defaults."""
+    parts = [f"below={below}"]
+    if beaten:
+        parts.append("beaten=1")
+    if min_stock:
+        parts.append(f"min_stock={min_stock}")
+    if max_stock != 99:
+        parts.append(f"max_stock={max_stock}")
+    return "risk:" + ",".join(parts)
+
+
+def risk_agent(arg: str = "") -> RiskAgent:
+    """``risk:below=9,beaten=1,min_stock=10,max_stock=30`` (every knob optional)."""
+    knobs: dict[str, Any] = {}
+    for part in filter(None, arg.split(",")):
+        name, sep, value = part.partition("=")
+        if not sep or name not in ("below", "beaten", "min_stock", "max_stock"):
+            raise ValueError(
+                f"risk: bad knob {part!r}; use below=, beaten=, min_stock=, max_stock="
+            )
+        try:
+            knobs[name] = bool(int(value)) if name == "beaten" else int(value)
+        except ValueError:
+            raise ValueError(f"risk: {name} needs an integer, got {value!r}") from None
+    return RiskAgent(**knobs)
+
+
+REGISTRY["risk"] = risk_agent
+
+
+# ------------------------------------------------------------------ the experiment
+@dataclass(frozen=True)
+class Setting:
+    deals: int
+    fields: tuple[str, ...]
+    policies: tuple[str, ...]
+
+
+def policies(quick: bool) -> tuple[str, ...]:
+    """Threshold sweep, the beaten rule, and thresholds limited to one part of phase one."""
+    if quick:
+        return (spec_of(0, False), spec_of(6, False), spec_of(13, False), spec_of(0, True))
+    specs = [spec_of(b, False) for b in range(14)]
+    specs += [spec_of(b, True) for b in (0, 4, 7, 10)]
+    specs += [spec_of(b, False, lo, hi) for b in (7, 10) for lo, hi in STOCK_WINDOWS.values()]
+    return tuple(specs)
+
+
+def setting(quick: bool, deals: int | None = None) -> Setting:
+    if quick:
+        return Setting(deals or 8, ("dumper",), policies(True))
+    return Setting(deals or 1000, ("dumper", "greedy"), policies(False))
+
+
+def _folder_name(field: str, spec: str) -> str:
+    return re.sub(r"[^A-Za-z0-9=_-]+", "_", f"{field}-{spec}")
+
+
+def run(
+    out: str | Path,
+    quick: bool = False,
+    deals: int | None = None,
+    seed: int = 0,
+    rules: str = "koira",
+    workers: int = WORKERS,
+    max_games: int | None = None,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Play (or finish) every policy's tournament and write the tables and figures."""
+    out = Path(out)
+    s = setting(quick, deals)
+    config = {"format": FORMAT, "rules": rules, "seed": seed, "deals": s.deals}
+    config.update(fields=list(s.fields), policies=list(s.policies))
+    out.mkdir(parents=True, exist_ok=True)
+    claim_folder(out, config)
+    budget = max_games
+    rows: list[dict[str, Any]] = []
+    complete = True
+    jobs = [(f, p) for f in s.fields for p in s.policies]
+    for i, (field, spec) in enumerate(jobs, 1):
+        tour = TournamentConfig(
+            agents=("policy=" + spec, f"a={field}", f"b={field}", f"c={field}"),
+            rules=rules,
+            deals=s.deals,
+            seed=seed,
+        )
+        folder = out / "tournaments" / _folder_name(field, spec)
+        before = len(read_log(folder / LOG))
+        if progress:
+            print(f"[risk {i}/{len(jobs)}] {spec} vs 3 {field}", flush=True)
+        summary = run_tournament(tour, folder, workers=workers, max_games=budget, progress=progress)
+        if budget is not None:
+            budget = max(0, budget - (summary["games_played"] - before))
+        complete = complete and summary["complete"]
+        me = next(a for a in summary["agents"] if a["agent"] == "policy")
+        rows.append(
+            {
+                "field": field,
+                "policy": spec,
+                **_knobs(spec),
+                "games": me["games"],
+                "loss_rate": me["loss_rate"],
+                "loss_low": me["loss_ci"][0],
+                "loss_high": me["loss_ci"][1],
+                "mean_place": me["mean_place"],
+            }
+        )
+    result = {"config": config, "complete": complete, "policies": rows, "best": _best(rows)}
+    write_json(out / "risk.json", result)
+    columns = ["field", "policy", "below", "beaten", "min_stock", "max_stock", "games"]
+    write_csv(
+        out / "risk.csv", [*columns, "loss_rate", "loss_low", "loss_high", "mean_place"], rows
+    )
+    plot(result, out)
+    return result
+
+
+def _knobs(spec: str) -> dict[str, Any]:
+    agent = risk_agent(spec.partition(":")[2])
+    return {
+        "below": agent.below,
+        "beaten": int(agent.beaten),
+        "min_stock": agent.min_stock,
+        "max_stock": agent.max_stock,
+    }
+
+
+def _best(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per field: the policy with the lowest loss rate, and never risking for comparison."""
+    best: dict[str, Any] = {}
+    for field in dict.fromkeys(r["field"] for r in rows):
+        mine = [r for r in rows if r["field"] == field and r["loss_rate"] is not None]
+        if mine:
+            never = next((r for r in mine if r["policy"] == spec_of(0, False)), None)
+            best[field] = {"best": min(mine, key=lambda r: r["loss_rate"]), "never": never}
+    return best
+
+
+def plot(result: dict[str, Any], out: Path) -> None:
+    """Loss rate against the threshold (with and without ``beaten``), and by stock window."""
+    plt = pyplot()
+    rows = [r for r in result["policies"] if r["loss_rate"] is not None]
+    fields = list(dict.fromkeys(r["field"] for r in rows))
+    fig, axes = plt.subplots(1, max(1, len(fields)), figsize=(5 * max(1, len(fields)), 3.6))
+    axes = [axes] if len(fields) <= 1 else list(axes)
+    for ax, field in zip(axes, fields, strict=False):
+        for beaten, style in ((0, "o-"), (1, "s--")):
+            pts = [
+                r
+                for r in rows
+                if r["field"] == field
+                and r["beaten"] == beaten
+                and r["min_stock"] == 0
+                and r["max_stock"] == 99
+            ]
+            if pts:
+                ax.errorbar(
+                    [r["below"] for r in pts],
+                    [r["loss_rate"] for r in pts],
+                    yerr=_yerr(pts),
+                    fmt=style,
+                    capsize=2,
+                    label="also when beaten" if beaten else "threshold only",
+                )
+        ax.axhline(0.25, color="grey", lw=0.8, ls=":")
+        ax.set_xlabel("risk when best card in hand ranks below (0=2 ... 12=A)")
+        ax.set_ylabel("loss rate (95% CI)")
+        ax.set_title(f"one risk policy vs three {field}")
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    save_figure(fig, out / "risk_threshold.png")
+    windowed = [r for r in rows if r["min_stock"] or r["max_stock"] != 99]
+    if windowed:
+        fig, ax = plt.subplots(figsize=(6, 3.6))
+        labels = [f"{r['field']}\n{r['policy'][5:]}" for r in windowed]
+        ax.errorbar(
+            range(len(windowed)),
+            [r["loss_rate"] for r in windowed],
+            yerr=_yerr(windowed),
+            fmt="o",
+            capsize=2,
+        )
+        ax.set_xticks(range(len(windowed)), labels, rotation=60, ha="right", fontsize=7)
+        ax.axhline(0.25, color="grey", lw=0.8, ls=":")
+        ax.set_ylabel("loss rate (95% CI)")
+        ax.set_title("risking only in part of phase one (stock window)")
+        fig.tight_layout()
+        save_figure(fig, out / "risk_stock.png")
+
+
+def _yerr(rows: list[dict[str, Any]]) -> list[list[float]]:
+    return [
+        [r["loss_rate"] - r["loss_low"] for r in rows],
+        [r["loss_high"] - r["loss_rate"] for r in rows],
+    ]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--deals", type=int, default=None, help="deals per policy (default 1000; quick 8)"
+    )
+    p.add_argument("--rules", default="koira")
+
+
+def main(args: argparse.Namespace) -> dict[str, Any]:
+    return run(
+        args.out,
+        quick=args.quick,
+        deals=args.deals,
+        seed=args.seed,
+        rules=args.rules,
+        workers=args.workers,
+        max_games=args.max_tasks,
+        progress=not args.quiet,
+    )
