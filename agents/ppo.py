@@ -169,8 +169,6 @@ class PPOAgent:
     name = "ppo"
 
     def __init__(self, path: str) -> None:
-        if not path:
-            raise ValueError("the ppo agent needs a model file: 'ppo:path/to/model.zip'")
         self.path = path
         read_metadata(path)  # fail at creation on a bad file, not mid-tournament
         self._player: PolicyPlayer | None = None

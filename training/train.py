@@ -18,6 +18,7 @@ import csv
 import dataclasses
 import itertools
 import json
+import multiprocessing
 import os
 import sys
 import time
@@ -48,7 +49,7 @@ EVAL_COLUMNS = [
     "worst_bot_high",
 ]
 # Arguments that only say how long or how visibly to run: a resumed run may change them.
-RUN_LENGTH = frozenset({"total_timesteps", "minutes", "progress", "resume"})
+RUN_LENGTH = frozenset({"total_timesteps", "minutes", "progress", "resume", "vec_env"})
 
 
 @dataclass
@@ -67,6 +68,8 @@ class Args:
     """wall-clock budget in minutes, evaluation included (0 = no limit)"""
     num_envs: int = 4
     """envs stepped in parallel, each in its own process (SubprocVecEnv)"""
+    vec_env: str = "subproc"
+    """"subproc": one process per env; "dummy": all in this process (tests, debugging)"""
     n_steps: int = 256
     """steps per env per rollout"""
     batch_size: int = 256
@@ -101,8 +104,8 @@ class Args:
     """show a progress bar"""
     resume: bool = False
     """continue the run in run_dir (give the same arguments as the first time)"""
-    torch_threads: int = 2
-    """torch threads in the learner process (env processes use one)"""
+    torch_threads: int = 1
+    """torch threads in the learner process (more only spin on a busy 2-core machine)"""
     extra: dict[str, Any] = field(default_factory=dict)
     """rule option overrides, e.g. {"reward": "placement"} (JSON on the command line)"""
 
@@ -118,6 +121,14 @@ def make_env(args: Args, rank: int) -> SingleAgentEnv:
     rules = args.game_rules()
     league = League(args.run_dir, rules, LeagueMix(args.p_latest, args.p_snapshot, args.bots))
     return SingleAgentEnv(args.players, rules, opponent_sampler=league)
+
+
+def _vec_env(cls: type, fns: list) -> Any:
+    """``fork`` where available: the children inherit the imports instead of redoing them
+    (seconds per env); they use one torch thread, so the parent's thread pool is not reused."""
+    if cls.__name__ == "SubprocVecEnv" and "fork" in multiprocessing.get_all_start_methods():
+        return cls(fns, start_method="fork")
+    return cls(fns)
 
 
 # ------------------------------------------------------------------ checkpoints
@@ -209,10 +220,13 @@ def train(args: Args) -> Path:
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.utils import set_random_seed
-    from stable_baselines3.common.vec_env import SubprocVecEnv, VecMonitor
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     rules = args.game_rules()
     LeagueMix(args.p_latest, args.p_snapshot, args.bots)  # validate before any work
+    vec_classes = {"subproc": SubprocVecEnv, "dummy": DummyVecEnv}
+    if args.vec_env not in vec_classes:
+        raise ValueError(f"vec_env must be one of {sorted(vec_classes)}, got {args.vec_env!r}")
     run_dir = Path(args.run_dir)
     claim_run_dir(args)
     ckpt = run_dir / CHECKPOINT
@@ -230,7 +244,9 @@ def train(args: Args) -> Path:
     torch.set_num_threads(args.torch_threads)
 
     envs = VecMonitor(
-        SubprocVecEnv([partial(make_env, args, i) for i in range(args.num_envs)]),
+        _vec_env(
+            vec_classes[args.vec_env], [partial(make_env, args, i) for i in range(args.num_envs)]
+        ),
     )
     envs.seed(seed)
     if args.resume:

@@ -1,0 +1,118 @@
+"""The single-agent wrapper: every transition is the learner's, masks are its legal moves."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env as gym_check_env
+
+from koira_env.observation import ObservationEncoder
+from koira_env.single_agent import ILLEGAL_REWARD, SingleAgentEnv
+
+
+class Spy:
+    """Opponent sampler whose opponents play at random and record who they were asked for."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[int, int]] = []  # (seat asked for, state.current)
+
+    def __call__(self, rng: random.Random):
+        def play(state, seat: int) -> int:
+            self.calls.append((seat, state.current))
+            return rng.choice(state.legal_actions())
+
+        return play
+
+
+def _play_episode(env: SingleAgentEnv, seed: int) -> tuple[list[float], int]:
+    """Random legal learner moves; checks every transition, returns rewards and seat."""
+    obs, info = env.reset(seed=seed)
+    seat = info["seat"]
+    other = ObservationEncoder(env.rules)
+    rewards = []
+    done = False
+    while True:
+        state = env.state
+        assert state.current == seat
+        np.testing.assert_array_equal(obs, other.observation(state, seat))
+        mask = env.action_masks()
+        assert sorted(np.flatnonzero(mask).tolist()) == sorted(state.legal_actions())
+        assert mask.sum() >= 2  # forced moves are played for the learner
+        if done:
+            break
+        obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(mask)[seed % 2]))
+        rewards.append(reward)
+        done = terminated or truncated
+        if done:
+            assert env.state.is_terminal
+            assert reward == env.state.returns()[seat]
+            assert not env.action_masks().any()
+            return rewards, seat
+    raise AssertionError("unreachable")
+
+
+@pytest.mark.parametrize(("players", "rules"), [(4, "koira"), (3, "koira-b"), (2, "koira")])
+def test_transitions_belong_to_the_learner(players: int, rules: str) -> None:
+    spy = Spy()
+    env = SingleAgentEnv(players, rules, opponent_sampler=spy)
+    seats = set()
+    for seed in range(30):
+        spy.calls.clear()
+        rewards, seat = _play_episode(env, seed)
+        seats.add(seat)
+        assert all(r == 0.0 for r in rewards[:-1])
+        assert spy.calls, "opponents never played"
+        assert all(asked == current != seat for asked, current in spy.calls)
+    assert seats == set(range(players))  # the seat is drawn each episode
+
+
+def test_fixed_seat_and_losses_are_the_learners() -> None:
+    env = SingleAgentEnv(4, learner_seat=2, opponent_sampler=Spy())
+    finals = []
+    for seed in range(40):
+        rewards, seat = _play_episode(env, seed)
+        assert seat == 2
+        finals.append(rewards[-1])
+        if rewards[-1] == -1.0:
+            assert env.state.loser == 2
+    assert -1.0 in finals and 1.0 / 3 in finals
+
+
+def test_reset_is_reproducible_by_seed() -> None:
+    a, b = SingleAgentEnv(), SingleAgentEnv()
+    obs_a, info_a = a.reset(seed=7)
+    obs_b, info_b = b.reset(seed=7)
+    assert info_a == info_b
+    np.testing.assert_array_equal(obs_a, obs_b)
+    assert a.state.deck == b.state.deck
+
+
+def test_illegal_action_loses_the_episode() -> None:
+    env = SingleAgentEnv()
+    env.reset(seed=0)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    _, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated) == (ILLEGAL_REWARD, True, False)
+    assert info["illegal_action"]
+    with pytest.raises(RuntimeError, match="reset"):
+        SingleAgentEnv().step(0)
+
+
+def test_constructor_arguments_are_checked() -> None:
+    with pytest.raises(ValueError, match="learner_seat"):
+        SingleAgentEnv(3, "koira-b", learner_seat=3)
+    with pytest.raises(ValueError, match="unknown rule option"):
+        SingleAgentEnv(options={"no_such_option": 1})
+    env = SingleAgentEnv(5, "mattis", options={"reward": "placement"})
+    assert env.observation_space.shape == (ObservationEncoder(env.rules).size,)
+
+
+def test_gymnasium_env_checker_passes() -> None:
+    gym_check_env(SingleAgentEnv(), skip_render_check=True)
+
+
+def test_sb3_env_checker_passes() -> None:
+    checker = pytest.importorskip("stable_baselines3.common.env_checker")
+    checker.check_env(SingleAgentEnv(3, "koira-b"), warn=True)

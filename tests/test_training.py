@@ -1,0 +1,181 @@
+"""Training end to end (tiny), resuming, the league, and loading policies as agents.
+
+Skipped only when the train extra (torch, sb3-contrib) is not installed; CI installs it.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+import zipfile
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("sb3_contrib")
+
+from agents.base import make_agent, play_game
+from agents.ppo import META_NAME, load_policy, read_metadata
+from agents.tournament import TournamentConfig, run_tournament
+from koira_env.engine import new_game
+from koira_env.rules import make_rules
+from training.league import League, LeagueMix, write_manifest
+from training.train import Args, parse_args, train
+
+BOTS = ("greedy", "dumper", "cautious")  # with the policy: one 4-player table per deal
+
+
+def tiny(run_dir: Path, **changes) -> Args:
+    """A run of a few hundred steps: small rollouts, one-deal evaluations."""
+    values = {
+        "run_dir": str(run_dir),
+        "total_timesteps": 256,
+        "minutes": 0,
+        "num_envs": 2,
+        "vec_env": "dummy",
+        "n_steps": 64,
+        "batch_size": 64,
+        "n_epochs": 1,
+        "net_arch": (16,),
+        "eval_every": 128,
+        "snapshot_every": 128,
+        "eval_deals": 1,
+        "bots": BOTS,
+        "progress": False,
+    }
+    return Args(**{**values, **changes})
+
+
+def eval_steps(run_dir: Path) -> list[int]:
+    with (run_dir / "eval.csv").open() as f:
+        return [int(row["timesteps"]) for row in csv.DictReader(f)]
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One tiny run through the real SubprocVecEnv path; its folder is shared by the tests."""
+    run_dir = tmp_path_factory.mktemp("run")
+    latest = train(tiny(run_dir, vec_env="subproc"))
+    assert latest == run_dir / "latest.zip"
+    return run_dir
+
+
+def test_tiny_run_writes_loadable_checkpoint_curve_and_league(trained: Path) -> None:
+    meta = read_metadata(trained / "checkpoint.zip")
+    assert meta["timesteps"] == 256
+    assert meta["snapshots"] == ["snapshots/000000128.zip", "snapshots/000000256.zip"]
+    assert eval_steps(trained) == [128, 256]
+    assert json.loads((trained / "league.json").read_text())["latest"] == "latest.zip"
+    assert list((trained / "tb").rglob("events.out.tfevents*"))
+    rules = make_rules(4, "koira")
+    policy = load_policy(trained / "latest.zip", rules)
+    agent = make_agent(f"ppo:{trained / 'latest.zip'}")
+    result = play_game([agent, *(make_agent(b) for b in BOTS)], rules, list(range(52)), seed=3)
+    assert len(result.placements) == 4
+    assert policy.meta["obs_size"] == meta["obs_size"]
+
+
+def test_policy_plays_in_a_tournament(trained: Path, tmp_path: Path) -> None:
+    config = TournamentConfig(agents=(f"ppo=ppo:{trained / 'latest.zip'}", *BOTS), deals=2)
+    summary = run_tournament(config, tmp_path / "t", workers=1)
+    ppo = next(a for a in summary["agents"] if a["agent"] == "ppo")
+    assert ppo["games"] == 8
+
+
+def test_policy_agent_is_deterministic_and_legal(trained: Path) -> None:
+    rules = make_rules(4, "koira")
+    deck = list(range(52))
+    random.Random(5).shuffle(deck)
+    runs = [
+        play_game([make_agent(f"ppo:{trained / 'latest.zip'}") for _ in range(4)], rules, deck, 9)
+        for _ in range(2)
+    ]
+    assert runs[0] == runs[1]
+
+
+def test_resume_after_a_kill_continues_without_repeating(trained: Path, tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    train(tiny(run_dir, total_timesteps=128))
+    # A kill after an evaluation but before its checkpoint leaves a row and a temp file behind.
+    with (run_dir / "eval.csv").open("a") as f:
+        f.write("999,1,0.5,0.4,0.6,greedy,0.2,0.1,0.3,0.5\n")
+    (run_dir / "checkpoint.tmp.zip").write_bytes(b"half a zip")
+    train(tiny(run_dir, total_timesteps=256, resume=True))
+    assert eval_steps(run_dir) == [128, 256]
+    meta = read_metadata(run_dir / "checkpoint.zip")
+    assert meta["timesteps"] == 256
+    assert meta["snapshots"] == ["snapshots/000000128.zip", "snapshots/000000256.zip"]
+
+
+def test_run_folder_guards(trained: Path, tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="already holds a run"):
+        train(tiny(trained))
+    with pytest.raises(ValueError, match=r"other arguments: .*gamma"):
+        train(tiny(trained, gamma=0.9, resume=True))
+    with pytest.raises(ValueError, match=r"no checkpoint\.zip"):
+        train(tiny(tmp_path / "empty", resume=True))
+
+
+def test_mismatched_checkpoint_is_a_clear_error(trained: Path, tmp_path: Path) -> None:
+    model = trained / "latest.zip"
+    with pytest.raises(ValueError, match=r"num_players: model 4, game 3.*obs_size"):
+        load_policy(model, make_rules(3, "koira"))
+    with pytest.raises(ValueError, match="rule war_trigger: model 'any_tie'"):
+        load_policy(model, make_rules(4, "koira", war_trigger="highest_tie"))
+    with pytest.raises(ValueError, match=r"other arguments: players=4 \(now 3\)"):
+        train(tiny(trained, players=3, resume=True))
+
+
+def test_corrupt_model_files_are_clear_errors(trained: Path, tmp_path: Path) -> None:
+    garbage = tmp_path / "garbage.zip"
+    garbage.write_bytes(b"not a zip at all")
+    with pytest.raises(ValueError, match="not a koira PPO model"):
+        make_agent(f"ppo:{garbage}")
+    with pytest.raises(ValueError, match="no model file"):
+        make_agent(f"ppo:{tmp_path / 'missing.zip'}")
+    # intact metadata, broken weights
+    broken = tmp_path / "broken.zip"
+    with zipfile.ZipFile(trained / "latest.zip") as src, zipfile.ZipFile(broken, "w") as dst:
+        for item in src.infolist():
+            data = src.read(item)
+            dst.writestr(item, data if item.filename == META_NAME else data[: len(data) // 2])
+    with pytest.raises(ValueError, match="could not be loaded as a MaskablePPO model"):
+        load_policy(broken, make_rules(4, "koira"))
+    # a model zip from something else entirely (no koira.json)
+    foreign = tmp_path / "foreign.zip"
+    with zipfile.ZipFile(foreign, "w") as dst:
+        dst.writestr("data", "{}")
+    with pytest.raises(ValueError, match="not a koira PPO model"):
+        read_metadata(foreign)
+
+
+def test_league_mixes_opponent_kinds(trained: Path) -> None:
+    league = League(trained, make_rules(4, "koira"), LeagueMix(0.5, 0.3, BOTS))
+    league._refresh()
+    rng = random.Random(0)
+    kinds = [league.kind(rng) for _ in range(4000)]
+    for kind, share in (("latest", 0.5), ("snapshot", 0.3), ("bot", 0.2)):
+        assert abs(kinds.count(kind) / len(kinds) - share) < 0.03
+    state_rng = random.Random(1)
+    for _ in range(20):  # every kind builds a working opponent
+        opponent = league(state_rng)
+        state = new_game(4, "koira", seed=state_rng.randrange(100))
+        assert opponent(state, state.current) in state.legal_actions()
+
+
+def test_league_without_policies_plays_bots(tmp_path: Path) -> None:
+    write_manifest(tmp_path, None, [])
+    league = League(tmp_path, make_rules(4, "koira"), LeagueMix(0.5, 0.3, BOTS))
+    league._refresh()
+    rng = random.Random(0)
+    assert {league.kind(rng) for _ in range(100)} == {"bot"}
+    with pytest.raises(ValueError, match="sum to at most 1"):
+        LeagueMix(0.8, 0.3)
+
+
+def test_command_line_flags_fill_args() -> None:
+    args = parse_args(["--run-dir", "x", "--net-arch", "32", "32", "--no-progress", "--resume"])
+    assert (args.run_dir, args.net_arch, args.progress, args.resume) == ("x", (32, 32), False, True)
+    assert parse_args(["--extra", '{"reward": "placement"}']).game_rules().reward == "placement"
