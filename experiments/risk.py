@@ -119,7 +119,13 @@ class Setting:
 def policies(quick: bool) -> tuple[str, ...]:
     """Threshold sweep, the beaten rule, and thresholds limited to one part of phase one."""
     if quick:
-        return (spec_of(0, False), spec_of(6, False), spec_of(13, False), spec_of(0, True))
+        return (
+            spec_of(0, False),
+            spec_of(6, False),
+            spec_of(13, False),
+            spec_of(0, True),
+            spec_of(13, False, 25),
+        )
     specs = [spec_of(b, False) for b in range(14)]
     specs += [spec_of(b, True) for b in (0, 4, 7, 10)]
     specs += [spec_of(b, False, lo, hi) for b in (7, 10) for lo, hi in STOCK_WINDOWS.values()]

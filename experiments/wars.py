@@ -10,11 +10,12 @@ mixed lineup is its first entry; its loss rate gets a deal-clustered 95% CI.
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 from typing import Any
 
 from agents.base import make_agent
-from agents.ratings import cluster_mean, cluster_rate
+from agents.ratings import Estimate, cluster_mean, cluster_rate
 from agents.tournament import deal_deck, deal_seed
 from koira_env.cards import RANK_OF, RANKS
 from koira_env.engine import State, new_game
@@ -163,8 +164,8 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
         wars = [
             dict(zip(WAR_COLS, w, strict=True)) for row in rows for w in row["wars"] if w[0] == li
         ]
-        per_game = cluster_mean(per_deal_wars, (0.0, 1e9))
-        loss = cluster_rate(per_deal_loss) if len(set(lineup)) > 1 else None
+        per_game = _finite(cluster_mean(per_deal_wars, (0.0, 1e9)))
+        loss = _finite(cluster_rate(per_deal_loss)) if len(set(lineup)) > 1 else None
         depth_hist: dict[int, int] = {}
         for w in wars:
             depth_hist[w["depth"]] = depth_hist.get(w["depth"], 0) + 1
@@ -193,6 +194,13 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
         if len(w[6]) == 2 and w[5] == "trick_won"
     ]
     return {"lineups": by_lineup, "duels": _duel_tables(duels)}
+
+
+def _finite(est: Estimate) -> Estimate:
+    """JSON has no NaN: an estimate without data becomes None values."""
+    return Estimate(
+        *(None if isinstance(v, float) and math.isnan(v) else v for v in vars(est).values())
+    )
 
 
 def _mean(values: list[float]) -> float | None:
@@ -226,7 +234,7 @@ def _duel_tables(duels: list[dict[str, Any]]) -> dict[str, Any]:
 
 def _rate(values: list[int]) -> dict[str, Any]:
     """A plain (unclustered) Wilson interval; each duel is one observation."""
-    est = cluster_rate([[v] for v in values])
+    est = _finite(cluster_rate([[v] for v in values]))
     return {"n": len(values), "rate": est.value, "low": est.low, "high": est.high}
 
 
@@ -263,6 +271,8 @@ def plot(result: dict[str, Any], out: Path) -> None:
     names = [x["lineup"] for x in next(iter(result["rules"].values()))["lineups"]]
     width = 0.8 / len(result["rules"])
     for k, (rules, s) in enumerate(result["rules"].items()):
+        if any(x["wars_per_game"] is None for x in s["lineups"]):
+            continue  # not played yet (a stopped run)
         xs = [i + k * width for i in range(len(names))]
         vals = [x["wars_per_game"] for x in s["lineups"]]
         err = [
