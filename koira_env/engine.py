@@ -70,6 +70,8 @@ TRUMP_ASIDE = 20  # the hidden trump card, set aside by its holder
 UNKNOWN = 21  # only in pub: not public knowledge
 
 PHASE_ONE, PHASE_TWO, GAME_OVER = 1, 2, 3
+# SEATS_AFTER[n][p]: the other seats of an n-player table in play order after p
+SEATS_AFTER = [[tuple((p + k) % n for k in range(1, n)) for p in range(n)] for n in range(9)]
 HAND_SIZE = 3
 TWO_PLAYER_REMOVED = 10
 MIN_RISK_STOCK = 2  # the last stock card is the trump card and cannot be risked
@@ -549,10 +551,9 @@ class State:
     # ================================================================== phase two
     def _next_in(self, p: int) -> int:
         """The next player after ``p`` who is still in."""
-        n = self.n
-        for k in range(1, n + 1):
-            q = (p + k) % n
-            if not self.out[q]:
+        out = self.out
+        for q in SEATS_AFTER[self.n][p]:
+            if not out[q]:
                 return q
         return p
 
@@ -588,15 +589,13 @@ class State:
 
     def _beating_cards(self, top: int, hand: list[int]) -> list[int]:
         """``_beats`` for single cards only, on card-id ranges (ids ascend by rank in a suit)."""
-        suit_end = top - top % 13 + 13
-        acts = [c for c in hand if top < c < suit_end]
-        ts, trump = SUIT_OF[top], self.trump_suit
-        if ts != trump:
+        suit_start = top - top % 13
+        suit = [c for c in hand if suit_start <= c < suit_start + 13]
+        acts = [c for c in suit if c > top]
+        trump = self.trump_suit
+        if suit_start != trump * 13 and not (suit and self.rules.trump_only_when_void):
             lo = trump * 13
-            if not self.rules.trump_only_when_void or not any(
-                suit_end - 13 <= c < suit_end for c in hand
-            ):
-                acts.extend(c for c in hand if lo <= c < lo + 13)
+            acts += [c for c in hand if lo <= c < lo + 13]
         return acts
 
     def _phase_two_legal(self) -> list[int]:
