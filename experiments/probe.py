@@ -203,6 +203,7 @@ def run(
     result = {"config": config, "complete": len(rows) == len(tasks), "points": len(rows)}
     result["overall"] = _mean_ci([r["diff"] for r in rows])
     result["risk_better_share"] = sum(r["diff"] > 0 for r in rows) / len(rows) if rows else None
+    result["table"] = table
     write_json(out / "probe.json", result)
     columns = ["key", "deal", "index", "stock", "max_rank", "hand_size", "leading", "in_war"]
     columns += ["beatable", "best_card", "risk_return", "best_return", "diff", "diff_low"]
