@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.base import REGISTRY, Turn
-from agents.heuristics import WAR, WIN, HeuristicAgent, card_outcome, round_summary
+from agents.heuristics import HEURISTICS, WAR, WIN, card_outcome, round_summary
 from agents.tournament import LOG, TournamentConfig, read_log, run_tournament
 from koira_env.cards import RANK_OF
 from koira_env.engine import PHASE_ONE, RISK
@@ -24,11 +24,13 @@ from koira_env.engine import PHASE_ONE, RISK
 from .common import WORKERS, claim_folder, pyplot, save_figure, write_csv, write_json
 
 FORMAT = "koira-risk/1"
+BASES = ("greedy", "dumper", "cautious", "warrior")  # the named bots that never risk
 STOCK_WINDOWS = {"early": (25, 99), "middle": (12, 24), "late": (2, 11)}  # 4 players: 40 at start
 
 
 class RiskAgent:
-    """Greedy cards, and the top stock card when the rule says so.
+    """A never-risking bot's cards (``base``: greedy by default), and the top stock card when
+    the rule says so.
 
     ``below``: risk when the best card in hand ranks below this (0 = never for this reason,
     13 = whenever risking is legal). ``beaten``: risk when no card in hand can lead or tie the
@@ -37,14 +39,22 @@ class RiskAgent:
     """
 
     def __init__(
-        self, below: int = 0, beaten: bool = False, min_stock: int = 0, max_stock: int = 99
+        self,
+        below: int = 0,
+        beaten: bool = False,
+        min_stock: int = 0,
+        max_stock: int = 99,
+        base: str = "greedy",
     ) -> None:
         if not 0 <= below <= 13:
             raise ValueError(f"risk: below must be 0..13, got {below}")
+        if base not in BASES:
+            raise ValueError(f"risk: base must be one of {BASES}, got {base!r}")
         self.below, self.beaten = below, beaten
         self.min_stock, self.max_stock = min_stock, max_stock
-        self.cards = HeuristicAgent(name="greedy")  # never risks: the rule here decides that
-        self.name = spec_of(below, beaten, min_stock, max_stock)
+        self.base = base
+        self.cards = HEURISTICS[base]()  # a bot that never risks: the rule here decides that
+        self.name = spec_of(below, beaten, min_stock, max_stock, base)
 
     def wants_risk(
         self, hand: tuple[int, ...], round_cards: Any, stock: int, any_tie: bool
@@ -77,7 +87,9 @@ class RiskAgent:
         return self.cards.act(turn)
 
 
-def spec_of(below: int, beaten: bool, min_stock: int = 0, max_stock: int = 99) -> str:
+def spec_of(
+    below: int, beaten: bool, min_stock: int = 0, max_stock: int = 99, base: str = "greedy"
+) -> str:
     """The registry spec of a policy, naming only the knobs that differ from the defaults."""
     parts = [f"below={below}"]
     if beaten:
@@ -86,18 +98,23 @@ def spec_of(below: int, beaten: bool, min_stock: int = 0, max_stock: int = 99) -
         parts.append(f"min_stock={min_stock}")
     if max_stock != 99:
         parts.append(f"max_stock={max_stock}")
+    if base != "greedy":
+        parts.append(f"base={base}")
     return "risk:" + ",".join(parts)
 
 
 def risk_agent(arg: str = "") -> RiskAgent:
-    """``risk:below=9,beaten=1,min_stock=10,max_stock=30`` (every knob optional)."""
+    """``risk:below=9,beaten=1,min_stock=10,max_stock=30,base=dumper`` (every knob optional)."""
     knobs: dict[str, Any] = {}
     for part in filter(None, arg.split(",")):
         name, sep, value = part.partition("=")
-        if not sep or name not in ("below", "beaten", "min_stock", "max_stock"):
+        if not sep or name not in ("below", "beaten", "min_stock", "max_stock", "base"):
             raise ValueError(
-                f"risk: bad knob {part!r}; use below=, beaten=, min_stock=, max_stock="
+                f"risk: bad knob {part!r}; use below=, beaten=, min_stock=, max_stock=, base="
             )
+        if name == "base":
+            knobs[name] = value
+            continue
         try:
             knobs[name] = bool(int(value)) if name == "beaten" else int(value)
         except ValueError:
@@ -125,10 +142,13 @@ def policies(quick: bool) -> tuple[str, ...]:
             spec_of(13, False),
             spec_of(0, True),
             spec_of(13, False, 25),
+            spec_of(13, False, base="dumper"),
         )
     specs = [spec_of(b, False) for b in range(14)]
     specs += [spec_of(b, True) for b in (0, 4, 7, 10)]
     specs += [spec_of(b, False, lo, hi) for b in (7, 10) for lo, hi in STOCK_WINDOWS.values()]
+    specs += [spec_of(b, False, base="dumper") for b in (0, 4, 7, 10, 13)]
+    specs.append(spec_of(0, True, base="dumper"))
     return tuple(specs)
 
 
@@ -193,7 +213,7 @@ def run(
         )
     result = {"config": config, "complete": complete, "policies": rows, "best": _best(rows)}
     write_json(out / "risk.json", result)
-    columns = ["field", "policy", "below", "beaten", "min_stock", "max_stock", "games"]
+    columns = ["field", "policy", "base", "below", "beaten", "min_stock", "max_stock", "games"]
     write_csv(
         out / "risk.csv", [*columns, "loss_rate", "loss_low", "loss_high", "mean_place"], rows
     )
@@ -208,17 +228,21 @@ def _knobs(spec: str) -> dict[str, Any]:
         "beaten": int(agent.beaten),
         "min_stock": agent.min_stock,
         "max_stock": agent.max_stock,
+        "base": agent.base,
     }
 
 
 def _best(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """Per field: the policy with the lowest loss rate, and never risking for comparison."""
+    """Per field: the policy with the lowest loss rate, and never risking (per base bot)."""
     best: dict[str, Any] = {}
     for field in dict.fromkeys(r["field"] for r in rows):
         mine = [r for r in rows if r["field"] == field and r["loss_rate"] is not None]
         if mine:
-            never = next((r for r in mine if r["policy"] == spec_of(0, False)), None)
-            best[field] = {"best": min(mine, key=lambda r: r["loss_rate"]), "never": never}
+            never = {b: spec_of(0, False, base=b) for b in BASES}
+            best[field] = {
+                "best": min(mine, key=lambda r: r["loss_rate"]),
+                "never": {b: r for r in mine for b, spec in never.items() if r["policy"] == spec},
+            }
     return best
 
 
@@ -230,11 +254,12 @@ def plot(result: dict[str, Any], out: Path) -> None:
     fig, axes = plt.subplots(1, max(1, len(fields)), figsize=(5 * max(1, len(fields)), 3.6))
     axes = [axes] if len(fields) <= 1 else list(axes)
     for ax, field in zip(axes, fields, strict=False):
-        for beaten, style in ((0, "o-"), (1, "s--")):
+        for base, beaten, style in (("greedy", 0, "o-"), ("greedy", 1, "s--"), ("dumper", 0, "^-")):
             pts = [
                 r
                 for r in rows
                 if r["field"] == field
+                and r["base"] == base
                 and r["beaten"] == beaten
                 and r["min_stock"] == 0
                 and r["max_stock"] == 99
@@ -246,7 +271,7 @@ def plot(result: dict[str, Any], out: Path) -> None:
                     yerr=_yerr(pts),
                     fmt=style,
                     capsize=2,
-                    label="also when beaten" if beaten else "threshold only",
+                    label=f"{base} cards" + (", also risk when beaten" if beaten else ""),
                 )
         ax.axhline(0.25, color="grey", lw=0.8, ls=":")
         ax.set_xlabel("risk when best card in hand ranks below (0=2 ... 12=A)")

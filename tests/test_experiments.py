@@ -67,6 +67,10 @@ def test_risk_spec_round_trip_and_errors():
         make_agent("risk:threshold=3")
     with pytest.raises(ValueError, match=r"0\.\.13"):
         make_agent("risk:below=14")
+    assert make_agent("risk:base=dumper").cards.name == "dumper"
+    assert make_agent("risk:below=3,base=dumper").name == "risk:below=3,base=dumper"
+    with pytest.raises(ValueError, match="base must be one of"):
+        make_agent("risk:base=gambler")  # a bot that risks by its own rule
 
 
 def rank_cards(*names):
