@@ -280,7 +280,10 @@ def plot(result: dict[str, Any], out: Path) -> None:
             [x["wars_per_game_ci"][1] - v for v, x in zip(vals, s["lineups"], strict=True)],
         ]
         axes[0].bar(xs, vals, width, yerr=err, capsize=2, label=rules)
-        hist = s["lineups"][0]["depth_hist"]
+        hist: dict[str, int] = {}
+        for x in s["lineups"]:
+            for d, count in x["depth_hist"].items():
+                hist[d] = hist.get(d, 0) + count
         total = sum(hist.values()) or 1
         depths = sorted(int(d) for d in hist)
         axes[1].bar(
@@ -303,11 +306,12 @@ def plot(result: dict[str, Any], out: Path) -> None:
                 capsize=2,
                 label=rules,
             )
-    axes[0].set_xticks(range(len(names)), names, rotation=30, ha="right", fontsize=7)
+    axes[0].set_xticks(range(len(names)), [_short(x) for x in names], rotation=20, fontsize=7)
     axes[0].set_ylabel("wars per game (95% CI)")
     axes[0].set_title("how often")
-    axes[1].set_xlabel("chain depth (greedy table)")
-    axes[1].set_ylabel("share of wars")
+    axes[1].set_yscale("log")
+    axes[1].set_xlabel("chain depth (wars in one trick), all tables")
+    axes[1].set_ylabel("share of wars (log)")
     axes[1].set_title("how deep")
     axes[2].set_xticks(range(13), list(RANKS))
     axes[2].set_xlabel("tied player's best rank left in hand")
@@ -317,6 +321,14 @@ def plot(result: dict[str, Any], out: Path) -> None:
         ax.legend(fontsize=7)
     fig.tight_layout()
     save_figure(fig, out / "wars.png")
+
+
+def _short(lineup: str) -> str:
+    """``warrior+greedy+greedy+greedy`` -> ``warrior+3 greedy``."""
+    names = lineup.split("+")
+    if len(set(names)) == 1:
+        return f"{len(names)} {names[0]}"
+    return f"{names[0]}+{len(names) - 1} {names[1]}"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
