@@ -224,6 +224,7 @@ def _duel_tables(duels: list[dict[str, Any]]) -> dict[str, Any]:
             edge[key][1] += 1
     return {
         "n": len(duels),
+        "first_player_win": _rate([v for vs in by_rank.values() for v in vs]),
         "first_player_win_by_rank": {str(r): _rate(v) for r, v in sorted(by_rank.items())},
         "win_by_best_rank": {str(r): _rate(v) for r, v in sorted(by_best.items())},
         "win_by_edge": {
