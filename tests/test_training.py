@@ -179,3 +179,10 @@ def test_command_line_flags_fill_args() -> None:
     args = parse_args(["--run-dir", "x", "--net-arch", "32", "32", "--no-progress", "--resume"])
     assert (args.run_dir, args.net_arch, args.progress, args.resume) == ("x", (32, 32), False, True)
     assert parse_args(["--extra", '{"reward": "placement"}']).game_rules().reward == "placement"
+
+
+def test_curve_plot_is_written(trained: Path, tmp_path: Path) -> None:
+    from training.plot import plot_curve
+
+    plot_curve(trained, tmp_path / "curve.png")
+    assert (tmp_path / "curve.png").read_bytes().startswith(b"\x89PNG")
