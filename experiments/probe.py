@@ -266,7 +266,7 @@ def plot(table: list[dict[str, Any]], out: Path) -> None:
             if r["by"] == by and r["diff"] is not None:
                 i, j = groups.index(r["group"]), bins.index(r["stock_bin"])
                 grid[i][j], counts[i][j] = r["diff"], r["n"]
-        image = ax.imshow(grid, cmap="RdBu", vmin=-0.5, vmax=0.5, aspect="auto", origin="lower")
+        image = ax.imshow(grid, cmap="RdBu", vmin=-0.2, vmax=0.2, aspect="auto", origin="lower")
         for i in range(len(groups)):
             for j in range(len(bins)):
                 if counts[i][j]:
