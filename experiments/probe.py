@@ -202,6 +202,7 @@ def run(
     table = tabulate(rows)
     result = {"config": config, "complete": len(rows) == len(tasks), "points": len(rows)}
     result["overall"] = _mean_ci([r["diff"] for r in rows])
+    result["overall_loss"] = _mean_ci([r["risk_loss"] - r["best_loss"] for r in rows])
     result["risk_better_share"] = sum(r["diff"] > 0 for r in rows) / len(rows) if rows else None
     result["table"] = table
     write_json(out / "probe.json", result)
