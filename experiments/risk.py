@@ -282,21 +282,49 @@ def plot(result: dict[str, Any], out: Path) -> None:
     save_figure(fig, out / "risk_threshold.png")
     windowed = [r for r in rows if r["min_stock"] or r["max_stock"] != 99]
     if windowed:
-        fig, ax = plt.subplots(figsize=(6, 3.6))
-        labels = [f"{r['field']}\n{r['policy'][5:]}" for r in windowed]
-        ax.errorbar(
-            range(len(windowed)),
-            [r["loss_rate"] for r in windowed],
-            yerr=_yerr(windowed),
-            fmt="o",
-            capsize=2,
+        _plot_windows(plt, rows, fields, out / "risk_stock.png")
+
+
+def _plot_windows(plt: Any, rows: list[dict[str, Any]], fields: list[str], path: Path) -> None:
+    """Per field and threshold: loss rate when risking early, mid or late in phase one only,
+    next to risking throughout (greedy cards)."""
+    windows = {"all": (0, 99), **STOCK_WINDOWS}
+    fig, axes = plt.subplots(1, len(fields), figsize=(4.5 * len(fields), 3.4), squeeze=False)
+    for ax, field in zip(axes[0], fields, strict=True):
+        thresholds = sorted(
+            {r["below"] for r in rows if r["field"] == field and r["max_stock"] != 99}
         )
-        ax.set_xticks(range(len(windowed)), labels, rotation=60, ha="right", fontsize=7)
-        ax.axhline(0.25, color="grey", lw=0.8, ls=":")
+        for k, below in enumerate(thresholds):
+            pts = []
+            for i, (lo, hi) in enumerate(windows.values()):
+                pts += [
+                    (i + 0.1 * k, r)
+                    for r in rows
+                    if r["field"] == field
+                    and r["base"] == "greedy"
+                    and not r["beaten"]
+                    and r["below"] == below
+                    and (r["min_stock"], r["max_stock"]) == (lo, hi)
+                ]
+            ax.errorbar(
+                [x for x, _ in pts],
+                [r["loss_rate"] for _, r in pts],
+                yerr=_yerr([r for _, r in pts]),
+                fmt="o",
+                capsize=2,
+                label=f"below {below}",
+            )
+        names = [f"{n}\n{lo}-{min(hi, 40)}" for n, (lo, hi) in windows.items()]
+        ax.set_xticks(range(len(windows)), names, fontsize=8)
+        never = [r for r in rows if r["field"] == field and r["policy"] == spec_of(0, False)]
+        for r in never:
+            ax.axhline(r["loss_rate"], color="grey", lw=0.8, ls=":", label="never risk")
+        ax.set_xlabel("risk only while the stock size is in")
         ax.set_ylabel("loss rate (95% CI)")
-        ax.set_title("risking only in part of phase one (stock window)")
-        fig.tight_layout()
-        save_figure(fig, out / "risk_stock.png")
+        ax.set_title(f"greedy cards vs three {field}")
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    save_figure(fig, path)
 
 
 def _yerr(rows: list[dict[str, Any]]) -> list[list[float]]:
