@@ -4,6 +4,7 @@ risk policies follow their rules, and the probe gets known positions right."""
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -143,15 +144,15 @@ def pile_winner(state: State, action: int) -> int:
     [(["AS", "KS"], LOW, False), (["4C", "4D"], HIGH, True)],
 )
 def test_probe_finds_the_sign_of_a_known_position(hand, hidden, risk_takes_pile):
-    """Only low (high) cards are unseen, so risking surely loses (wins) the seven-card war pile
-    of low cards that any hand card surely wins (loses): whoever takes the pile starts phase two
-    with more, weaker cards. In every deal of the unseen cards the trick goes as designed, and
-    with common random numbers 150 rollouts give the sign with a wide margin (at 400 rollouts:
-    risk minus best card +0.52 [0.44, 0.60] and -0.44 [-0.50, -0.37])."""
+    """Only low (high) cards are unseen, so risking surely loses (wins) the war pile of middling
+    cards (6H 9C 7H 9D 5C) that any hand card surely wins (loses): whoever takes the pile
+    starts phase two with more, weaker cards. In every deal of the unseen cards the trick goes
+    as designed, and with common random numbers 150 rollouts give the sign with a wide margin
+    (400 rollouts, seed 1: risk minus best card +0.52 [0.44, 0.60] and -0.44 [-0.50, -0.37])."""
     state = war_position(hand, hidden)
     assert sorted(state.legal_actions()) == sorted([card_id(c) for c in hand] + [RISK])
     for i in range(20):
-        world = determinize(state, 3, __import__("random").Random(i))
+        world = determinize(state, 3, random.Random(i))
         assert (pile_winner(world, RISK) == 3) is risk_takes_pile
         for c in hand:
             assert (pile_winner(world, card_id(c)) == 3) is not risk_takes_pile
