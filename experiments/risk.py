@@ -103,8 +103,10 @@ def spec_of(
     return "risk:" + ",".join(parts)
 
 
-def risk_agent(arg: str = "") -> RiskAgent:
-    """``risk:below=9,beaten=1,min_stock=10,max_stock=30,base=dumper`` (every knob optional)."""
+def risk_agent(arg: str) -> RiskAgent:
+    """``risk:below=9,beaten=1,min_stock=10,max_stock=30,base=dumper``; knobs left out take
+    their defaults. The argument is required (``risk:below=0`` never risks) so that default
+    tournaments, which take every bot buildable without one, do not pick up a greedy clone."""
     knobs: dict[str, Any] = {}
     for part in filter(None, arg.split(",")):
         name, sep, value = part.partition("=")

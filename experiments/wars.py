@@ -40,8 +40,9 @@ class WarWatcher:
     """Turns a logged game's events into per-war records while the game is played.
 
     A war record is opened by the first ``war`` event of a trick (the tied players' best
-    remaining rank is read from the true state at that moment) and closed by the event that
-    ends the trick.
+    remaining rank is read from the true state after the action that started it; when every
+    tied player but one drops out at once, the refill after the trick has already happened) and
+    closed by the event that ends the trick.
     """
 
     def __init__(self) -> None:

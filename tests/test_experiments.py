@@ -8,9 +8,10 @@ import random
 
 import pytest
 
-from agents.base import make_agent
+from agents.base import REGISTRY, make_agent
+from agents.tournament import default_agents
 from experiments import probe, risk, wars
-from experiments.cli import main
+from experiments.cli import build_parser, main
 from koira_env.cards import card_id
 from koira_env.engine import HAND, RISK, STOCK, TRICK, UNKNOWN, WON, State, new_game
 from koira_env.info import determinize
@@ -72,6 +73,11 @@ def test_risk_spec_round_trip_and_errors():
     assert make_agent("risk:below=3,base=dumper").name == "risk:below=3,base=dumper"
     with pytest.raises(ValueError, match="base must be one of"):
         make_agent("risk:base=gambler")  # a bot that risks by its own rule
+
+
+def test_default_tournaments_leave_out_the_risk_family():
+    build_parser()  # imports the experiments, which register "risk"
+    assert "risk" in REGISTRY and "risk" not in default_agents()
 
 
 def rank_cards(*names):
