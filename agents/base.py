@@ -77,17 +77,7 @@ def play_game(agents: Sequence[Agent], rules: Rules, deck: Sequence[int], seed: 
     """
     if len(agents) != rules.num_players:
         raise ValueError(f"{len(agents)} agents for a {rules.num_players}-player table")
-    state = new_game(rules=rules, deck=list(deck))
-    rngs = [random.Random(seed * 1_000_003 + seat) for seat in range(rules.num_players)]
-    while not state.is_terminal:
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            state.apply(legal[0])
-            continue
-        seat = state.current
-        turn = Turn(seat_view(state, seat), rules, rngs[seat], state)
-        action = agents[seat].act(turn)
-        state.apply(action)
+    state = play_out(new_game(rules=rules, deck=list(deck)), agents, seed)
     return GameResult(
         tuple(state.placements),
         tuple(state.returns()),
@@ -95,3 +85,25 @@ def play_game(agents: Sequence[Agent], rules: Rules, deck: Sequence[int], seed: 
         state.truncated,
         tuple(state.history),
     )
+
+
+def play_out(
+    state: State,
+    agents: Sequence[Agent],
+    seed: int,
+    after: Callable[[State], None] | None = None,
+) -> State:
+    """Play ``state`` to the end, seat s drawing from ``Random(seed * 1_000_003 + s)``;
+    ``after`` sees the state after every action. Forced moves are played without asking."""
+    rules = state.rules
+    rngs = [random.Random(seed * 1_000_003 + seat) for seat in range(state.n)]
+    while not state.is_terminal:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            state.apply(legal[0])
+        else:
+            seat = state.current
+            state.apply(agents[seat].act(Turn(seat_view(state, seat), rules, rngs[seat], state)))
+        if after is not None:
+            after(state)
+    return state

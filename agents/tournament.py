@@ -29,10 +29,11 @@ from koira_env.rules import Rules, make_rules
 
 from .base import REGISTRY, Agent, make_agent, play_game
 from .ratings import Estimate, cluster_mean, cluster_rate, head_to_head, plackett_luce
+from .storage import claim_folder, pyplot, save_figure, write_csv, write_json
 
 FORMAT = "koira-tournament/1"
 SEARCH_BOTS = frozenset({"ismcts"})  # too slow for a default tournament; name them to include
-LOG, CONFIG = "games.jsonl", "config.json"
+LOG = "games.jsonl"
 
 
 def default_agents() -> list[str]:
@@ -242,36 +243,6 @@ def _play_chunk(chunk: list[Job]) -> list[dict[str, Any]]:
 
 
 # ------------------------------------------------------------------ the results folder
-def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
-
-
-def _check_config(out: Path, config: TournamentConfig) -> None:
-    """Claim ``out`` for this config; a folder holding another tournament is an error."""
-    path = out / CONFIG
-    wanted = config.to_json()
-    if path.exists():
-        try:
-            found = json.loads(path.read_text())
-        except json.JSONDecodeError:
-            found = None
-        if found != wanted:
-            differ = sorted(
-                k for k in wanted if not isinstance(found, dict) or found.get(k) != wanted[k]
-            )
-            raise ValueError(
-                f"{out} holds a different tournament (differs in: "
-                f"{', '.join(differ) or 'format'}); use another --out folder or delete this one"
-            )
-        return
-    if (out / LOG).exists():
-        raise ValueError(f"{out / LOG} exists without {CONFIG}; use another --out or delete it")
-    out.mkdir(parents=True, exist_ok=True)
-    _write_atomic(path, json.dumps(wanted, indent=1) + "\n")
-
-
 def read_log(path: Path) -> dict[str, dict[str, Any]]:
     """Finished games by key. A torn last line (a kill mid-write) is cut off the file."""
     done: dict[str, dict[str, Any]] = {}
@@ -336,7 +307,7 @@ def run_tournament(
     writes game records of the first that many games of the schedule to ``out/records``.
     """
     out = Path(out)
-    _check_config(out, config)
+    claim_folder(out, config.to_json(), LOG, "tournament")
     all_jobs = jobs(config)
     log_path = out / LOG
     done = read_log(log_path)
@@ -464,53 +435,42 @@ def _or_inf(x: float | None) -> float:
 
 def write_summaries(out: Path, summary: dict[str, Any]) -> None:
     """results.json, leaderboard.csv, head_to_head.csv and head_to_head.png, each atomically."""
-    _write_atomic(out / "results.json", json.dumps(summary, indent=1, allow_nan=False) + "\n")
+    write_json(out / "results.json", summary)
     columns = ["agent", "spec", "games", "deals", "loss_rate", "loss_low", "loss_high"]
     columns += ["mean_place", "place_low", "place_high", "rating", "rating_mu", "rating_sigma"]
-    lines = [",".join(columns)]
-    for a in summary["agents"]:
-        values = {**a, "loss_low": a["loss_ci"][0], "loss_high": a["loss_ci"][1]}
-        values.update(place_low=a["place_ci"][0], place_high=a["place_ci"][1])
-        lines.append(",".join(_csv(values[c]) for c in columns))
-    _write_atomic(out / "leaderboard.csv", "\n".join(lines) + "\n")
+    rows = [
+        {
+            **a,
+            "loss_low": a["loss_ci"][0],
+            "loss_high": a["loss_ci"][1],
+            "place_low": a["place_ci"][0],
+            "place_high": a["place_ci"][1],
+        }
+        for a in summary["agents"]
+    ]
+    write_csv(out / "leaderboard.csv", columns, rows)
     h2h = summary["head_to_head"]
     names = h2h["agents"]
-    lines = ["agent,opponent,ahead,met,fraction_ahead"]
-    for i, a in enumerate(names):
-        for j, b in enumerate(names):
-            if h2h["met"][i][j]:
-                lines.append(
-                    ",".join(
-                        _csv(v)
-                        for v in (
-                            a,
-                            b,
-                            h2h["ahead"][i][j],
-                            h2h["met"][i][j],
-                            h2h["fraction_ahead"][i][j],
-                        )
-                    )
-                )
-    _write_atomic(out / "head_to_head.csv", "\n".join(lines) + "\n")
+    columns = ["agent", "opponent", "ahead", "met", "fraction_ahead"]
+    rows = [
+        {
+            "agent": a,
+            "opponent": b,
+            "ahead": h2h["ahead"][i][j],
+            "met": h2h["met"][i][j],
+            "fraction_ahead": h2h["fraction_ahead"][i][j],
+        }
+        for i, a in enumerate(names)
+        for j, b in enumerate(names)
+        if h2h["met"][i][j]
+    ]
+    write_csv(out / "head_to_head.csv", columns, rows)
     write_heatmap(out / "head_to_head.png", names, h2h["fraction_ahead"])
-
-
-def _csv(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        return f"{value:.6g}"
-    text = str(value)
-    return f'"{text}"' if "," in text or '"' in text else text
 
 
 def write_heatmap(path: Path, names: list[str], fraction: list[list[float | None]]) -> None:
     """The head-to-head matrix as a PNG: row agent finished ahead of column agent."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     k = len(names)
     grid = [[math.nan if v is None else v for v in row] for row in fraction]
     size = max(4.0, 0.7 * k + 2)
@@ -527,7 +487,4 @@ def write_heatmap(path: Path, names: list[str], fraction: list[list[float | None
     ax.set_title("fraction of shared games where agent finished ahead")
     fig.colorbar(image, ax=ax)
     fig.tight_layout()
-    tmp = path.with_name(path.name + ".tmp.png")
-    fig.savefig(tmp, dpi=100)
-    plt.close(fig)
-    os.replace(tmp, path)
+    save_figure(fig, path, dpi=100)

@@ -10,8 +10,6 @@ stopped and restarted writes the same files as an uninterrupted one.
 from __future__ import annotations
 
 import json
-import os
-import random
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -19,96 +17,11 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from pathlib import Path
 from typing import Any
 
-from agents.base import Agent, Turn
+from agents.storage import claim_folder
 from agents.tournament import read_log
-from koira_env.engine import State
-from koira_env.info import seat_view
 
-CONFIG, TASKS = "config.json", "tasks.jsonl"
+TASKS = "tasks.jsonl"
 WORKERS = 2  # the shared 2-core machine
-
-
-def play_out(
-    state: State,
-    agents: Sequence[Agent],
-    seed: int,
-    after: Callable[[State], None] | None = None,
-) -> State:
-    """Play ``state`` to the end with ``agents`` (one per seat), seeded like
-    ``agents.base.play_game`` (seat s draws from ``seed * 1_000_003 + s``); ``after`` sees the
-    state after every action."""
-    rngs = [random.Random(seed * 1_000_003 + p) for p in range(state.n)]
-    while not state.is_terminal:
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            state.apply(legal[0])
-        else:
-            p = state.current
-            state.apply(agents[p].act(Turn(seat_view(state, p), state.rules, rngs[p], state)))
-        if after is not None:
-            after(state)
-    return state
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` so that readers see the old file or the new one, never half of it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
-
-
-def write_json(path: Path, data: Any) -> None:
-    write_atomic(path, json.dumps(data, indent=1, allow_nan=False) + "\n")
-
-
-def write_csv(path: Path, columns: Sequence[str], rows: Sequence[dict[str, Any]]) -> None:
-    def cell(value: Any) -> str:
-        if value is None:
-            return ""
-        if isinstance(value, float):
-            return f"{value:.6g}"
-        text = str(value)
-        return f'"{text}"' if "," in text or '"' in text else text
-
-    lines = [",".join(columns)] + [",".join(cell(r.get(c)) for c in columns) for r in rows]
-    write_atomic(path, "\n".join(lines) + "\n")
-
-
-def save_figure(fig: Any, path: Path) -> None:
-    """Save a matplotlib figure small (dpi 80) and atomically, then close it."""
-    import matplotlib.pyplot as plt
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp.png")
-    fig.savefig(tmp, dpi=80)
-    plt.close(fig)
-    os.replace(tmp, path)
-
-
-def pyplot() -> Any:
-    """matplotlib's pyplot on the Agg backend (no display on servers and in tests)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def claim_folder(out: Path, config: dict[str, Any]) -> None:
-    """Make ``out`` belong to ``config``; a folder holding another experiment is an error."""
-    path = out / CONFIG
-    if path.exists():
-        found = json.loads(path.read_text())
-        if found != config:
-            differ = sorted(k for k in config if found.get(k) != config[k])
-            raise ValueError(
-                f"{out} holds a different experiment (differs in: {', '.join(differ) or '?'}); "
-                "use another --out folder or delete this one"
-            )
-        return
-    write_json(path, config)
 
 
 class Progress:
@@ -158,7 +71,7 @@ def run_tasks(
     order. ``fn`` must be a picklable top-level function; ``max_tasks`` stops after that many
     new tasks (the next run continues)."""
     out.mkdir(parents=True, exist_ok=True)
-    claim_folder(out, config)
+    claim_folder(out, config, TASKS, "experiment")
     path = out / TASKS
     done = read_log(path)
     todo = [t for t in tasks if t[0] not in done]

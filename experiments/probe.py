@@ -19,15 +19,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from agents.base import make_agent
+from agents.base import make_agent, play_out
 from agents.heuristics import WAR, WIN, card_outcome, round_summary
+from agents.storage import pyplot, save_figure, write_csv, write_json
 from agents.tournament import deal_deck, deal_seed
 from koira_env.cards import RANK_OF
 from koira_env.engine import PHASE_ONE, RISK, State, new_game
 from koira_env.info import determinize
 from koira_env.rules import make_rules
 
-from .common import WORKERS, play_out, pyplot, run_tasks, save_figure, write_csv, write_json
+from .common import WORKERS, run_tasks
 
 FORMAT = "koira-probe/1"
 STOCK_BINS = ((2, 9), (10, 19), (20, 29), (30, 40))

@@ -17,11 +17,12 @@ from typing import Any
 
 from agents.base import REGISTRY, Turn
 from agents.heuristics import HEURISTICS, WAR, WIN, card_outcome, round_summary
+from agents.storage import claim_folder, pyplot, save_figure, write_csv, write_json
 from agents.tournament import LOG, TournamentConfig, read_log, run_tournament
 from koira_env.cards import RANK_OF
 from koira_env.engine import PHASE_ONE, RISK
 
-from .common import WORKERS, claim_folder, pyplot, save_figure, write_csv, write_json
+from .common import TASKS, WORKERS
 
 FORMAT = "koira-risk/1"
 BASES = ("greedy", "dumper", "cautious", "warrior")  # the named bots that never risk
@@ -180,7 +181,7 @@ def run(
     config = {"format": FORMAT, "rules": rules, "seed": seed, "deals": s.deals}
     config.update(fields=list(s.fields), policies=list(s.policies))
     out.mkdir(parents=True, exist_ok=True)
-    claim_folder(out, config)
+    claim_folder(out, config, TASKS, "experiment")
     budget = max_games
     rows: list[dict[str, Any]] = []
     complete = True
