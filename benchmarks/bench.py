@@ -71,7 +71,6 @@ def drive(env: AECEnv, games: int) -> tuple[list[int], tuple[float, float]]:
     Returns the number of actions of each game and the (wall, CPU) seconds taken.
     """
     rand = random.Random(0).random
-    flatnonzero = np.flatnonzero
     lengths = []
     clock = Clock()
     for g in range(games):
@@ -82,8 +81,8 @@ def drive(env: AECEnv, games: int) -> tuple[list[int], tuple[float, float]]:
             if terminated or truncated:
                 env.step(None)
                 continue
-            legal = flatnonzero(obs["action_mask"])
-            env.step(int(legal[int(rand() * len(legal))]))
+            legal = obs["action_mask"].nonzero()[0].tolist()
+            env.step(legal[int(rand() * len(legal))])
             actions += 1
         lengths.append(actions)
     return lengths, clock.stop()

@@ -20,9 +20,9 @@ import numpy as np
 from .cards import NUM_CARDS
 from .engine import (
     DISCARD,
+    GAME_OVER,
     HAND,
     PHASE_ONE,
-    PHASE_TWO,
     TRICK,
     TRUMP_ASIDE,
     UNKNOWN,
@@ -104,11 +104,14 @@ class ObservationEncoder:
         self.scale = np.concatenate(
             [np.full(size, scale, np.float32) for _, size, scale in _fields(n)]
         )
-        first_extra = self.layout["hand_sizes"].start
-        self._extra_zeros = bytes(self.size - first_extra - 2 * n)  # after the two size fields
-        self._offsets = tuple(  # of the fields after hand_sizes and won_sizes
-            sl.start - first_extra for sl in self.layout.values() if sl.start >= first_extra + 2 * n
-        )
+        # The non-card fields come in three blocks: common, phase one, phase two. The block of
+        # the phase not being played is all zeros and is appended as a shared constant.
+        lay = self.layout
+        self._p1_start = lay["round_cards"].start
+        self._p2_start = lay["top_play"].start
+        self._p1_zeros = bytes(self._p2_start - self._p1_start)
+        self._p2_zeros = bytes(self.size - self._p2_start)
+        self._common_zeros = bytes(self._p1_start - lay["hand_sizes"].start - 2 * n)
         # Per seat: one translate table per card block, in layout order, applied to the
         # seat's known locations; and the seat-relative order of the players. The seats
         # share the 2n + 4 tables (in their own order) to keep them in the CPU cache.
@@ -127,79 +130,80 @@ class ObservationEncoder:
     def observation(self, state: State, seat: int) -> np.ndarray:
         """A fresh float32 vector of everything ``seat`` may know (see ``layout``)."""
         parts = list(map(known_locations(state, seat).translate, self._card_tables[seat]))
-        parts.append(self._extra(state, seat, self.n))
-        return np.frombuffer(b"".join(parts), np.uint8) * self.scale
-
-    def _extra(self, state: State, seat: int, n: int) -> bytearray:
-        """The non-card fields as small integers (scaled to floats by the caller)."""
-        (
-            stock_size,
-            trump_suit,
-            trump_holder,
-            phase_o,
-            current_o,
-            out_o,
-            last_winner,
-            round_cards,
-            pile_size,
-            war,
-            war_players,
-            war_rank,
-            war_depth,
-            top_play,
-            top_player,
-            bottom_play,
-            bottom_player,
-            led_suit,
-            trick_plays,
-            trick_count,
-            trick_needed,
-        ) = self._offsets
-        rot = self._rotate[seat]
-        ex = bytearray(map(len, rot(state.hands) + rot(state.won)))  # hand_sizes, won_sizes
-        ex += self._extra_zeros
-        rel = self._relative[seat]  # rel[p] = (p - seat) % n
-        ex[stock_size] = len(state.stock)
-        trump = known_trump_suit(state, seat)
-        if trump >= 0:
-            ex[trump_suit + trump] = 1
-        if state.trump_holder >= 0:
-            ex[trump_holder + rel[state.trump_holder]] = 1
-        if state.last_winner >= 0:
-            ex[last_winner + rel[state.last_winner]] = 1
+        parts.append(self._common(state, seat))
         phase = state.phase
         if phase == PHASE_ONE:
-            ex[phase_o] = 1
-            ex[current_o + rel[state.current]] = 1
-            for p, card in state.round_cards:
-                ex[round_cards + rel[p] * NUM_CARDS + card] = 1
-            ex[pile_size] = len(state.pile)
-            if state.in_war:
-                ex[war] = 1
-                for p in state.round_players:
-                    ex[war_players + rel[p]] = 1
-                ex[war_rank + state.war_rank] = 1
-            ex[war_depth] = state.war_depth
-            return ex
-        ex[out_o : out_o + n] = rot(state.out)
-        if phase == PHASE_TWO:  # else the game is over: the last trick stays on view
-            ex[phase_o + 1] = 1
-            ex[current_o + rel[state.current]] = 1
+            parts.append(self._phase_one(state, seat))
+            parts.append(self._p2_zeros)
+        else:  # phase two, or game over with the last trick still on view
+            parts.append(self._p1_zeros)
+            parts.append(self._phase_two(state, seat))
+        return np.frombuffer(b"".join(parts), np.uint8) * self.scale
+
+    def _common(self, state: State, seat: int) -> bytearray:
+        """hand_sizes .. last_winner, as small integers (scaled to floats by the caller)."""
+        n = self.n
+        rot = self._rotate[seat]
+        ex = bytearray(map(len, rot(state.hands) + rot(state.won)))
+        ex += self._common_zeros
+        rel = self._relative[seat]  # rel[p] = (p - seat) % n
+        # offsets within this block: stock 2n, trump suit 2n+1, trump holder 2n+5,
+        # phase 3n+5, current player 3n+7, out 4n+7, last winner 5n+7
+        ex[2 * n] = len(state.stock)
+        trump = known_trump_suit(state, seat)
+        if trump >= 0:
+            ex[2 * n + 1 + trump] = 1
+        if state.trump_holder >= 0:
+            ex[2 * n + 5 + rel[state.trump_holder]] = 1
+        phase = state.phase
+        if phase != GAME_OVER:
+            ex[3 * n + 4 + phase] = 1
+            ex[3 * n + 7 + rel[state.current]] = 1
+        if phase != PHASE_ONE:
+            ex[4 * n + 7 : 5 * n + 7] = rot(state.out)
+        if state.last_winner >= 0:
+            ex[5 * n + 7 + rel[state.last_winner]] = 1
+        return ex
+
+    def _phase_one(self, state: State, seat: int) -> bytearray:
+        """round_cards .. war_depth."""
+        n = self.n
+        rel = self._relative[seat]
+        ex = bytearray(self._p1_zeros)
+        for p, card in state.round_cards:
+            ex[rel[p] * NUM_CARDS + card] = 1
+        base = n * NUM_CARDS  # pile size, war flag, war players (n), war rank (13), depth
+        ex[base] = len(state.pile)
+        if state.in_war:
+            ex[base + 1] = 1
+            for p in state.round_players:
+                ex[base + 2 + rel[p]] = 1
+            ex[base + 2 + n + state.war_rank] = 1
+        ex[base + 15 + n] = state.war_depth
+        return ex
+
+    def _phase_two(self, state: State, seat: int) -> bytearray:
+        """top_play .. trick_needed."""
+        n = self.n
+        ex = bytearray(self._p2_zeros)
         trick = state.trick
         if trick:
+            rel = self._relative[seat]
             player, cards = trick[-1]
             for card in cards:
-                ex[top_play + card] = 1
-            ex[top_player + rel[player]] = 1
+                ex[card] = 1
+            ex[NUM_CARDS + rel[player]] = 1
             player, cards = trick[0]
+            base = NUM_CARDS + n  # bottom play, then bottom player
             for card in cards:
-                ex[bottom_play + card] = 1
-            ex[bottom_player + rel[player]] = 1
+                ex[base + card] = 1
+            ex[base + NUM_CARDS + rel[player]] = 1
+        base = 2 * (NUM_CARDS + n)  # led suit (4), plays in the trick, plays made, needed
         if state.led_suit >= 0:
-            ex[led_suit + state.led_suit] = 1
-        ex[trick_plays] = len(trick)
-        ex[trick_count] = state.trick_count
-        ex[trick_needed] = state.trick_needed
+            ex[base + state.led_suit] = 1
+        ex[base + 4] = len(trick)
+        ex[base + 5] = state.trick_count
+        ex[base + 6] = state.trick_needed
         return ex
 
     def action_mask(self, legal: list[int]) -> np.ndarray:
