@@ -7,6 +7,7 @@ search. It never sees the true state.
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -51,13 +52,26 @@ class RandomAgent:
 REGISTRY: dict[str, Callable[..., Agent]] = {"random": RandomAgent, **BOTS}
 
 
+def needs_argument(factory: Callable[..., Agent]) -> bool:
+    """Whether a registered factory has a required parameter (``ppo:path``, ``risk:...``)."""
+    return any(
+        p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+        for p in inspect.signature(factory).parameters.values()
+    )
+
+
 def make_agent(spec: str) -> Agent:
     """An agent from its name (``"random"``, ...) or ``"kind:argument"`` spec."""
     kind, _, arg = spec.partition(":")
     if kind not in REGISTRY:
         raise ValueError(f"unknown agent {spec!r}; known agents: {sorted(REGISTRY)}")
     factory = REGISTRY[kind]
-    return factory(arg) if arg else factory()  # type: ignore[call-arg]
+    if arg:
+        return factory(arg)  # type: ignore[call-arg]
+    if needs_argument(factory):
+        hint = " (a model path: ppo:path/to/model.zip)" if kind == "ppo" else ""
+        raise ValueError(f"{kind} needs an argument{hint}: write it as {kind}:argument")
+    return factory()
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ depend on how the work was split, interrupted or ordered.
 
 from __future__ import annotations
 
-import inspect
+import importlib.util
 import itertools
 import json
 import math
@@ -27,7 +27,8 @@ from koira_env.engine import new_game
 from koira_env.record import game_record, save_record
 from koira_env.rules import Rules, make_rules
 
-from .base import REGISTRY, Agent, make_agent, play_game
+from .base import REGISTRY, Agent, make_agent, needs_argument, play_game
+from .ppo import check_compatible, read_metadata
 from .ratings import Estimate, cluster_mean, cluster_rate, head_to_head, plackett_luce
 from .storage import claim_folder, pyplot, save_figure, write_csv, write_json
 
@@ -41,12 +42,27 @@ def default_agents() -> list[str]:
     return sorted(
         name
         for name, factory in REGISTRY.items()
-        if name not in SEARCH_BOTS
-        and all(
-            p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
-            for p in inspect.signature(factory).parameters.values()
-        )
+        if name not in SEARCH_BOTS and not needs_argument(factory)
     )
+
+
+def shipped_model() -> Path:
+    """The policy shipped with the repository (``docs/training.md`` says how it was trained)."""
+    return Path(__file__).resolve().parent.parent / "models" / "koira4-ppo.zip"
+
+
+def default_entrants(rules: Rules) -> list[str]:
+    """``default_agents()``, plus the shipped policy as ``ppo`` when it can play these rules:
+    the train extra is installed and the model was trained for this table and rule set."""
+    agents = default_agents()
+    path = shipped_model()
+    if not all(importlib.util.find_spec(m) for m in ("torch", "sb3_contrib")):
+        return agents
+    try:
+        check_compatible(read_metadata(path), rules, path)
+    except ValueError:
+        return agents
+    return [*agents, f"ppo=ppo:{path}"]
 
 
 def parse_entrant(entry: str) -> tuple[str, str]:

@@ -10,7 +10,7 @@ import sys
 from typing import Any
 
 from agents.base import make_agent
-from agents.tournament import TournamentConfig, default_agents, run_tournament
+from agents.tournament import TournamentConfig, default_entrants, run_tournament
 from koira_env import new_game
 from koira_env.cards import card_name
 from koira_env.engine import PHASE_ONE, State
@@ -54,14 +54,19 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _tournament(args: argparse.Namespace) -> int:
-    agents = _split(args.agents) if args.agents else default_agents()
+    options = _options(args)
+    agents = (
+        _split(args.agents)
+        if args.agents
+        else default_entrants(make_rules(args.players, args.rules, **dict(options)))
+    )
     config = TournamentConfig(
         agents=tuple(agents),
         rules=args.rules,
         players=args.players,
         deals=args.games,
         seed=args.seed,
-        options=_options(args),
+        options=options,
     )
     summary = run_tournament(
         config,
@@ -204,7 +209,9 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument(
         "--agents",
         help="comma-separated agent specs, optionally labelled (label=spec); "
-        "default: every built-in bot except search bots",
+        "default: every built-in bot except search bots, plus the shipped policy "
+        "models/koira4-ppo.zip as 'ppo' when the train extra is installed and the model "
+        "fits the table and rules",
     )
     _add_rule_args(tour)
     tour.add_argument(

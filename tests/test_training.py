@@ -11,6 +11,7 @@ import random
 import zipfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 pytest.importorskip("torch")
@@ -18,11 +19,12 @@ pytest.importorskip("sb3_contrib")
 
 from agents.base import make_agent, play_game
 from agents.ppo import META_NAME, load_policy, read_metadata
-from agents.tournament import TournamentConfig, run_tournament
+from agents.tournament import TournamentConfig, default_entrants, run_tournament, shipped_model
 from koira_env.engine import new_game
 from koira_env.rules import make_rules
 from training.league import League, LeagueMix, write_manifest
 from training.train import Args, parse_args, train
+from training.warmstart import collect, fit
 
 BOTS = ("greedy", "dumper", "cautious")  # with the policy: one 4-player table per deal
 
@@ -43,6 +45,8 @@ def tiny(run_dir: Path, **changes) -> Args:
         "snapshot_every": 128,
         "eval_deals": 1,
         "bots": BOTS,
+        "bc_decisions": 0,
+        "bc_epochs": 1,
         "progress": False,
     }
     return Args(**{**values, **changes})
@@ -57,7 +61,13 @@ def eval_steps(run_dir: Path) -> list[int]:
 def trained(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One tiny run through the real SubprocVecEnv path; its folder is shared by the tests."""
     run_dir = tmp_path_factory.mktemp("run")
-    latest = train(tiny(run_dir, vec_env="subproc"))
+    latest = train(
+        tiny(
+            run_dir,
+            vec_env="subproc",
+            bc_decisions=300,
+        )
+    )
     assert latest == run_dir / "latest.zip"
     return run_dir
 
@@ -66,7 +76,7 @@ def test_tiny_run_writes_loadable_checkpoint_curve_and_league(trained: Path) -> 
     meta = read_metadata(trained / "checkpoint.zip")
     assert meta["timesteps"] == 256
     assert meta["snapshots"] == ["snapshots/000000128.zip", "snapshots/000000256.zip"]
-    assert eval_steps(trained) == [128, 256]
+    assert eval_steps(trained) == [0, 128, 256]  # 0: right after the warm start
     assert json.loads((trained / "league.json").read_text())["latest"] == "latest.zip"
     assert list((trained / "tb").rglob("events.out.tfevents*"))
     rules = make_rules(4, "koira")
@@ -124,7 +134,7 @@ def test_mismatched_checkpoint_is_a_clear_error(trained: Path, tmp_path: Path) -
         load_policy(model, make_rules(3, "koira"))
     with pytest.raises(ValueError, match="rule war_trigger: model 'any_tie'"):
         load_policy(model, make_rules(4, "koira", war_trigger="highest_tie"))
-    with pytest.raises(ValueError, match=r"other arguments: players=4 \(now 3\)"):
+    with pytest.raises(ValueError, match=r"other arguments: .*players=4 \(now 3\)"):
         train(tiny(trained, players=3, resume=True))
 
 
@@ -186,3 +196,36 @@ def test_curve_plot_is_written(trained: Path, tmp_path: Path) -> None:
 
     plot_curve(trained, tmp_path / "curve.png")
     assert (tmp_path / "curve.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_demonstrations_are_the_bots_legal_moves_and_cloning_learns_them() -> None:
+    from sb3_contrib import MaskablePPO
+
+    from koira_env.observation import ObservationEncoder
+    from koira_env.single_agent import SingleAgentEnv
+
+    rules = make_rules(4, "koira")
+    demos = collect(rules, BOTS, ("greedy",), 2000, seed=4)
+    assert demos.masks[np.arange(2000), demos.actions].all()
+    assert demos.returns.min() == -1.0 and demos.returns.max() > 0  # losers and the rest
+    assert (demos.masks.sum(axis=1) > 1).all()  # forced moves are nobody's decision
+    model = MaskablePPO("MlpPolicy", SingleAgentEnv(4, rules), policy_kwargs={"net_arch": [64]})
+    scale = ObservationEncoder(rules).scale
+    before = fit(model.policy, demos, scale, epochs=0, lr=1e-3, batch_size=256, seed=0)
+    after = fit(model.policy, demos, scale, epochs=15, lr=1e-3, batch_size=256, seed=0)
+    assert after["bc_accuracy"] > before["bc_accuracy"] + 0.2
+
+
+def test_ppo_without_a_path_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match=r"ppo needs an argument.*ppo:path/to/model\.zip"):
+        make_agent("ppo")
+
+
+def test_default_tournament_includes_the_shipped_policy_only_where_it_fits() -> None:
+    entry = f"ppo=ppo:{shipped_model()}"
+    assert shipped_model().is_file()
+    assert entry in default_entrants(make_rules(4, "koira"))
+    assert "greedy" in default_entrants(make_rules(4, "koira"))
+    for rules in (make_rules(3, "koira"), make_rules(4, "koira-b"), make_rules(4, "mattis")):
+        assert entry not in default_entrants(rules)
+    TournamentConfig(agents=tuple(default_entrants(make_rules(4, "koira"))), deals=1)

@@ -30,10 +30,12 @@ from typing import Any
 
 from agents.ppo import META_NAME, check_compatible, model_metadata, read_metadata
 from agents.tournament import TournamentConfig, run_tournament
+from koira_env.observation import ObservationEncoder
 from koira_env.rules import Rules, make_rules
 from koira_env.single_agent import SingleAgentEnv
 
 from .league import League, LeagueMix, write_manifest
+from .warmstart import collect, fit
 
 CHECKPOINT, LATEST, EVAL_CSV, CONFIG = "checkpoint.zip", "latest.zip", "eval.csv", "config.json"
 EVAL_COLUMNS = [
@@ -65,32 +67,41 @@ class Args:
     total_timesteps: int = 3_000_000
     """learner decisions to train for (the minutes limit may stop earlier)"""
     minutes: float = 30.0
-    """wall-clock budget in minutes, evaluation included (0 = no limit)"""
+    """wall-clock budget in minutes, warm start and evaluations included: a round of
+    learning + evaluation starts only if one as long as the last still fits (0 = no limit)"""
     num_envs: int = 4
     """envs stepped in parallel, each in its own process (SubprocVecEnv)"""
     vec_env: str = "subproc"
     """"subproc": one process per env; "dummy": all in this process (tests, debugging)"""
-    n_steps: int = 256
+    n_steps: int = 512
     """steps per env per rollout"""
-    batch_size: int = 256
+    batch_size: int = 512
     """minibatch size of the PPO update"""
     n_epochs: int = 4
     """passes over each rollout"""
-    learning_rate: float = 3e-4
-    """Adam step size"""
-    gamma: float = 0.995
-    """discount; the only reward comes at the end of a ~50-decision game"""
+    learning_rate: float = 1e-4
+    """Adam step size (small: PPO fine-tunes the warm-started network instead of relearning)"""
+    gamma: float = 1.0
+    """discount; 1: episodic, the only reward is the game's terminal reward"""
     gae_lambda: float = 0.95
     """GAE bias/variance trade-off"""
     clip_range: float = 0.2
     """PPO ratio clip"""
-    ent_coef: float = 0.01
-    """entropy bonus, keeps exploring"""
-    net_arch: tuple[int, ...] = (128, 128)
+    ent_coef: float = 0.001
+    """entropy bonus; small, so it does not wash out the warm start"""
+    net_arch: tuple[int, ...] = (256, 256)
     """hidden layers of the policy and value networks (separate)"""
-    p_latest: float = 0.3
+    bc_decisions: int = 300_000
+    """warm start: decisions of the bc_bots to imitate before PPO (0 = start from scratch)"""
+    bc_bots: tuple[str, ...] = ("greedy",)
+    """warm start: the bots imitated (their tables are drawn from ``bots``)"""
+    bc_epochs: int = 6
+    """warm start: passes over the demonstrations"""
+    bc_lr: float = 1e-3
+    """warm start: Adam step size of the behaviour cloning"""
+    p_latest: float = 0.1
     """probability that an opponent seat is the latest policy"""
-    p_snapshot: float = 0.2
+    p_snapshot: float = 0.1
     """probability that an opponent seat is an earlier snapshot (else a heuristic bot)"""
     bots: tuple[str, ...] = LeagueMix.bots
     """heuristic bots in the league and in the evaluation"""
@@ -215,6 +226,26 @@ def evaluate(args: Args, model_path: Path, timesteps: int, minutes: float) -> di
 
 
 # ------------------------------------------------------------------ training
+def warm_start(args: Args, model: Any, rules: Rules) -> None:
+    """Behaviour cloning of ``bc_bots`` into the fresh network (``training.warmstart``),
+    on every core: the envs are idle until PPO starts."""
+    import torch
+
+    started = time.monotonic()
+    demos = collect(rules, args.bots, args.bc_bots, args.bc_decisions, args.seed)
+    collected = time.monotonic()
+    torch.set_num_threads(os.cpu_count() or 1)
+    scale = ObservationEncoder(rules).scale
+    stats = fit(model.policy, demos, scale, args.bc_epochs, args.bc_lr, 512, args.seed)
+    torch.set_num_threads(args.torch_threads)
+    print(
+        f"warm start: {args.bc_decisions} decisions of {','.join(args.bc_bots)} collected in "
+        f"{collected - started:.0f} s, fitted in {time.monotonic() - collected:.0f} s: "
+        + ", ".join(f"{k} {v:.3f}" for k, v in stats.items()),
+        flush=True,
+    )
+
+
 def train(args: Args) -> Path:
     """Train (or resume) a run; returns the path of the final ``latest.zip``."""
     import torch
@@ -284,14 +315,21 @@ def train(args: Args) -> Path:
         return minutes_before + (time.monotonic() - started) / 60
 
     if not args.resume:
-        publish(0, 0.0)
+        if args.bc_decisions:
+            warm_start(args, model, rules)
+        publish(0, minutes_now())
+        if args.bc_decisions:
+            rows.append(evaluate(args, latest, 0, minutes_now()))
+            write_eval(run_dir / EVAL_CSV, rows)
     rollout = args.n_steps * args.num_envs
     chunk = max(rollout, args.eval_every // rollout * rollout)
     bar = _progress_bar(args, timesteps)
+    interval = 0.0  # minutes of the last learn + evaluate round: the next one must fit too
     try:
         while timesteps < args.total_timesteps and (
-            not args.minutes or minutes_now() < args.minutes
+            not args.minutes or minutes_now() + interval < args.minutes
         ):
+            round_start = minutes_now()
             model.learn(
                 chunk,
                 reset_num_timesteps=False,
@@ -314,6 +352,7 @@ def train(args: Args) -> Path:
             model.logger.dump(timesteps)
             meta = {**meta_base, "timesteps": timesteps, "minutes": minutes}
             save_model(model, ckpt, {**meta, "snapshots": snapshots})
+            interval = minutes_now() - round_start
             print(
                 f"[{minutes:6.1f} min] {timesteps:>9} steps: loss rate {row['loss_rate']:.3f} "
                 f"[{row['loss_low']:.3f}, {row['loss_high']:.3f}]; best bot {row['best_bot']} "
@@ -377,8 +416,8 @@ def parse_args(argv: list[str] | None = None) -> Args:
             parser.add_argument(flag, type=type(default), default=default, help=help_text)
     ns = parser.parse_args(argv)
     values = {f.name: getattr(ns, f.name) for f in dataclasses.fields(Args)}
-    values["net_arch"] = tuple(values["net_arch"])
-    values["bots"] = tuple(values["bots"])
+    for name in ("net_arch", "bots", "bc_bots"):
+        values[name] = tuple(values[name])
     return Args(**values)
 
 
