@@ -229,3 +229,22 @@ def test_default_tournament_includes_the_shipped_policy_only_where_it_fits() -> 
     for rules in (make_rules(3, "koira"), make_rules(4, "koira-b"), make_rules(4, "mattis")):
         assert entry not in default_entrants(rules)
     TournamentConfig(agents=tuple(default_entrants(make_rules(4, "koira"))), deals=1)
+
+
+def test_export_drops_the_optimizer_state_and_keeps_the_policy(
+    trained: Path, tmp_path: Path
+) -> None:
+    from koira_env.observation import ObservationEncoder
+    from training.export import export
+
+    rules = make_rules(4, "koira")
+    src = trained / "latest.zip"
+    dst = export(src, tmp_path / "small.zip")
+    assert dst.stat().st_size < src.stat().st_size
+    assert read_metadata(dst)["timesteps"] == read_metadata(src)["timesteps"]
+    state = new_game(4, "koira", seed=3)
+    encoder = ObservationEncoder(rules)
+    obs = encoder.observation(state, state.current)
+    mask = encoder.action_mask(state.legal_actions()).astype(bool)
+    probs = [load_policy(path, rules).probabilities(obs, mask) for path in (src, dst)]
+    np.testing.assert_allclose(probs[0], probs[1])
