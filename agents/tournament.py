@@ -17,7 +17,6 @@ import math
 import os
 import random
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -28,6 +27,7 @@ from koira_env.record import game_record, save_record
 from koira_env.rules import Rules, make_rules
 
 from .base import REGISTRY, Agent, make_agent, needs_argument, play_game
+from .parallel import chunked, map_chunks
 from .ppo import check_compatible, read_metadata
 from .ratings import Estimate, cluster_mean, cluster_rate, head_to_head, plackett_luce
 from .storage import claim_folder, pyplot, save_figure, write_csv, write_json
@@ -280,33 +280,14 @@ def read_log(path: Path) -> dict[str, dict[str, Any]]:
     return done
 
 
-def _chunks(items: Sequence[Job], size: int) -> Iterator[list[Job]]:
-    for i in range(0, len(items), size):
-        yield list(items[i : i + size])
-
-
 def _run_parallel(
     config: TournamentConfig, todo: list[Job], workers: int, emit: Callable[[list[dict]], None]
 ) -> None:
     """Play ``todo`` on ``workers`` processes, a bounded number of chunks in flight."""
     size = max(1, min(250, len(todo) // (workers * 8) or 1))
-    chunks = _chunks(todo, size)
-    with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(config,)) as pool:
-        pending: set[Future] = set()
-        try:
-            for chunk in itertools.islice(chunks, workers * 4):
-                pending.add(pool.submit(_play_chunk, chunk))
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    emit(future.result())
-                    chunk = next(chunks, None)
-                    if chunk:
-                        pending.add(pool.submit(_play_chunk, chunk))
-        except BaseException:
-            for future in pending:
-                future.cancel()
-            raise
+    chunks = chunked(todo, size)
+    for rows in map_chunks(_play_chunk, chunks, workers, _init_worker, (config,)):
+        emit(rows)
 
 
 def run_tournament(
@@ -344,7 +325,7 @@ def run_tournament(
 
         if workers == 1 or len(todo) <= 8:
             player = Player(config)
-            for chunk in _chunks(todo, 50):
+            for chunk in chunked(todo, 50):
                 emit([player.play(job) for job in chunk])
         else:
             _run_parallel(config, todo, workers, emit)

@@ -12,11 +12,12 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from agents.parallel import chunked, map_chunks
 from agents.storage import claim_folder
 from agents.tournament import read_log
 
@@ -46,11 +47,6 @@ class Progress:
                 + end
             )
             sys.stderr.flush()
-
-
-def _chunks(items: Sequence[Any], size: int) -> Iterator[list[Any]]:
-    for i in range(0, len(items), size):
-        yield list(items[i : i + size])
 
 
 def _run_chunk(fn: Callable[[Any], dict[str, Any]], chunk: list[tuple[str, Any]]) -> list[dict]:
@@ -89,23 +85,9 @@ def run_tasks(
 
         size = max(1, min(20, len(todo) // (max(workers, 1) * 8) or 1))
         if workers <= 1 or len(todo) <= size:
-            for chunk in _chunks(todo, size):
+            for chunk in chunked(todo, size):
                 emit(_run_chunk(fn, chunk))
         else:
-            chunks = _chunks(todo, size)
-            with ProcessPoolExecutor(workers) as pool:
-                pending: set[Future] = {
-                    pool.submit(_run_chunk, fn, c) for c in _take(chunks, workers * 3)
-                }
-                while pending:
-                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for future in finished:
-                        emit(future.result())
-                        chunk = next(chunks, None)
-                        if chunk:
-                            pending.add(pool.submit(_run_chunk, fn, chunk))
+            for rows in map_chunks(partial(_run_chunk, fn), chunked(todo, size), workers):
+                emit(rows)
     return [done[key] for key, _ in tasks if key in done]
-
-
-def _take(it: Iterator[Any], k: int) -> list[Any]:
-    return [x for _, x in zip(range(k), it, strict=False)]
