@@ -12,6 +12,7 @@ plus, for its holder, the hidden trump card: see ``koira_env.info``.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left, bisect_right, insort
 from typing import Any
 
 from .cards import NUM_CARDS, RANK_OF, RANKS, SUIT_OF, card_name, parse_deck
@@ -82,7 +83,11 @@ class IllegalActionError(ValueError):
 
 
 class State:
-    """A Koira game in progress. Build with ``new_game``; advance with ``apply``."""
+    """A Koira game in progress. Build with ``new_game``; advance with ``apply``.
+
+    In phase two every hand is kept sorted by card id, so the legal plays are slices found by
+    bisection; code that sets up a phase-two position by hand must sort the hands too.
+    """
 
     __slots__ = (
         "actions_taken",
@@ -533,6 +538,7 @@ class State:
                 self.loc[card] = HAND + p
                 self.pub[card] = HAND + p
             self.hands[p].extend(self.won[p])
+            self.hands[p].sort()  # phase-two hands stay sorted (legal moves by bisection)
             self.won[p] = []
         self.phase = PHASE_TWO
         if self.rules.phase_two_leader == "trump_holder":
@@ -588,14 +594,17 @@ class State:
         return False
 
     def _beating_cards(self, top: int, hand: list[int]) -> list[int]:
-        """``_beats`` for single cards only, on card-id ranges (ids ascend by rank in a suit)."""
-        suit_start = top - top % 13
-        suit = [c for c in hand if suit_start <= c < suit_start + 13]
-        acts = [c for c in suit if c > top]
-        trump = self.trump_suit
-        if suit_start != trump * 13 and not (suit and self.rules.trump_only_when_void):
-            lo = trump * 13
-            acts += [c for c in hand if lo <= c < lo + 13]
+        """``_beats`` for single cards only, on card-id ranges of the sorted phase-two hand."""
+        suit_end = top - top % 13 + 13
+        above = bisect_right(hand, top)
+        end = bisect_left(hand, suit_end, above)
+        acts = hand[above:end]
+        trump = self.trump_suit * 13
+        if trump != suit_end - 13 and not (
+            self.rules.trump_only_when_void and bisect_left(hand, suit_end - 13, 0, end) < end
+        ):
+            first = bisect_left(hand, trump)
+            acts += hand[first : bisect_left(hand, trump + 13, first)]
         return acts
 
     def _phase_two_legal(self) -> list[int]:
@@ -603,7 +612,7 @@ class State:
         hand = self.hands[p]
         if not self.rules.sequences:
             if not self.trick:
-                return sorted(hand)
+                return hand[:]
             acts = self._beating_cards(self.trick[-1][1][0], hand)
             if not acts or self.rules.voluntary_take:
                 acts.append(TAKE)
@@ -687,8 +696,8 @@ class State:
         else:
             taken = cards
             del trick[i]
-        self.hands[p].extend(taken)
         for card in taken:
+            insort(self.hands[p], card)
             self.loc[card] = HAND + p
             self.pub[card] = HAND + p
         if self.log is not None:

@@ -115,10 +115,12 @@ class KoiraEnv(AECEnv):
                     stacklevel=2,
                 )
             deck = options.get("deck")
-        if deck is None:
-            deck = list(range(52))
-            self._rng.shuffle(deck)
-        self._state = state = new_game(rules=self.rules, deck=deck)
+        if deck is None:  # our own shuffle needs no validation
+            order = list(range(52))
+            self._rng.shuffle(order)
+            self._state = state = State(self.rules, order)
+        else:
+            self._state = state = new_game(rules=self.rules, deck=deck)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

@@ -130,6 +130,8 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
         s.loc[new] = loc[old]
     for hand in s.hands:
         hand[:] = [new_for.get(c, c) for c in hand]
+        if s.phase != PHASE_ONE:
+            hand.sort()  # the engine keeps phase-two hands sorted
     s.stock = [new_for.get(c, c) for c in s.stock]
     if s.trump_card in new_for:
         s.trump_card = new_for[s.trump_card]

@@ -23,6 +23,7 @@ from .engine import (
     GAME_OVER,
     HAND,
     PHASE_ONE,
+    PHASE_TWO,
     TRICK,
     TRUMP_ASIDE,
     UNKNOWN,
@@ -92,6 +93,14 @@ def _table(codes: set[int]) -> bytes:
     return bytes(1 if code in codes else 0 for code in range(256))
 
 
+def _cards_block(cards: tuple[int, ...] | list[int]) -> bytearray:
+    """A 52-entry one-hot block of the given cards."""
+    block = bytearray(NUM_CARDS)
+    for card in cards:
+        block[card] = 1
+    return block
+
+
 class ObservationEncoder:
     """Builds a seat's observation vector and action mask; one instance per rule set."""
 
@@ -111,100 +120,116 @@ class ObservationEncoder:
         self._p2_start = lay["top_play"].start
         self._p1_zeros = bytes(self._p2_start - self._p1_start)
         self._p2_zeros = bytes(self.size - self._p2_start)
-        self._common_zeros = bytes(self._p1_start - lay["hand_sizes"].start - 2 * n)
+        self._suit_one_hot = [bytes(4 - k) + b"\x01" + bytes(k - 1) for k in range(4, 0, -1)]
+        self._suit_one_hot.append(bytes(4))
+        self._card_one_hot = [_cards_block((card,)) for card in range(NUM_CARDS)]
+        self._rank_one_hot = [bytes(k) + b"\x01" + bytes(12 - k) for k in range(13)]
+        self._round_zeros = bytes(n * NUM_CARDS)
+        self._no_war = bytes(1 + n + 13)  # war flag, war players, war rank
+        self._no_trick = bytes(2 * (NUM_CARDS + n))  # top play and player, bottom ditto
+        self._phase_one_hot = [b"", b"\x01\x00", b"\x00\x01", bytes(2)]  # by PHASE_* value
+        self._one_hot = [
+            [bytes((p - s) % n) + b"\x01" + bytes(n - 1 - (p - s) % n) for p in range(n)]
+            + [bytes(n)]
+            for s in range(n)
+        ]
         # Per seat: one translate table per card block, in layout order, applied to the
         # seat's known locations; and the seat-relative order of the players. The seats
         # share the 2n + 4 tables (in their own order) to keep them in the CPU cache.
+        # In phase two the won piles are empty (they joined the hands), so that phase uses
+        # tables without them and a constant block of zeros in their place.
         hand = [_table({HAND + p}) for p in range(n)]
         won = [_table({WON + p}) for p in range(n)]
         rest = [_table({TRICK}), _table({DISCARD}), _table({TRUMP_ASIDE}), _table({UNKNOWN})]
+        self._zero_won = bytes(NUM_CARDS * n)
         self._card_tables = []
+        self._hand_tables = []
+        self._rest_tables = rest
         self._relative = []
         self._rotate = []
         for s in range(n):
             rot = [(s + r) % n for r in range(n)]
             self._card_tables.append([hand[p] for p in rot] + [won[p] for p in rot] + rest)
+            self._hand_tables.append([hand[p] for p in rot])
             self._relative.append(tuple((p - s) % n for p in range(n)))
             self._rotate.append(itemgetter(*rot))
 
     def observation(self, state: State, seat: int) -> np.ndarray:
         """A fresh float32 vector of everything ``seat`` may know (see ``layout``)."""
-        parts = list(map(known_locations(state, seat).translate, self._card_tables[seat]))
-        parts.append(self._common(state, seat))
+        where = known_locations(state, seat).translate
         phase = state.phase
+        if phase == PHASE_TWO:
+            parts = list(map(where, self._hand_tables[seat]))
+            parts.append(self._zero_won)
+            parts += map(where, self._rest_tables)
+        else:
+            parts = list(map(where, self._card_tables[seat]))
+        parts += self._common(state, seat)
         if phase == PHASE_ONE:
-            parts.append(self._phase_one(state, seat))
+            parts += self._phase_one(state, seat)
             parts.append(self._p2_zeros)
         else:  # phase two, or game over with the last trick still on view
             parts.append(self._p1_zeros)
-            parts.append(self._phase_two(state, seat))
+            parts += self._phase_two(state, seat)
         return np.frombuffer(b"".join(parts), np.uint8) * self.scale
 
-    def _common(self, state: State, seat: int) -> bytearray:
-        """hand_sizes .. last_winner, as small integers (scaled to floats by the caller)."""
-        n = self.n
+    def _common(self, state: State, seat: int) -> list[bytes]:
+        """hand_sizes .. last_winner, as pieces of small integers (scaled by the caller).
+
+        The one-hot fields are looked up, not written: ``self._one_hot[seat][p]`` is the
+        seat-relative one-hot of player ``p``, and its last entry (index -1) is all zeros.
+        """
         rot = self._rotate[seat]
-        ex = bytearray(map(len, rot(state.hands) + rot(state.won)))
-        ex += self._common_zeros
-        rel = self._relative[seat]  # rel[p] = (p - seat) % n
-        # offsets within this block: stock 2n, trump suit 2n+1, trump holder 2n+5,
-        # phase 3n+5, current player 3n+7, out 4n+7, last winner 5n+7
-        ex[2 * n] = len(state.stock)
-        trump = known_trump_suit(state, seat)
-        if trump >= 0:
-            ex[2 * n + 1 + trump] = 1
-        if state.trump_holder >= 0:
-            ex[2 * n + 5 + rel[state.trump_holder]] = 1
+        one_hot = self._one_hot[seat]
         phase = state.phase
-        if phase != GAME_OVER:
-            ex[3 * n + 4 + phase] = 1
-            ex[3 * n + 7 + rel[state.current]] = 1
-        if phase != PHASE_ONE:
-            ex[4 * n + 7 : 5 * n + 7] = rot(state.out)
-        if state.last_winner >= 0:
-            ex[5 * n + 7 + rel[state.last_winner]] = 1
-        return ex
+        sizes = bytearray(map(len, rot(state.hands) + rot(state.won)))
+        sizes.append(len(state.stock))
+        return [
+            sizes,
+            self._suit_one_hot[known_trump_suit(state, seat)],
+            one_hot[state.trump_holder],
+            self._phase_one_hot[phase],
+            one_hot[-1] if phase == GAME_OVER else one_hot[state.current],
+            one_hot[-1] if phase == PHASE_ONE else bytes(rot(state.out)),
+            one_hot[state.last_winner],
+        ]
 
-    def _phase_one(self, state: State, seat: int) -> bytearray:
+    def _phase_one(self, state: State, seat: int) -> list[bytes]:
         """round_cards .. war_depth."""
-        n = self.n
         rel = self._relative[seat]
-        ex = bytearray(self._p1_zeros)
+        played = bytearray(self._round_zeros)
         for p, card in state.round_cards:
-            ex[rel[p] * NUM_CARDS + card] = 1
-        base = n * NUM_CARDS  # pile size, war flag, war players (n), war rank (13), depth
-        ex[base] = len(state.pile)
+            played[rel[p] * NUM_CARDS + card] = 1
+        pieces = [played, bytes((len(state.pile),))]
         if state.in_war:
-            ex[base + 1] = 1
+            war_players = bytearray(self.n)
             for p in state.round_players:
-                ex[base + 2 + rel[p]] = 1
-            ex[base + 2 + n + state.war_rank] = 1
-        ex[base + 15 + n] = state.war_depth
-        return ex
+                war_players[rel[p]] = 1
+            pieces += (b"\x01", war_players, self._rank_one_hot[state.war_rank])
+        else:
+            pieces.append(self._no_war)
+        pieces.append(bytes((state.war_depth,)))
+        return pieces
 
-    def _phase_two(self, state: State, seat: int) -> bytearray:
+    def _phase_two(self, state: State, seat: int) -> list[bytes]:
         """top_play .. trick_needed."""
-        n = self.n
-        ex = bytearray(self._p2_zeros)
         trick = state.trick
-        if trick:
-            rel = self._relative[seat]
-            player, cards = trick[-1]
-            for card in cards:
-                ex[card] = 1
-            ex[NUM_CARDS + rel[player]] = 1
-            player, cards = trick[0]
-            base = NUM_CARDS + n  # bottom play, then bottom player
-            for card in cards:
-                ex[base + card] = 1
-            ex[base + NUM_CARDS + rel[player]] = 1
-        base = 2 * (NUM_CARDS + n)  # led suit (4), plays in the trick, plays made, needed
-        if state.led_suit >= 0:
-            ex[base + state.led_suit] = 1
-        ex[base + 4] = len(trick)
-        ex[base + 5] = state.trick_count
-        ex[base + 6] = state.trick_needed
-        return ex
+        led_and_counts = (
+            self._suit_one_hot[state.led_suit],
+            bytes((len(trick), state.trick_count, state.trick_needed)),
+        )
+        if not trick:
+            return [self._no_trick, *led_and_counts]
+        one_hot = self._one_hot[seat]
+        top_player, top = trick[-1]
+        bottom_player, bottom = trick[0]
+        return [
+            self._card_one_hot[top[0]] if len(top) == 1 else _cards_block(top),
+            one_hot[top_player],
+            self._card_one_hot[bottom[0]] if len(bottom) == 1 else _cards_block(bottom),
+            one_hot[bottom_player],
+            *led_and_counts,
+        ]
 
     def action_mask(self, legal: list[int]) -> np.ndarray:
         """A fresh int8 vector with 1 at each legal action id."""

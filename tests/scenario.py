@@ -97,7 +97,7 @@ def phase_two(
     s = new_game(n, preset, seed=0, log=True, **options)
     s.stock = []
     s.won = [[] for _ in range(n)]
-    s.hands = [ids(*h) for h in hands]
+    s.hands = [sorted(ids(*h)) for h in hands]  # the engine keeps phase-two hands sorted
     s.loc[:] = bytes([DISCARD]) * NUM_CARDS
     s.pub[:] = bytes([DISCARD]) * NUM_CARDS
     for p, hand in enumerate(s.hands):

@@ -25,6 +25,7 @@ from koira_env.engine import (
     REMOVED,
     RISK,
     STOCK,
+    TAKE,
     TRICK,
     TRUMP_ASIDE,
     UNKNOWN,
@@ -107,7 +108,23 @@ def check_state(s: State) -> list[int]:
     assert len(set(legal)) == len(legal) and min(legal) >= 0 and max(legal) < num_actions(s.rules)
     if phase == PHASE_ONE:
         assert set(legal) <= {*hands[s.current], RISK}
+    else:
+        assert all(h == sorted(h) for h in hands), "phase-two hands must stay sorted"
+        if not s.rules.sequences:
+            assert legal == reference_phase_two_legal(s)
     return legal
+
+
+def reference_phase_two_legal(s: State) -> list[int]:
+    """The single-card phase-two moves by the general ``_beats`` test, card by card."""
+    hand = s.hands[s.current]
+    if not s.trick:
+        return sorted(hand)
+    top = s.trick[-1][1]
+    acts = [c for c in hand if s._beats((c,), top, hand)]
+    if not acts or s.rules.voluntary_take:
+        acts.append(TAKE)
+    return sorted(acts)
 
 
 def check_final(s: State) -> None:

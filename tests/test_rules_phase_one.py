@@ -350,11 +350,13 @@ def test_phase_two_hand_is_hand_plus_won_pile(preset: str) -> None:
     assert s.phase == PHASE_TWO
     assert s.out == [False] * 3
     assert sum(len(h) for h in s.hands) == 52
-    if preset == "koira":  # the hidden trump card goes first onto its holder's won pile
+    assert all(h == sorted(h) for h in s.hands)  # phase-two hands are kept sorted
+    if preset == "koira":  # the hidden trump card joins its holder's won pile
         hands, won = before
-        assert s.hands[1] == hands[1] + [card_id("KS")] + won[1]
+        assert s.hands[1] == sorted(hands[1] + [card_id("KS")] + won[1])
         last_trick = ids(*events(s, "trick_won")[-1]["cards"])
-        assert s.hands[0] == won[0] + last_trick and s.hands[2] == hands[2] + won[2]
+        assert s.hands[0] == sorted(won[0] + last_trick)
+        assert s.hands[2] == sorted(hands[2] + won[2])
         assert s.trump_suit == 3 and s.pub[card_id("KS")] == HAND + 1
 
 
