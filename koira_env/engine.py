@@ -355,28 +355,31 @@ class State:
                 return
         self._resolve_round()
 
-    def _tied_players(self) -> list[int]:
-        """Players whose cards start a war this round, or [] (rule: war trigger)."""
-        counts = [0] * 13
-        for _, card in self.round_cards:
-            counts[RANK_OF[card]] += 1
-        top = max(RANK_OF[c] for _, c in self.round_cards)
+    def _tied_players(self, ranks: list[int]) -> list[int]:
+        """Players whose cards start a war this round, or [] (rule: war trigger).
+
+        ``ranks`` are the round's ranks, highest first.
+        """
         if self.rules.war_trigger == "any_tie":
-            tied = [r for r in range(13) if counts[r] >= 2]
-            if not tied:
+            for k in range(1, len(ranks)):
+                if ranks[k] == ranks[k - 1]:
+                    rank = ranks[k]
+                    break
+            else:
                 return []
-            rank = tied[-1]
+        elif len(ranks) > 1 and ranks[0] == ranks[1]:
+            rank = ranks[0]
         else:
-            if counts[top] < 2:
-                return []
-            rank = top
+            return []
         self.war_rank = rank
         return [p for p, c in self.round_cards if RANK_OF[c] == rank]
 
     def _resolve_round(self) -> None:
-        tied = self._tied_players()
+        ranks = sorted([RANK_OF[c] for _, c in self.round_cards], reverse=True)
+        tied = self._tied_players(ranks)
         if not tied:
-            self._win_trick(max(self.round_cards, key=lambda pc: RANK_OF[pc[1]])[0])
+            top = ranks[0]
+            self._win_trick(next(p for p, c in self.round_cards if RANK_OF[c] == top))
         elif self.rules.war_mode == "split":
             self._split_trick(tied)
         else:
@@ -565,11 +568,14 @@ class State:
 
     def _next_holder(self, p: int, include_self: bool = False) -> int:
         """The first player still in and holding cards, from ``p`` (or after it) in seat order."""
-        n = self.n
-        for k in range(0 if include_self else 1, n + 1):
-            q = (p + k) % n
-            if not self.out[q] and self.hands[q]:
+        out, hands = self.out, self.hands
+        if include_self and not out[p] and hands[p]:
+            return p
+        for q in SEATS_AFTER[self.n][p]:
+            if not out[q] and hands[q]:
                 return q
+        if not out[p] and hands[p]:
+            return p
         raise RuntimeError("engine invariant broken: no player still in holds a card")
 
     def _start_phase_two_trick(self, leader: int) -> None:
@@ -653,17 +659,22 @@ class State:
         if action == TAKE:
             self._take(p)
             return
-        cards = [action] if action < RISK else list(RUNS[action - FIRST_RUN])
         hand = self.hands[p]
-        loc, pub = self.loc, self.pub
-        for card in cards:
-            hand.remove(card)
-            loc[card] = TRICK
-            pub[card] = TRICK
-        leading = not self.trick
+        if action < RISK:
+            cards = [action]
+            hand.remove(action)
+            self.loc[action] = self.pub[action] = TRICK
+        else:
+            cards = list(RUNS[action - FIRST_RUN])
+            loc, pub = self.loc, self.pub
+            for card in cards:
+                hand.remove(card)
+                loc[card] = pub[card] = TRICK
+        trick = self.trick
+        leading = not trick
         if leading:
             self.led_suit = SUIT_OF[cards[0]]
-        self.trick.append([p, cards])
+        trick.append([p, cards])
         self.trick_count += 1
         if self.log is not None:
             self._event("play", player=p, cards=[card_name(c) for c in cards])
@@ -714,12 +725,13 @@ class State:
             self.current = leader
 
     def _discard_trick(self, winner: int) -> None:
-        cards = [c for _, cs in self.trick for c in cs]
-        for card in cards:
-            self.loc[card] = DISCARD
-            self.pub[card] = DISCARD
+        loc, pub = self.loc, self.pub
+        for _, cards in self.trick:
+            for card in cards:
+                loc[card] = pub[card] = DISCARD
         if self.log is not None:
-            self._event("trick_discarded", winner=winner, cards=[card_name(c) for c in cards])
+            cards = [card_name(c) for _, cs in self.trick for c in cs]
+            self._event("trick_discarded", winner=winner, cards=cards)
         leader = self._next_holder(winner, include_self=True)
         self._start_phase_two_trick(leader)
 
