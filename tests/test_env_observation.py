@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
 from pathlib import Path
@@ -225,3 +226,29 @@ def test_documented_layout_matches_the_code():
             assert (group[0].start, group[-1].stop) == (int(start), int(stop)), name
         else:
             assert layout[name] == slice(int(start), int(stop)), name
+
+
+# The observation is a contract with every trained model (the shipped one included): speed
+# work on the encoder must keep it byte for byte. Change these digests only together with a
+# retrained model and a note in docs/environment.md.
+GOLDEN_OBSERVATIONS = {
+    ("koira", 4, ()): "96816c6e9eda86bcf029752c5b47e6aaa2677b49ef338560c7e25dd406ac9e42",
+    ("koira-b", 5, (("sequences", 2),)): (
+        "ddf9f16f12c6bea05860245624807e1a12a28afcbdcb7167b296035d82f2abcb"
+    ),
+    ("mattis", 3, ()): "c6f39976944ddecda0a0f9f08a3fafe05537daf83e00a4015039641974f9a795",
+    ("koira", 2, (("max_actions", 100),)): (
+        "43c2cb1ddd38ed6cffef5ec83f048c752f24e6cbebb61d48d690047691272cab"
+    ),
+}
+
+
+@pytest.mark.parametrize(("preset", "n", "options"), list(GOLDEN_OBSERVATIONS))
+def test_observations_are_byte_identical_to_the_pinned_encoding(preset, n, options):
+    states = random_states(preset, n, games=3, seed=7, **dict(options))
+    enc = ObservationEncoder(states[0].rules)
+    digest = hashlib.sha256()
+    for state in states:
+        for seat in range(n):
+            digest.update(enc.observation(state, seat).tobytes())
+    assert digest.hexdigest() == GOLDEN_OBSERVATIONS[preset, n, options]
