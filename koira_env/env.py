@@ -66,6 +66,8 @@ class KoiraEnv(AECEnv):
         self._seat_of = {agent: i for i, agent in enumerate(self.possible_agents)}
         self._encoder = ObservationEncoder(self.rules)
         self._num_actions = self._encoder.num_actions
+        self._observation = self._encoder.observation  # bound once: observe() is the hot path
+        self._action_mask = self._encoder.action_mask
         self.observation_spaces = {
             agent: Dict(
                 {
@@ -207,10 +209,10 @@ class KoiraEnv(AECEnv):
             EnvLogger.error_observe_before_reset()
         seat = self._seat_of[agent]
         if seat == state.current and not self._over:
-            mask = self._encoder.action_mask(state.legal_actions())
+            mask = self._action_mask(state.legal_actions())
         else:
             mask = np.zeros(self._num_actions, np.int8)
-        return {"observation": self._encoder.observation(state, seat), "action_mask": mask}
+        return {"observation": self._observation(state, seat), "action_mask": mask}
 
     def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
         if self._state is None:
