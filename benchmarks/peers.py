@@ -71,8 +71,10 @@ class Bench:
 
 # ------------------------------------------------------------------ our side
 def bare_engine() -> GameFn:
+    rules = make_rules(PLAYERS, RULES)  # once, as OpenSpiel's load_game and our env do
+
     def game(rng: random.Random, seed: int) -> int:
-        state = new_game(PLAYERS, RULES, seed=seed)
+        state = new_game(rules=rules, seed=seed)
         while not state.is_terminal:
             state.apply(rng.choice(state.legal_actions()))
         return state.actions_taken

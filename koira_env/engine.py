@@ -310,7 +310,7 @@ class State:
         self.war_rank = -1
         self.war_depth = 0
         self.dropped = []
-        self.round_players = [(leader + k) % n for k in range(n)]
+        self.round_players = [leader, *SEATS_AFTER[n][leader]]
         self.round_pos = 0
         self._next_phase_one_turn()
 
@@ -325,10 +325,10 @@ class State:
             card = action
             if self.log is not None:
                 self._event("play", player=p, card=card_name(card), risked=False)
-        self.loc[card] = TRICK
-        self.pub[card] = TRICK
-        self.pile.append((p, card))
-        self.round_cards.append((p, card))
+        self.loc[card] = self.pub[card] = TRICK
+        play = (p, card)
+        self.pile.append(play)
+        self.round_cards.append(play)
         self.round_pos += 1
         self._next_phase_one_turn()
 
@@ -412,15 +412,16 @@ class State:
             self._next_phase_one_turn()
 
     def _win_trick(self, winner: int) -> None:
-        pile = [card for _, card in self.pile]
-        self.won[winner].extend(pile)
+        won = self.won[winner]
+        loc, pub = self.loc, self.pub
         code = WON + winner
-        for card in pile:
-            self.loc[card] = code
-            self.pub[card] = code
+        for _, card in self.pile:
+            won.append(card)
+            loc[card] = pub[card] = code
         self.last_winner = winner
         if self.log is not None:
-            self._event("trick_won", player=winner, cards=[card_name(c) for c in pile])
+            cards = [card_name(c) for _, c in self.pile]
+            self._event("trick_won", player=winner, cards=cards)
         self._after_trick(winner)
 
     def _split_trick(self, tied: list[int]) -> None:
