@@ -12,22 +12,20 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from agents.base import Agent, Turn
-from koira_env.cards import RANKS, card_id, card_name
+from koira_env.cards import card_id
 from koira_env.engine import (
     PHASE_ONE,
     RISK,
     RUN_ACTION,
     TAKE,
-    TRUMP_ASIDE,
     State,
     action_name,
     new_game,
 )
 from koira_env.info import SeatView, seat_view
 from koira_env.record import describe_event, game_record, save_record
+from koira_env.render import cards_text, view_lines
 from koira_env.rules import Rules
-
-SUITS = ("clubs", "diamonds", "hearts", "spades")
 
 
 class GameAbandoned(Exception):
@@ -63,39 +61,13 @@ def parse_move(text: str, legal: Sequence[int]) -> int:
     return action
 
 
-def _cards(cards: Sequence[int]) -> str:
-    return " ".join(card_name(c) for c in cards) or "-"
-
-
 def describe_view(view: SeatView, names: Sequence[str]) -> str:
     """The seat's hand, the trick and the public state, as a few lines of text."""
     phase = "one" if view.phase == PHASE_ONE else "two"
+    labels = ["you" if p == view.seat else name for p, name in enumerate(names)]
     lines = [f"--- your turn (player_{view.seat}), phase {phase} ---"]
-    trump = SUITS[view.trump_suit] if view.trump_suit >= 0 else "unknown"
-    hidden = [c for c in range(52) if view.where[c] == TRUMP_ASIDE]
-    if hidden:
-        trump += f" (you hold the hidden trump card {card_name(hidden[0])})"
-    elif view.trump_holder >= 0:
-        trump += f" (trump card with player_{view.trump_holder})"
-    lines.append(f"trump: {trump}; stock: {view.stock_size} cards")
-    for p, name in enumerate(names):
-        status = f"; out in place {view.placements.index(p) + 1}" if view.out[p] else ""
-        won = f", won {view.won_sizes[p]}" if view.phase == PHASE_ONE else ""
-        who = "you" if p == view.seat else name
-        lines.append(f"  player_{p} ({who}): {view.hand_sizes[p]} in hand{won}{status}")
-    if view.phase == PHASE_ONE:
-        pile = ", ".join(f"player_{p} {card_name(c)}" for p, c in view.pile) or "empty"
-        lines.append(f"trick: {pile}")
-        if view.war_players:
-            players = ", ".join(f"player_{p}" for p in view.war_players)
-            lines.append(f"WAR on rank {RANKS[view.war_rank]} (depth {view.war_depth}): {players}")
-    else:
-        plays = " | ".join(f"player_{p} {'-'.join(map(card_name, cs))}" for p, cs in view.trick)
-        lines.append(
-            f"trick: {plays or 'empty (you lead)'}"
-            f"  [{view.trick_count} of {view.trick_needed} plays]"
-        )
-    lines.append(f"your hand: {_cards(sorted(view.hand))}")
+    lines += view_lines(view, labels)
+    lines.append(f"your hand: {cards_text(sorted(view.hand))}")
     lines.append(
         "moves: " + "  ".join(f"[{i}] {action_name(a)}" for i, a in enumerate(view.legal, 1))
     )

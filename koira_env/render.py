@@ -1,21 +1,61 @@
-"""Text rendering of a game: public information plus the acting player's hand, nothing else."""
+"""Text rendering of a game from one seat's view: public information plus that seat's hand.
+
+One renderer serves the environment's ``render()`` (the acting player's view) and the
+terminal game for people (``experiments.human_play``), so both show the same table.
+"""
 
 from __future__ import annotations
 
-from .cards import SUITS, card_name
+from collections.abc import Sequence
+
+from .cards import RANKS, card_name
 from .engine import GAME_OVER, PHASE_ONE, TRUMP_ASIDE, State
-from .info import known_trump_suit
+from .info import SeatView, seat_view
+
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 
 
-def _cards(cards: list[int] | tuple[int, ...]) -> str:
+def cards_text(cards: Sequence[int]) -> str:
     return " ".join(card_name(c) for c in cards) or "-"
+
+
+def view_lines(view: SeatView, names: Sequence[str] | None = None) -> list[str]:
+    """The table as ``view.seat`` sees it, without its hand (callers word that line).
+
+    ``names`` label the players (e.g. "you", a bot's name).
+    """
+    trump = SUIT_NAMES[view.trump_suit] if view.trump_suit >= 0 else "unknown"
+    hidden = [c for c in range(52) if view.where[c] == TRUMP_ASIDE]
+    if hidden:
+        trump += f" (hidden trump card {card_name(hidden[0])}, held by player_{view.seat})"
+    elif view.trump_holder >= 0:
+        trump += f" (trump card with player_{view.trump_holder})"
+    lines = [f"trump: {trump}; stock: {view.stock_size} cards"]
+    for p in range(view.num_players):
+        label = f" ({names[p]})" if names else ""
+        status = f"; out in place {view.placements.index(p) + 1}" if view.out[p] else ""
+        won = f", won {view.won_sizes[p]}" if view.phase == PHASE_ONE else ""
+        lines.append(f"  player_{p}{label}: {view.hand_sizes[p]} in hand{won}{status}")
+    if view.phase == PHASE_ONE:
+        pile = ", ".join(f"player_{p} {card_name(c)}" for p, c in view.pile) or "empty"
+        lines.append(f"trick: {pile}")
+        if view.war_players:
+            players = ", ".join(f"player_{p}" for p in view.war_players)
+            lines.append(f"WAR on rank {RANKS[view.war_rank]} (depth {view.war_depth}): {players}")
+    else:
+        plays = " | ".join(f"player_{p} {'-'.join(map(card_name, cs))}" for p, cs in view.trick)
+        lines.append(
+            f"trick: {plays or 'empty (leader plays)'}"
+            f"  [{view.trick_count} of {view.trick_needed} plays]"
+        )
+    return lines
 
 
 def render_text(state: State) -> str:
     """A few lines a human can follow; hidden cards other than the actor's own never appear."""
-    n = state.n
-    actor = state.current
-    lines = [f"Koira ({state.rules.preset}, {n} players), action {state.actions_taken}"]
+    lines = [f"Koira ({state.rules.preset}, {state.n} players), action {state.actions_taken}"]
+    if state.phase != GAME_OVER:
+        lines[0] += f", phase {state.phase}"
     if state.phase == GAME_OVER:
         if state.truncated:
             lines.append("game truncated (max_actions reached)")
@@ -23,27 +63,7 @@ def render_text(state: State) -> str:
             order = ", ".join(f"player_{p}" for p in state.placements)
             lines.append(f"game over: player_{state.placements[-1]} loses; order out: {order}")
         return "\n".join(lines)
-    trump = known_trump_suit(state, actor)
-    holder = f"player_{state.trump_holder}" if state.trump_holder >= 0 else "not drawn yet"
-    suit = SUITS[trump] if trump >= 0 else "unknown"
-    lines.append(
-        f"phase {state.phase}; stock {len(state.stock)}; trump suit {suit}; trump card: {holder}"
-    )
-    for p in range(n):
-        status = " (out)" if state.out[p] else ""
-        marker = "*" if p == actor else " "
-        won = f", won {len(state.won[p])}" if state.phase == PHASE_ONE else ""
-        lines.append(f"{marker} player_{p}: {len(state.hands[p])} in hand{won}{status}")
-    if state.phase == PHASE_ONE:
-        pile = " ".join(f"{card_name(c)}(p{p})" for p, c in state.pile) or "-"
-        lines.append(f"pile: {pile}")
-        if state.in_war:
-            players = ", ".join(f"player_{p}" for p in state.round_players)
-            lines.append(f"war depth {state.war_depth}: {players}")
-    else:
-        plays = " | ".join(f"p{p}: {_cards(cards)}" for p, cards in state.trick) or "-"
-        lines.append(f"trick ({state.trick_count}/{state.trick_needed} plays): {plays}")
-    lines.append(f"player_{actor} to act, holding: {_cards(sorted(state.hands[actor]))}")
-    if state.trump_holder == actor and state.loc[state.trump_card] == TRUMP_ASIDE:
-        lines.append(f"player_{actor}'s hidden trump card: {card_name(state.trump_card)}")
+    view = seat_view(state, state.current)
+    lines += view_lines(view)
+    lines.append(f"player_{view.seat} to act, holding: {cards_text(sorted(view.hand))}")
     return "\n".join(lines)
