@@ -516,7 +516,7 @@ class State:
         return holders == 0  # all_played; due_player_empty also ends here when nobody can lead
 
     def _end_phase_one(self, return_trick: bool) -> None:
-        """Phase two starts: hand + won pile, the trump card first onto its holder's pile."""
+        """Phase two starts: hand + won pile, the hidden trump card joins its holder's."""
         n = self.n
         if return_trick:  # Mattis: an unfinished trick goes back to those who played it
             returned: dict[int, list[int]] = {}
@@ -532,7 +532,7 @@ class State:
         self.in_war = False
         reveal_hands = self.rules.phase_one_end == "due_player_empty"  # Mattis: shown to all
         if self.trump_card >= 0 and self.rules.trump_card == "hidden":
-            self.won[self.trump_holder].insert(0, self.trump_card)
+            self.won[self.trump_holder].append(self.trump_card)
         self.trump_suit = SUIT_OF[self.trump_card]
         for p in range(n):
             if reveal_hands:
