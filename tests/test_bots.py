@@ -111,11 +111,35 @@ def test_heuristics_beat_random(bot, preset):
     assert loss_rate(bot, "random", preset, deals=75) < 0.17
 
 
+@pytest.mark.parametrize("phase", [1, 2])
+def test_ismcts_searches_only_in_its_phase(phase):
+    """In the other phase it plays exactly the dumper's move; in its own it searches."""
+    rules = make_rules(4, "koira")
+    search = make_agent(f"ismcts:8:{phase}")
+    dumper = make_agent("dumper")
+    differs = {1: 0, 2: 0}
+    for g in range(6):
+        state = new_game(rules=rules, seed=g)
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                state.apply(legal[0])
+                continue
+            view = seat_view(state, state.current)
+            mine = search.act(Turn(view, rules, random.Random(g), state))
+            theirs = dumper.act(Turn(view, rules, random.Random(g), state))
+            differs[state.phase] += mine != theirs
+            state.apply(theirs)
+    assert differs[phase] > 0 and differs[3 - phase] == 0
+
+
 def test_make_agent_specs():
     assert make_agent("gambler:5").risk_below == 5
     assert make_agent("hoarder:11").hoard_from == 11
     assert make_agent("ismcts:200").iterations == 200
-    for bad in ("greedy:3", "ismcts:many", "gambler:x", "nobody"):
+    assert make_agent("ismcts:200").phase is None
+    assert make_agent("ismcts:30:2").phase == 2 and make_agent("ismcts:30:2").iterations == 30
+    for bad in ("greedy:3", "ismcts:many", "ismcts:30:3", "ismcts:30:x", "gambler:x", "nobody"):
         with pytest.raises(ValueError):
             make_agent(bad)
     assert {"random", "expert", "ismcts", *HEURISTICS} <= set(REGISTRY)
