@@ -55,8 +55,8 @@ class ISMCTSAgent:
     """SO-ISMCTS with ``iterations`` deals per move, or fewer if ``max_seconds`` runs out.
 
     A time budget makes the result depend on the machine's speed; leave it ``None`` for
-    reproducible games. ``phase`` 1 or 2 searches only in that phase and plays the rollout
-    policy's move in the other; ``None`` searches in both.
+    reproducible games. ``phase`` 1 or 2 searches only in that phase and plays the dumper's
+    move in the other (whatever the rollout); ``None`` searches in both.
     """
 
     name = "ismcts"
