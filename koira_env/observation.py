@@ -124,7 +124,9 @@ class ObservationEncoder:
         self._suit_one_hot.append(bytes(4))
         self._card_one_hot = [_cards_block((card,)) for card in range(NUM_CARDS)]
         self._rank_one_hot = [bytes(k) + b"\x01" + bytes(12 - k) for k in range(13)]
-        self._round_zeros = bytes(n * NUM_CARDS)
+        self._round_zeros = bytearray(n * NUM_CARDS)  # copied, then written
+        self._byte = [bytes((i,)) for i in range(256)]
+        self._zero_won_and_stock = bytes(n + 1)
         self._no_war = bytes(1 + n + 13)  # war flag, war players, war rank
         self._no_trick = bytes(2 * (NUM_CARDS + n))  # top play and player, bottom ditto
         self._phase_one_hot = [b"", b"\x01\x00", b"\x00\x01", bytes(2)]  # by PHASE_* value
@@ -155,16 +157,36 @@ class ObservationEncoder:
             self._rotate.append(itemgetter(*rot))
 
     def observation(self, state: State, seat: int) -> np.ndarray:
-        """A fresh float32 vector of everything ``seat`` may know (see ``layout``)."""
+        """A fresh float32 vector of everything ``seat`` may know (see ``layout``).
+
+        The one-hot fields are looked up, not written: ``one_hot[p]`` is the seat-relative
+        one-hot of player ``p``, and its last entry (index -1) is all zeros. Small integers
+        come from ``self._byte``: building a ``bytes`` costs ten times a list lookup.
+        """
         where = known_locations(state, seat).translate
+        rot = self._rotate[seat]
+        one_hot = self._one_hot[seat]
+        byte = self._byte
         phase = state.phase
-        if phase == PHASE_TWO:
+        if phase == PHASE_TWO:  # the won piles joined the hands and the stock is empty
             parts = list(map(where, self._hand_tables[seat]))
             parts.append(self._zero_won)
             parts += map(where, self._rest_tables)
+            parts += (bytearray(map(len, rot(state.hands))), self._zero_won_and_stock)
         else:
             parts = list(map(where, self._card_tables[seat]))
-        parts += self._common(state, seat)
+            parts += (
+                bytearray(map(len, rot(state.hands) + rot(state.won))),
+                byte[len(state.stock)],
+            )
+        parts += (
+            self._suit_one_hot[known_trump_suit(state, seat)],
+            one_hot[state.trump_holder],
+            self._phase_one_hot[phase],
+            one_hot[-1] if phase == GAME_OVER else one_hot[state.current],
+            bytes(rot(state.out)) if state.placements else one_hot[-1],
+            one_hot[state.last_winner],
+        )
         if phase == PHASE_ONE:
             parts += self._phase_one(state, seat)
             parts.append(self._p2_zeros)
@@ -173,34 +195,13 @@ class ObservationEncoder:
             parts += self._phase_two(state, seat)
         return np.frombuffer(b"".join(parts), np.uint8) * self.scale
 
-    def _common(self, state: State, seat: int) -> list[bytes]:
-        """hand_sizes .. last_winner, as pieces of small integers (scaled by the caller).
-
-        The one-hot fields are looked up, not written: ``self._one_hot[seat][p]`` is the
-        seat-relative one-hot of player ``p``, and its last entry (index -1) is all zeros.
-        """
-        rot = self._rotate[seat]
-        one_hot = self._one_hot[seat]
-        phase = state.phase
-        sizes = bytearray(map(len, rot(state.hands) + rot(state.won)))
-        sizes.append(len(state.stock))
-        return [
-            sizes,
-            self._suit_one_hot[known_trump_suit(state, seat)],
-            one_hot[state.trump_holder],
-            self._phase_one_hot[phase],
-            one_hot[-1] if phase == GAME_OVER else one_hot[state.current],
-            one_hot[-1] if phase == PHASE_ONE else bytes(rot(state.out)),
-            one_hot[state.last_winner],
-        ]
-
     def _phase_one(self, state: State, seat: int) -> list[bytes]:
         """round_cards .. war_depth."""
         rel = self._relative[seat]
-        played = bytearray(self._round_zeros)
+        played = self._round_zeros[:]
         for p, card in state.round_cards:
             played[rel[p] * NUM_CARDS + card] = 1
-        pieces = [played, bytes((len(state.pile),))]
+        pieces = [played, self._byte[len(state.pile)]]
         if state.in_war:
             war_players = bytearray(self.n)
             for p in state.round_players:
@@ -208,15 +209,18 @@ class ObservationEncoder:
             pieces += (b"\x01", war_players, self._rank_one_hot[state.war_rank])
         else:
             pieces.append(self._no_war)
-        pieces.append(bytes((state.war_depth,)))
+        pieces.append(self._byte[state.war_depth])
         return pieces
 
     def _phase_two(self, state: State, seat: int) -> list[bytes]:
         """top_play .. trick_needed."""
         trick = state.trick
+        byte = self._byte
         led_and_counts = (
             self._suit_one_hot[state.led_suit],
-            bytes((len(trick), state.trick_count, state.trick_needed)),
+            byte[len(trick)],
+            byte[state.trick_count],
+            byte[state.trick_needed],
         )
         if not trick:
             return [self._no_trick, *led_and_counts]
