@@ -195,3 +195,17 @@ def test_bench_quick_mode_runs_and_writes_json(tmp_path: Path):
         for name in ("engine", "env", "ceiling"):
             assert r[name]["min"] <= r[name]["median"] <= r[name]["max"] and r[name]["min"] > 0
         assert r["env_over_engine"] > 0 and r["env_over_ceiling"] > 0
+
+
+@pytest.mark.parametrize("factory", [koira_env.env, koira_env.raw_env])
+def test_env_attributes_stay_on_cpythons_fast_path(factory):
+    """A ``__getattr__`` hook, or a class attribute that an instance attribute shadows, turns
+    off CPython's specialized attribute access: 8% more instructions per step (benchmarks.md)."""
+    env = factory()
+    env.reset(seed=0)
+    for _agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
+    classes = type(env).__mro__[:-1]  # not object
+    assert [c.__name__ for c in classes if "__getattr__" in vars(c)] == []
+    assert sorted(name for name in vars(env) if any(name in vars(c) for c in classes)) == []
