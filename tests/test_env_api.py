@@ -182,11 +182,16 @@ def test_render_ansi_shows_only_the_actors_hand():
     assert human.render() is None
 
 
+def load_benchmark(name: str):
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"koira_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_bench_quick_mode_runs_and_writes_json(tmp_path: Path):
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench.py"
-    spec = importlib.util.spec_from_file_location("koira_bench", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_benchmark("bench")
     out = tmp_path / "bench.json"
     results = bench.main(["--quick", "--json", str(out), "--config", "koira:3", "mattis:4"])
     saved = json.loads(out.read_text())
@@ -195,6 +200,17 @@ def test_bench_quick_mode_runs_and_writes_json(tmp_path: Path):
         for name in ("engine", "env", "ceiling"):
             assert r[name]["min"] <= r[name]["median"] <= r[name]["max"] and r[name]["min"] > 0
         assert r["env_over_engine"] > 0 and r["env_over_ceiling"] > 0
+
+
+def test_instruction_counter_plays_the_bench_loop_and_reads_callgrinds_total(capsys):
+    """The valgrind run itself is too slow for the default tests; its two ends are checked."""
+    counter = load_benchmark("instructions")
+    counter.main(["--child", "env", "koira", "3", "4"])
+    steps = int(capsys.readouterr().out)
+    assert steps == sum(load_benchmark("bench").drive(koira_env.env(3), 4)[0]) > 0
+    assert counter.instructions("==71== \n==71== Collected : 3,586,478,817\n") == 3_586_478_817
+    with pytest.raises(RuntimeError, match="no instruction count"):
+        counter.instructions("valgrind: command failed")
 
 
 @pytest.mark.parametrize("factory", [koira_env.env, koira_env.raw_env])

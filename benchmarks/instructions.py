@@ -1,0 +1,102 @@
+"""Instructions per step under valgrind's callgrind: a speed measure the VM's noise cannot move.
+
+    python benchmarks/instructions.py [--what env engine ceiling] [--games 200] [--config koira:4]
+
+On the shared 2-core VM the clocks drift by 5-10% between runs of ``bench.py``, more than
+most single changes gain. The number of instructions a loop executes does not drift (repeat
+runs agree to about 0.5%), so a change can be judged by it first and confirmed with
+``bench.py`` after. Each measurement runs ``bench.py``'s loop for ``--games`` games and for no
+games under ``valgrind --tool=callgrind`` (``PYTHONHASHSEED=0``) and divides the difference by
+the number of steps, so start-up and imports cancel out. Instructions are not time (cache
+misses and branch mispredictions are not counted), and valgrind runs the loop about 50
+times slower: 200 games take about 40 s. Needs ``valgrind`` on the PATH.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import koira_env
+from koira_env.rules import make_rules
+
+WHAT = ("env", "engine", "ceiling")
+_COLLECTED = re.compile(r"Collected\s*:\s*([\d,]+)")
+
+
+def play(what: str, preset: str, n: int, games: int) -> int:
+    """Run ``bench.py``'s loop for ``what`` over seeds ``0..games-1``; return the steps taken."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import bench  # a sibling script, not a package
+
+    if what == "engine":
+        return bench.bench_engine(preset, n, games)[0]
+    env = koira_env.env(n, preset)
+    if what == "ceiling":
+        lengths = bench.drive(env, 50)[0]
+        env = bench.NullEnv(n, env._encoder.size, env._num_actions, lengths)
+    bench.drive(env, 2)  # warm up: first calls specialize the bytecode
+    return sum(bench.drive(env, games)[0])
+
+
+def instructions(stderr: str) -> int:
+    """The total from callgrind's "Collected : N" line."""
+    match = _COLLECTED.search(stderr)
+    if match is None:
+        raise RuntimeError(f"no instruction count in valgrind's output:\n{stderr[-2000:]}")
+    return int(match.group(1).replace(",", ""))
+
+
+def count(what: str, preset: str, n: int, games: int) -> tuple[int, int]:
+    """(instructions, steps) of one run of ``play`` under callgrind."""
+    cmd = [
+        "valgrind",
+        "--tool=callgrind",
+        "--callgrind-out-file=/dev/null",
+        sys.executable,
+        __file__,
+        "--child",
+        what,
+        preset,
+        str(n),
+        str(games),
+    ]
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)
+    return instructions(done.stderr), int(done.stdout.split()[-1])
+
+
+def per_step(what: str, preset: str, n: int, games: int) -> float:
+    """Instructions per step, start-up cancelled out by a run of no games."""
+    total, steps = count(what, preset, n, games)
+    base, _ = count(what, preset, n, 0)
+    return (total - base) / steps
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--child"]:
+        what, preset, n, games = argv[1:]
+        print(play(what, preset, int(n), int(games)))
+        return
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--what", nargs="+", choices=WHAT, default=list(WHAT))
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--config", default="koira:4", help="preset:players")
+    args = parser.parse_args(argv)
+    if shutil.which("valgrind") is None:
+        parser.error("valgrind is not on the PATH (apt install valgrind)")
+    preset, n = args.config.split(":")
+    make_rules(int(n), preset)  # a bad config fails here, not inside valgrind
+    for what in args.what:
+        steps = per_step(what, preset, int(n), args.games)
+        print(f"{args.config:<10} {what:<8} {steps:>9,.0f} instructions/step")
+
+
+if __name__ == "__main__":
+    main()
