@@ -122,7 +122,7 @@ class KoiraEnv(AECEnv):
     def num_agents(self) -> int:
         if self._agents is None:
             raise _before_reset("num_agents")
-        return len(self.agents)
+        return len(self._agents)
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
         return self.observation_spaces[agent]

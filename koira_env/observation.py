@@ -126,7 +126,7 @@ class ObservationEncoder:
         self._rank_one_hot = [bytes(k) + b"\x01" + bytes(12 - k) for k in range(13)]
         self._round_zeros = bytearray(n * NUM_CARDS)  # copied, then written
         self._byte = [bytes((i,)) for i in range(256)]
-        self._zero_won_and_stock = bytes(n + 1)
+        self._zero_won_sizes_and_stock = bytes(n + 1)
         self._no_war = bytes(1 + n + 13)  # war flag, war players, war rank
         self._no_trick = bytes(2 * (NUM_CARDS + n))  # top play and player, bottom ditto
         self._phase_one_hot = [b"", b"\x01\x00", b"\x00\x01", bytes(2)]  # by PHASE_* value
@@ -172,7 +172,7 @@ class ObservationEncoder:
             parts = list(map(where, self._hand_tables[seat]))
             parts.append(self._zero_won)
             parts += map(where, self._rest_tables)
-            parts += (bytearray(map(len, rot(state.hands))), self._zero_won_and_stock)
+            parts += (bytearray(map(len, rot(state.hands))), self._zero_won_sizes_and_stock)
         else:
             parts = list(map(where, self._card_tables[seat]))
             parts += (
