@@ -34,7 +34,7 @@ from gymnasium.spaces import Box, Dict, Discrete
 from pettingzoo import AECEnv
 
 import koira_env
-from koira_env.engine import GAME_OVER, new_game, num_actions
+from koira_env.engine import GAME_OVER, new_game
 from koira_env.rules import make_rules
 
 
@@ -146,19 +146,24 @@ class NullEnv(AECEnv):
         self.agent_selection = self.possible_agents[self._turn]
 
 
+def null_like(env: AECEnv, lengths: list[int]) -> NullEnv:
+    """A do-nothing env with ``env``'s players, spaces and the given game lengths."""
+    space = env.observation_space(env.possible_agents[0])
+    return NullEnv(
+        len(env.possible_agents),
+        space["observation"].shape[0],
+        space["action_mask"].shape[0],
+        lengths,
+    )
+
+
 NAMES = ("engine", "env", "ceiling")
 
 
 def measure(preset: str, n: int, games: int, reps: int) -> dict[str, Any]:
     """Median and spread of each rate over ``reps`` repetitions, and their ratios."""
-    rules = make_rules(n, preset)
     env = koira_env.env(n, preset)
-    null = NullEnv(
-        n,
-        env.observation_space("player_0")["observation"].shape[0],
-        num_actions(rules),
-        drive(env, min(games, 50))[0],
-    )
+    null = null_like(env, drive(env, min(games, 50))[0])
     runs: dict[str, list[float]] = {name: [] for name in NAMES}
     cpu_runs: dict[str, list[float]] = {name: [] for name in NAMES}
     for _ in range(reps):

@@ -38,8 +38,7 @@ def play(what: str, preset: str, n: int, games: int) -> int:
         return bench.bench_engine(preset, n, games)[0]
     env = koira_env.env(n, preset)
     if what == "ceiling":
-        lengths = bench.drive(env, 50)[0]
-        env = bench.NullEnv(n, env._encoder.size, env._num_actions, lengths)
+        env = bench.null_like(env, bench.drive(env, 50)[0])
     bench.drive(env, 2)  # warm up: first calls specialize the bytecode
     return sum(bench.drive(env, games)[0])
 

@@ -166,7 +166,6 @@ class ObservationEncoder:
         where = known_locations(state, seat).translate
         rot = self._rotate[seat]
         one_hot = self._one_hot[seat]
-        byte = self._byte
         phase = state.phase
         if phase == PHASE_TWO:  # the won piles joined the hands and the stock is empty
             parts = list(map(where, self._hand_tables[seat]))
@@ -177,7 +176,7 @@ class ObservationEncoder:
             parts = list(map(where, self._card_tables[seat]))
             parts += (
                 bytearray(map(len, rot(state.hands) + rot(state.won))),
-                byte[len(state.stock)],
+                self._byte[len(state.stock)],
             )
         parts += (
             self._suit_one_hot[known_trump_suit(state, seat)],
