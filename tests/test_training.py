@@ -248,3 +248,49 @@ def test_export_drops_the_optimizer_state_and_keeps_the_policy(
     mask = encoder.action_mask(state.legal_actions()).astype(bool)
     probs = [load_policy(path, rules).probabilities(obs, mask) for path in (src, dst)]
     np.testing.assert_allclose(probs[0], probs[1])
+
+
+@pytest.mark.parametrize("which", ["tiny run", "shipped"])
+def test_numpy_actor_matches_sb3s_masked_distribution(trained: Path, which: str) -> None:
+    """Policy.probabilities runs the actor in numpy; it must be SB3's policy, move for move."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from koira_env.observation import ObservationEncoder
+
+    path = trained / "latest.zip" if which == "tiny run" else shipped_model()
+    rules = make_rules(4, "koira")
+    encoder = ObservationEncoder(rules)
+    ours = load_policy(path, rules)
+    sb3 = MaskablePPO.load(path, device="cpu").policy
+    rng = random.Random(11)
+    checked = 0
+    for game in range(20):
+        state = new_game(4, "koira", seed=game)
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            obs = encoder.observation(state, state.current)
+            mask = encoder.action_mask(legal).astype(bool)
+            with torch.no_grad():
+                dist = sb3.get_distribution(torch.from_numpy(obs[None]), action_masks=mask[None])
+            expected = dist.distribution.probs[0].numpy()
+            np.testing.assert_allclose(ours.probabilities(obs, mask), expected, atol=1e-5)
+            checked += 1
+            state.apply(rng.choice(legal))
+    assert checked > 1000
+
+
+def test_actor_the_numpy_path_cannot_run_is_a_clear_error(tmp_path: Path) -> None:
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from agents.ppo import Policy, model_metadata
+    from koira_env.single_agent import SingleAgentEnv
+
+    rules = make_rules(4, "koira")
+    relu = MaskablePPO(
+        "MlpPolicy", SingleAgentEnv(), policy_kwargs={"activation_fn": torch.nn.ReLU}, n_steps=64
+    )
+    relu.save(tmp_path / "relu.zip")
+    with pytest.raises(ValueError, match="unsupported layer in the actor network: ReLU"):
+        Policy(tmp_path / "relu.zip", model_metadata(rules))
