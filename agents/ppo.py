@@ -9,6 +9,7 @@ torch is touched, so a corrupt or mismatched file is a clear ``ValueError``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
@@ -147,6 +148,11 @@ class Policy:
             return int(np.argmax(probs))
         legal = np.flatnonzero(mask)
         return int(rng.choices(legal, weights=probs[legal])[0])
+
+
+def model_digest(path: str | Path) -> str:
+    """SHA-256 of a model file: which weights a result came from."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 @lru_cache(maxsize=16)

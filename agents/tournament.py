@@ -28,7 +28,7 @@ from koira_env.rules import Rules, make_rules
 
 from .base import REGISTRY, Agent, make_agent, needs_argument, play_game
 from .parallel import chunked, map_chunks
-from .ppo import check_compatible, read_metadata
+from .ppo import check_compatible, model_digest, read_metadata
 from .ratings import Estimate, cluster_mean, cluster_rate, head_to_head, plackett_luce
 from .storage import claim_folder, pyplot, save_figure, write_csv, write_json
 
@@ -108,10 +108,17 @@ class TournamentConfig:
         return make_rules(self.players, self.rules, **dict(self.options))
 
     def to_json(self) -> dict[str, Any]:
+        """The config as saved with the results; trained models are named by their content
+        too, so resuming a folder after a model file was replaced is an error, not a mix."""
         data = asdict(self)
         data["agents"] = list(self.agents)
         data["options"] = dict(self.options)
-        return {"format": FORMAT, **data}
+        models = {
+            label: model_digest(spec.partition(":")[2])
+            for label, spec in self.entrants.items()
+            if spec.startswith("ppo:")
+        }
+        return {"format": FORMAT, **data, **({"models": models} if models else {})}
 
 
 # ------------------------------------------------------------------ schedule

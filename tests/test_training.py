@@ -17,6 +17,8 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
+from bench_scripts import load_benchmark
+
 from agents.base import make_agent, play_game
 from agents.ppo import META_NAME, load_policy, read_metadata
 from agents.tournament import TournamentConfig, default_entrants, run_tournament, shipped_model
@@ -294,3 +296,30 @@ def test_actor_the_numpy_path_cannot_run_is_a_clear_error(tmp_path: Path) -> Non
     relu.save(tmp_path / "relu.zip")
     with pytest.raises(ValueError, match="unsupported layer in the actor network: ReLU"):
         Policy(tmp_path / "relu.zip", model_metadata(rules))
+
+
+def test_training_benchmark_measures_each_setup_against_the_first(tmp_path: Path) -> None:
+    bench = load_benchmark("bench_training")
+    out = tmp_path / "train.json"
+    rows = bench.main(["--steps", "2048", "--setups", "2xdummy:1", "4xdummy:1", "--json", str(out)])
+    assert [row["setup"] for row in rows] == ["2xdummy:1", "4xdummy:1"]
+    assert all(row["decisions"] == 2048 and row["update_s"] > 0 for row in rows)
+    assert rows[0]["ratio"] == 1.0
+    assert json.loads(out.read_text())["results"] == rows
+    with pytest.raises(ValueError, match="envs must divide 2048"):
+        bench.parse_setup("3xdummy:1")
+    with pytest.raises(ValueError, match="is not <envs>x"):
+        bench.parse_setup("fast")
+
+
+def test_tournament_folder_will_not_mix_results_of_a_replaced_model(
+    trained: Path, tmp_path: Path
+) -> None:
+    model = tmp_path / "model.zip"
+    model.write_bytes((trained / "latest.zip").read_bytes())
+    config = TournamentConfig(agents=(f"ppo=ppo:{model}", *BOTS), deals=1)
+    run_tournament(config, tmp_path / "t", workers=1)
+    run_tournament(config, tmp_path / "t", workers=1)  # same file: resumes (nothing to do)
+    model.write_bytes((trained / "snapshots" / "000000128.zip").read_bytes())
+    with pytest.raises(ValueError, match="differs in: models"):
+        run_tournament(config, tmp_path / "t", workers=1)
