@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
-from pathlib import Path
 
 import pytest
+from bench_scripts import load_benchmark
 from pettingzoo.test import api_test
 
 import koira_env
 
-PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "peers.py"
-spec = importlib.util.spec_from_file_location("bench_peers", PATH)
-peers = importlib.util.module_from_spec(spec)
-sys.modules["bench_peers"] = peers
-spec.loader.exec_module(peers)
+peers = load_benchmark("peers")
 
 
 @pytest.fixture(scope="module")

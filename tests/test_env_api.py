@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import pickle
 import random
@@ -10,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from bench_scripts import load_benchmark
 from pettingzoo.test import api_test, render_test, seed_test
 
 import koira_env
@@ -180,14 +180,6 @@ def test_render_ansi_shows_only_the_actors_hand():
     human = koira_env.env(4, render_mode="human")
     human.reset(seed=4)
     assert human.render() is None
-
-
-def load_benchmark(name: str):
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"koira_{name}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_bench_quick_mode_runs_and_writes_json(tmp_path: Path):
