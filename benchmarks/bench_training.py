@@ -5,8 +5,8 @@
 
 Each setup is ``<envs>x<vec env>:<torch threads>`` and runs ``model.learn(steps)`` from a
 fresh network (no warm start, which costs the same in every setup) against the league's
-heuristic bots, with the trainer's own ``make_env`` and the default PPO settings otherwise
-(n_steps chosen so every setup collects 2,048 decisions per rollout). It reports decisions
+heuristic bots, with the trainer's own ``make_env`` and ``new_model`` (default settings,
+except n_steps: every setup collects 2,048 decisions per rollout). It reports decisions
 per wall-clock second of the whole ``learn`` and the seconds spent collecting rollouts and
 updating the network, and each setup's rate as a ratio to the first setup's, measured in the
 same run (absolute numbers drift with the machine; the ratios much less).
@@ -41,10 +41,9 @@ def parse_setup(text: str) -> tuple[int, str, int]:
 def measure(envs: int, vec_env: str, threads: int, steps: int) -> dict[str, Any]:
     """One ``learn`` of ``steps`` decisions; update time is timed around ``model.train``."""
     import torch
-    from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
-    from training.train import Args, _vec_env, make_env
+    from training.train import Args, _vec_env, make_env, new_model
 
     with tempfile.TemporaryDirectory() as run_dir:
         args = Args(run_dir=run_dir, num_envs=envs, vec_env=vec_env, n_steps=ROLLOUT // envs)
@@ -52,18 +51,7 @@ def measure(envs: int, vec_env: str, threads: int, steps: int) -> dict[str, Any]
         vec = VecMonitor(_vec_env(cls, [partial(make_env, args, i) for i in range(envs)]))
         vec.seed(1)
         torch.set_num_threads(threads)
-        model = MaskablePPO(
-            "MlpPolicy",
-            vec,
-            n_steps=args.n_steps,
-            batch_size=args.batch_size,
-            n_epochs=args.n_epochs,
-            learning_rate=args.learning_rate,
-            gamma=args.gamma,
-            policy_kwargs={"net_arch": list(args.net_arch)},
-            device="cpu",
-            seed=1,
-        )
+        model = new_model(args, vec, seed=1)
         update = 0.0
         train = model.train
 

@@ -144,6 +144,28 @@ def _vec_env(cls: type, fns: list) -> Any:
     return cls(fns)
 
 
+def new_model(args: Args, envs: Any, seed: int, tensorboard_log: str | None = None) -> Any:
+    """A fresh MaskablePPO of the arguments' settings on CPU (the trainer and the benchmark)."""
+    from sb3_contrib import MaskablePPO
+
+    return MaskablePPO(
+        "MlpPolicy",
+        envs,
+        n_steps=args.n_steps,
+        batch_size=args.batch_size,
+        n_epochs=args.n_epochs,
+        learning_rate=args.learning_rate,
+        gamma=args.gamma,
+        gae_lambda=args.gae_lambda,
+        clip_range=args.clip_range,
+        ent_coef=args.ent_coef,
+        policy_kwargs={"net_arch": list(args.net_arch)},
+        tensorboard_log=tensorboard_log,
+        seed=seed,
+        device="cpu",
+    )
+
+
 # ------------------------------------------------------------------ checkpoints
 def save_model(model: Any, path: Path, meta: dict[str, Any]) -> None:
     """The MaskablePPO zip plus ``koira.json``, written to a temp file then renamed."""
@@ -284,22 +306,7 @@ def train(args: Args) -> Path:
     if args.resume:
         model = MaskablePPO.load(ckpt, env=envs, device="cpu", tensorboard_log=str(run_dir / "tb"))
     else:
-        model = MaskablePPO(
-            "MlpPolicy",
-            envs,
-            n_steps=args.n_steps,
-            batch_size=args.batch_size,
-            n_epochs=args.n_epochs,
-            learning_rate=args.learning_rate,
-            gamma=args.gamma,
-            gae_lambda=args.gae_lambda,
-            clip_range=args.clip_range,
-            ent_coef=args.ent_coef,
-            policy_kwargs={"net_arch": list(args.net_arch)},
-            tensorboard_log=str(run_dir / "tb"),
-            seed=seed,
-            device="cpu",
-        )
+        model = new_model(args, envs, seed, tensorboard_log=str(run_dir / "tb"))
     meta_base = model_metadata(rules, seed=args.seed, args=_jsonable(args))
     latest = run_dir / LATEST
     rows = read_eval(run_dir / EVAL_CSV, timesteps)
