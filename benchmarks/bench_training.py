@@ -5,7 +5,7 @@
 
 Each setup is ``<envs>x<vec env>:<torch threads>`` and runs ``model.learn(steps)`` from a
 fresh network (no warm start, which costs the same in every setup) against the league's
-heuristic bots, with the trainer's own ``make_env`` and ``new_model`` (default settings,
+heuristic bots, with the trainer's own ``vec_envs`` and ``new_model`` (default settings,
 except n_steps: every setup collects 2,048 decisions per rollout). It reports decisions
 per wall-clock second of the whole ``learn`` and the seconds spent collecting rollouts and
 updating the network, and each setup's rate as a ratio to the first setup's, measured in the
@@ -20,8 +20,9 @@ import platform
 import sys
 import tempfile
 import time
-from functools import partial
 from typing import Any
+
+from training.train import VEC_ENVS, Args, new_model, vec_envs
 
 ROLLOUT = 2048  # decisions per rollout in every setup, as in the default recipe
 
@@ -33,7 +34,7 @@ def parse_setup(text: str) -> tuple[int, str, int]:
         setup = int(envs), vec_env, int(threads)
     except ValueError:
         raise ValueError(f"setup {text!r} is not <envs>x<dummy|subproc>:<threads>") from None
-    if setup[1] not in ("dummy", "subproc") or ROLLOUT % setup[0] or setup[2] < 1:
+    if setup[1] not in VEC_ENVS or ROLLOUT % setup[0] or setup[2] < 1:
         raise ValueError(f"setup {text!r}: envs must divide {ROLLOUT}, threads >= 1")
     return setup
 
@@ -41,14 +42,10 @@ def parse_setup(text: str) -> tuple[int, str, int]:
 def measure(envs: int, vec_env: str, threads: int, steps: int) -> dict[str, Any]:
     """One ``learn`` of ``steps`` decisions; update time is timed around ``model.train``."""
     import torch
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
-
-    from training.train import Args, _vec_env, make_env, new_model
 
     with tempfile.TemporaryDirectory() as run_dir:
         args = Args(run_dir=run_dir, num_envs=envs, vec_env=vec_env, n_steps=ROLLOUT // envs)
-        cls = {"dummy": DummyVecEnv, "subproc": SubprocVecEnv}[vec_env]
-        vec = VecMonitor(_vec_env(cls, [partial(make_env, args, i) for i in range(envs)]))
+        vec = vec_envs(args)
         vec.seed(1)
         torch.set_num_threads(threads)
         model = new_model(args, vec, seed=1)

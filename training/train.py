@@ -136,12 +136,21 @@ def make_env(args: Args, rank: int) -> SingleAgentEnv:
     return SingleAgentEnv(args.players, rules, opponent_sampler=league)
 
 
-def _vec_env(cls: type, fns: list) -> Any:
-    """``fork`` where available: the children inherit the imports instead of redoing them
-    (seconds per env); they use one torch thread, so the parent's thread pool is not reused."""
-    if cls.__name__ == "SubprocVecEnv" and "fork" in multiprocessing.get_all_start_methods():
-        return cls(fns, start_method="fork")
-    return cls(fns)
+VEC_ENVS = ("dummy", "subproc")
+
+
+def vec_envs(args: Args) -> Any:
+    """The ``num_envs`` learner envs under SB3's ``VecMonitor``, in this process ("dummy") or
+    one process each ("subproc"; ``fork`` where available: the children inherit the imports
+    instead of redoing them, seconds per env, and use one torch thread each)."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+    fns = [partial(make_env, args, i) for i in range(args.num_envs)]
+    if args.vec_env == "dummy":
+        return VecMonitor(DummyVecEnv(fns))
+    if "fork" in multiprocessing.get_all_start_methods():
+        return VecMonitor(SubprocVecEnv(fns, start_method="fork"))
+    return VecMonitor(SubprocVecEnv(fns))
 
 
 def new_model(args: Args, envs: Any, seed: int, tensorboard_log: str | None = None) -> Any:
@@ -275,13 +284,11 @@ def train(args: Args) -> Path:
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.utils import set_random_seed
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     rules = args.game_rules()
     LeagueMix(args.p_latest, args.p_snapshot, args.bots)  # validate before any work
-    vec_classes = {"subproc": SubprocVecEnv, "dummy": DummyVecEnv}
-    if args.vec_env not in vec_classes:
-        raise ValueError(f"vec_env must be one of {sorted(vec_classes)}, got {args.vec_env!r}")
+    if args.vec_env not in VEC_ENVS:
+        raise ValueError(f"vec_env must be one of {sorted(VEC_ENVS)}, got {args.vec_env!r}")
     run_dir = Path(args.run_dir)
     claim_run_dir(args)
     ckpt = run_dir / CHECKPOINT
@@ -296,11 +303,7 @@ def train(args: Args) -> Path:
     # --- seeding: one place; a resumed run continues from a seed derived from its progress
     seed = args.seed + timesteps
     set_random_seed(seed)
-    envs = VecMonitor(
-        _vec_env(
-            vec_classes[args.vec_env], [partial(make_env, args, i) for i in range(args.num_envs)]
-        ),
-    )
+    envs = vec_envs(args)
     envs.seed(seed)
     torch.set_num_threads(args.torch_threads)  # after make_env, which sets one for its children
     if args.resume:
