@@ -1,103 +1,54 @@
-"""The agent interface, the registry of named agents, and the pure match runner.
+"""The agent interface and the pure match runner, for every game of the registry.
 
-An agent gets a ``Turn``: its seat's ``SeatView`` (only what that seat may know), the rules,
-its own random generator, and ``sample_state()`` which deals the hidden cards at random for
-search. It never sees the true state.
+An agent gets a ``Turn`` (``koira_env.core.agent``): its seat's view (only what that seat may
+know), the game, its own random generator, and ``sample_state()`` which deals the hidden
+cards at random for search. It never sees the true state. This module imports no agent
+implementation: ``agents.registry`` builds agents from their names.
 """
 
 from __future__ import annotations
 
-import inspect
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Any
 
-from koira_env.engine import State, new_game
-from koira_env.info import SeatView, determinize, seat_view
-from koira_env.rules import Rules
+from koira_env.core.agent import Agent, Turn
+from koira_env.core.game import Game, State
 
-from .registry import BOTS
-
-
-@dataclass
-class Turn:
-    view: SeatView
-    rules: Rules
-    rng: random.Random
-    _state: State = field(repr=False)
-
-    def sample_state(self) -> State:
-        """A full state consistent with this seat's knowledge (hidden cards dealt at random)."""
-        return determinize(self._state, self.view.seat, self.rng)
-
-
-class Agent(Protocol):
-    name: str
-
-    def act(self, turn: Turn) -> int:
-        """Return one of ``turn.view.legal``."""
-        ...
-
-
-class RandomAgent:
-    """Uniformly random legal moves: the floor every other bot must beat."""
-
-    name = "random"
-
-    def act(self, turn: Turn) -> int:
-        return turn.rng.choice(turn.view.legal)
-
-
-REGISTRY: dict[str, Callable[..., Agent]] = {"random": RandomAgent, **BOTS}
-
-
-def needs_argument(factory: Callable[..., Agent]) -> bool:
-    """Whether a registered factory has a required parameter (``ppo:path``, ``risk:...``)."""
-    return any(
-        p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
-        for p in inspect.signature(factory).parameters.values()
-    )
-
-
-def make_agent(spec: str) -> Agent:
-    """An agent from its name (``"random"``, ...) or ``"kind:argument"`` spec."""
-    kind, _, arg = spec.partition(":")
-    if kind not in REGISTRY:
-        raise ValueError(f"unknown agent {spec!r}; known agents: {sorted(REGISTRY)}")
-    factory = REGISTRY[kind]
-    if arg:
-        return factory(arg)  # type: ignore[call-arg]
-    if needs_argument(factory):
-        hint = " (a model path: ppo:path/to/model.zip)" if kind == "ppo" else ""
-        raise ValueError(f"{kind} needs an argument{hint}: write it as {kind}:argument")
-    return factory()
+__all__ = ["Agent", "GameResult", "Turn", "play_game", "play_out"]
 
 
 @dataclass(frozen=True)
 class GameResult:
-    placements: tuple[int, ...]  # seats in the order they went out, loser last
+    places: tuple[int, ...]  # per seat: 1 = best, ties and partners share (empty if truncated)
     returns: tuple[float, ...]
     num_actions: int
     truncated: bool
-    actions: tuple[int, ...]  # every action of the game, forced ones too: replays it for a record
+    actions: tuple[int, ...]  # every action of the game, forced ones too: replays it
+    deck: tuple[int, ...]  # every deck dealt, flat: with ``actions``, the whole game
 
 
-def play_game(agents: Sequence[Agent], rules: Rules, deck: Sequence[int], seed: int) -> GameResult:
-    """Play one game; a pure function of (agents, rules, deck, seed) so any executor can run it.
-
-    A seat with a single legal move is not asked: a third of all moves are forced, and
-    building their views was the runner's largest cost.
-    """
-    if len(agents) != rules.num_players:
-        raise ValueError(f"{len(agents)} agents for a {rules.num_players}-player table")
-    state = play_out(new_game(rules=rules, deck=list(deck)), agents, seed)
+def play_game(
+    agents: Sequence[Agent],
+    game: Game,
+    deck: Sequence[Any] | None,
+    seed: int,
+    deal_seed: Any = None,
+) -> GameResult:
+    """Play one game; a pure function of (agents, game, deck, seed, deal_seed) so any executor
+    can run it. ``deck`` fixes the first decks, ``deal_seed`` shuffles any later ones."""
+    if len(agents) != game.num_players:
+        raise ValueError(f"{len(agents)} agents for a {game.num_players}-player table")
+    state = play_out(game.new_state(deck, seed=deal_seed), agents, seed)
+    outcome = state.outcome()
     return GameResult(
-        tuple(state.placements),
+        outcome.places if outcome is not None else (),
         tuple(state.returns()),
         state.actions_taken,
         state.truncated,
         tuple(state.history),
+        tuple(state.deck),
     )
 
 
@@ -108,8 +59,10 @@ def play_out(
     after: Callable[[State], None] | None = None,
 ) -> State:
     """Play ``state`` to the end, seat s drawing from ``Random(seed * 1_000_003 + s)``;
-    ``after`` sees the state after every action. Forced moves are played without asking."""
-    rules = state.rules
+    ``after`` sees the state after every action. A seat with a single legal move is not asked:
+    a third of Koira's moves are forced, and building their views was the runner's largest
+    cost."""
+    game = state.game
     rngs = [random.Random(seed * 1_000_003 + seat) for seat in range(state.n)]
     while not state.is_terminal:
         legal = state.legal_actions()
@@ -117,7 +70,7 @@ def play_out(
             state.apply(legal[0])
         else:
             seat = state.current
-            state.apply(agents[seat].act(Turn(seat_view(state, seat), rules, rngs[seat], state)))
+            state.apply(agents[seat].act(Turn(state.view(seat), game, rngs[seat], state)))
         if after is not None:
             after(state)
     return state

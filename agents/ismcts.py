@@ -6,10 +6,12 @@ and walks the tree with the engine's real moves: only the children legal in this
 candidates, and UCB uses availability counts (how often a child was legal when its parent
 was visited) in place of the parent's visit count. A node's value is the mean return of the
 seat that moved into it, so opponents are modelled as maximising their own return. Leaves are
-finished with a cheap rollout policy (the ``dumper`` heuristic, or uniform random), and the
-move played is the root child with the most visits. ``phase`` restricts the search to one
-phase of the game (the dumper plays the other): it shows where search pays, and phase two
-alone is most of its strength at a fraction of the cost (docs/bots.md).
+finished with a cheap rollout policy (the game's own, ``bots.ROLLOUT`` of its package: Koira's
+is the ``dumper`` heuristic; or uniform random), and the move played is the root child with the
+most visits. It works on any game of the registry: it needs only ``State`` and the views'
+``legal``. ``phase`` restricts the search to one phase of a game with phases (Koira: the
+rollout policy plays the other): it shows where search pays, and Koira's phase two alone is
+most of its strength at a fraction of the cost (docs/bots.md).
 """
 
 from __future__ import annotations
@@ -17,16 +19,14 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from functools import cache
 
-from koira_env.engine import PHASE_ONE, PHASE_TWO, State
+from koira_env.core.agent import Turn
+from koira_env.core.game import State
+from koira_env.registry import spec
 
-from .heuristics import HeuristicAgent
-
-if TYPE_CHECKING:
-    from .base import Turn
-
-_ROLLOUT = HeuristicAgent(win="never", war=-1)  # the dumper's plan, fed straight from a State
+ROLLOUTS = ("game", "random")
 
 
 class _Node:
@@ -40,23 +40,19 @@ class _Node:
         self.total = 0.0
 
 
-def rollout_move(state: State) -> int:
-    """The dumper's move in a full state (no view is built: rollouts must be cheap)."""
-    legal = state.legal_actions()
-    if len(legal) == 1:
-        return legal[0]
-    rules = state.rules
-    if state.phase == PHASE_ONE:
-        return _ROLLOUT.phase_one(legal, state.round_cards, rules.war_trigger == "any_tie", False)
-    return _ROLLOUT.phase_two(legal, bool(state.trick), state.trump_suit, rules.voluntary_take)
+@cache
+def game_rollout(game_id: str) -> Callable[[State], int] | None:
+    """The game's own rollout policy, or ``None`` (then rollouts are uniformly random)."""
+    return spec(game_id).rollout()
 
 
 class ISMCTSAgent:
     """SO-ISMCTS with ``iterations`` deals per move, or fewer if ``max_seconds`` runs out.
 
     A time budget makes the result depend on the machine's speed; leave it ``None`` for
-    reproducible games. ``phase`` 1 or 2 searches only in that phase and plays the dumper's
-    move in the other (whatever the rollout); ``None`` searches in both.
+    reproducible games. ``rollout`` is ``"game"`` (the game's rollout policy) or ``"random"``.
+    ``phase`` (games whose views have a ``phase``, such as Koira's 1 and 2) searches only in
+    that phase and plays the game's rollout move in the others; ``None`` searches always.
     """
 
     name = "ismcts"
@@ -66,15 +62,13 @@ class ISMCTSAgent:
         iterations: int = 50,
         max_seconds: float | None = None,
         exploration: float = 0.7,
-        rollout: str = "dumper",
+        rollout: str = "game",
         phase: int | None = None,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"ismcts needs at least 1 iteration, got {iterations}")
-        if rollout not in ("dumper", "random"):
-            raise ValueError(f"rollout must be 'dumper' or 'random', got {rollout!r}")
-        if phase not in (None, PHASE_ONE, PHASE_TWO):
-            raise ValueError(f"phase must be {PHASE_ONE}, {PHASE_TWO} or None, got {phase!r}")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {list(ROLLOUTS)}, got {rollout!r}")
         self.iterations = iterations
         self.max_seconds = max_seconds
         self.exploration = exploration
@@ -85,18 +79,29 @@ class ISMCTSAgent:
         legal = turn.view.legal
         if len(legal) == 1:
             return legal[0]
-        if self.phase is not None and turn.view.phase != self.phase:
-            return _ROLLOUT.act(turn)
         rng = turn.rng
+        policy = None if self.random_rollout else game_rollout(turn.game.id)
+        if self.phase is not None:
+            if not hasattr(turn.view, "phase"):
+                raise ValueError(f"ismcts: {turn.game.title} has no phases to restrict search to")
+            if turn.view.phase != self.phase:
+                state = turn.sample_state()
+                return policy(state) if policy is not None else rng.choice(legal)
         root = _Node(turn.view.seat)
         deadline = None if self.max_seconds is None else time.perf_counter() + self.max_seconds
         for _ in range(self.iterations):
-            self._iterate(root, turn.sample_state(), rng)
+            self._iterate(root, turn.sample_state(), rng, policy)
             if deadline is not None and time.perf_counter() > deadline:
                 break
         return max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
 
-    def _iterate(self, root: _Node, state: State, rng: random.Random) -> None:
+    def _iterate(
+        self,
+        root: _Node,
+        state: State,
+        rng: random.Random,
+        policy: Callable[[State], int] | None,
+    ) -> None:
         node = root
         path = []
         c = self.exploration
@@ -128,12 +133,12 @@ class ISMCTSAgent:
             node = child
             if untried:
                 break
-        if self.random_rollout:
+        if policy is None:
             while not state.is_terminal:
                 state.apply(rng.choice(state.legal_actions()))
         else:
             while not state.is_terminal:
-                state.apply(rollout_move(state))
+                state.apply(policy(state))
         returns = state.returns()
         for n in path:
             n.visits += 1
@@ -141,8 +146,8 @@ class ISMCTSAgent:
 
 
 def ismcts(arg: str = "") -> ISMCTSAgent:
-    """``ismcts``, ``ismcts:ITERATIONS`` or ``ismcts:ITERATIONS:PHASE`` (search only in phase
-    1 or 2)."""
+    """``ismcts``, ``ismcts:ITERATIONS`` or ``ismcts:ITERATIONS:PHASE`` (search only in that
+    phase of a game with phases: Koira's 1 or 2)."""
     if not arg:
         return ISMCTSAgent()
     iterations, _, phase = arg.partition(":")
@@ -150,6 +155,6 @@ def ismcts(arg: str = "") -> ISMCTSAgent:
         count = int(iterations)
     except ValueError:
         raise ValueError(f"ismcts needs an integer iteration count, got {iterations!r}") from None
-    if phase not in ("", "1", "2"):
-        raise ValueError(f"ismcts phase must be 1 or 2 (search only in that phase), got {phase!r}")
+    if phase and not phase.isdigit():
+        raise ValueError(f"ismcts phase must be a phase number (Koira: 1 or 2), got {phase!r}")
     return ISMCTSAgent(iterations=count, phase=int(phase) if phase else None)

@@ -3,8 +3,9 @@
 Dependencies point experiments -> training -> agents -> koira_env, so the policy agent lives
 here, and torch / sb3-contrib (the ``train`` extra) are imported only when a model is loaded:
 the rest of ``agents`` works without them. A model file is the zip MaskablePPO writes plus a
-small ``koira.json`` entry (rules, table size, observation size) read with ``zipfile`` before
-torch is touched, so a corrupt or mismatched file is a clear ``ValueError``.
+small ``koira.json`` entry (game, rules, table size, observation size) read with ``zipfile``
+before torch is touched, so a corrupt or mismatched file is a clear ``ValueError``. It plays
+any game of the registry: models trained before the suite had other games are Koira models.
 """
 
 from __future__ import annotations
@@ -20,26 +21,24 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from koira_env.engine import State
-from koira_env.observation import ObservationEncoder
-from koira_env.rules import Rules
+from koira_env.core.game import Game, State
 
-if TYPE_CHECKING:  # base builds the registry from this module, so only for type hints
-    from .base import Turn
+if TYPE_CHECKING:
+    from koira_env.core.agent import Turn
 
 FORMAT = "koira-ppo/1"
 META_NAME = "koira.json"
 
 
-def model_metadata(rules: Rules, **extra: Any) -> dict[str, Any]:
-    """What a model must match to be used: the rules, the table size, the vector sizes."""
-    encoder = ObservationEncoder(rules)
+def model_metadata(game: Game, **extra: Any) -> dict[str, Any]:
+    """What a model must match to be used: the game, its rules, the table, the vector sizes."""
     return {
         "format": FORMAT,
-        "rules": rules.to_dict(),
-        "num_players": rules.num_players,
-        "obs_size": encoder.size,
-        "num_actions": encoder.num_actions,
+        "game": game.id,
+        "rules": game.rules.to_dict(),
+        "num_players": game.num_players,
+        "obs_size": game.observation_size,
+        "num_actions": game.num_actions,
         **extra,
     }
 
@@ -62,9 +61,12 @@ def read_metadata(path: str | Path) -> dict[str, Any]:
     return meta
 
 
-def check_compatible(meta: dict[str, Any], rules: Rules, path: str | Path) -> None:
+def check_compatible(meta: dict[str, Any], game: Game, path: str | Path) -> None:
     """Raise ``ValueError`` naming every difference between a model and the game it would play."""
-    wanted = model_metadata(rules)
+    wanted = model_metadata(game)
+    trained_for = meta.get("game", "koira")  # models from before the registry are Koira's
+    if trained_for != game.id:
+        raise ValueError(f"{path} was trained for {trained_for}, not {game.id}")
     problems = [
         f"{key}: model {meta.get(key)!r}, game {wanted[key]!r}"
         for key in ("num_players", "obs_size", "num_actions")
@@ -160,28 +162,26 @@ def _load(path: str, mtime_ns: int, size: int) -> Policy:
     return Policy(path, read_metadata(path))
 
 
-def load_policy(path: str | Path, rules: Rules | None = None) -> Policy:
-    """A policy from a model file (cached per file version), checked against ``rules``."""
+def load_policy(path: str | Path, game: Game | None = None) -> Policy:
+    """A policy from a model file (cached per file version), checked against ``game``."""
     meta = read_metadata(path)
-    if rules is not None:
-        check_compatible(meta, rules, path)
+    if game is not None:
+        check_compatible(meta, game, path)
     stat = os.stat(path)
     return _load(str(Path(path).resolve()), stat.st_mtime_ns, stat.st_size)
 
 
 class PolicyPlayer:
-    """Plays any seat of one rule set from the true state, reading only that seat's observation."""
+    """Plays any seat of one game from the true state, reading only that seat's observation."""
 
-    def __init__(
-        self, policy: Policy, encoder: ObservationEncoder, deterministic: bool = False
-    ) -> None:
+    def __init__(self, policy: Policy, game: Game, deterministic: bool = False) -> None:
         self.policy = policy
-        self.encoder = encoder
+        self.game = game
         self.deterministic = deterministic
 
     def act(self, state: State, seat: int, rng: random.Random) -> int:
-        obs = self.encoder.observation(state, seat)
-        mask = self.encoder.action_mask(state.legal_actions()).astype(bool)
+        obs = self.game.observation(state, seat)
+        mask = self.game.action_mask(state.legal_actions()).astype(bool)
         return self.policy.choose(obs, mask, rng, self.deterministic)
 
 
@@ -198,11 +198,12 @@ class PPOAgent:
         self.path = path
         read_metadata(path)  # fail at creation on a bad file, not mid-tournament
         self._player: PolicyPlayer | None = None
-        self._rules: Rules | None = None
+        self._key: tuple[str, Any] | None = None  # the game and rules it was checked against
 
     def act(self, turn: Turn) -> int:
-        if self._player is None or turn.rules != self._rules:
-            policy = load_policy(self.path, turn.rules)
-            self._player = PolicyPlayer(policy, ObservationEncoder(turn.rules), deterministic=True)
-            self._rules = turn.rules
+        key = (turn.game.id, turn.game.rules)
+        if self._player is None or key != self._key:
+            policy = load_policy(self.path, turn.game)
+            self._player = PolicyPlayer(policy, turn.game, deterministic=True)
+            self._key = key
         return self._player.act(turn.sample_state(), turn.view.seat, turn.rng)

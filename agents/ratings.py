@@ -116,25 +116,33 @@ def cluster_rate(clusters: Iterable[Sequence[int]]) -> Estimate:
 
 
 def head_to_head(
-    games: Iterable[Sequence[str]], names: Sequence[str]
-) -> tuple[list[list[int]], list[list[int]]]:
-    """From finishing orders (names, first out first): ``ahead[a][b]`` and ``met[a][b]`` counts.
+    games: Iterable[tuple[Sequence[str], Sequence[int]]], names: Sequence[str]
+) -> tuple[list[list[float]], list[list[int]]]:
+    """From games as (agent per seat, place per seat): ``ahead[a][b]`` and ``met[a][b]``.
 
     Every pair of seats at a table counts once, so an agent sitting twice meets its rival twice;
-    an agent is never compared with itself.
+    a tie (partners, equal scores) counts half to each; an agent is never compared with itself.
     """
     index = {name: i for i, name in enumerate(names)}
     k = len(names)
-    ahead = [[0] * k for _ in range(k)]
+    ahead = [[0.0] * k for _ in range(k)]
     met = [[0] * k for _ in range(k)]
-    for order in games:
-        ids = [index[name] for name in order]
+    for seats, places in games:
+        ids = [index[name] for name in seats]
         for i, a in enumerate(ids):
-            for b in ids[i + 1 :]:
-                if a != b:
+            for j in range(i + 1, len(ids)):
+                b = ids[j]
+                if a == b:
+                    continue
+                met[a][b] += 1
+                met[b][a] += 1
+                if places[i] < places[j]:
                     ahead[a][b] += 1
-                    met[a][b] += 1
-                    met[b][a] += 1
+                elif places[j] < places[i]:
+                    ahead[b][a] += 1
+                else:
+                    ahead[a][b] += 0.5
+                    ahead[b][a] += 0.5
     return ahead, met
 
 
@@ -149,8 +157,11 @@ class Rating:
         return self.mu - 3 * self.sigma
 
 
-def plackett_luce(games: Iterable[Sequence[str]], names: Sequence[str]) -> dict[str, Rating]:
-    """openskill Plackett-Luce ratings from finishing orders, updated in the given game order.
+def plackett_luce(
+    games: Iterable[tuple[Sequence[str], Sequence[int]]], names: Sequence[str]
+) -> dict[str, Rating]:
+    """openskill Plackett-Luce ratings from games as (agent per seat, place per seat), updated
+    in the given game order; tied places are tied ranks.
 
     An agent sitting in several seats of one game gets one copy of its rating per seat; its new
     rating is the mean of the copies' updates.
@@ -159,11 +170,11 @@ def plackett_luce(games: Iterable[Sequence[str]], names: Sequence[str]) -> dict[
 
     model = PlackettLuce()
     ratings = dict.fromkeys(names, (model.mu, model.sigma))
-    for order in games:
-        teams = [[model.rating(mu=ratings[n][0], sigma=ratings[n][1])] for n in order]
-        updated = model.rate(teams, ranks=list(range(1, len(order) + 1)))
+    for seats, places in games:
+        teams = [[model.rating(mu=ratings[n][0], sigma=ratings[n][1])] for n in seats]
+        updated = model.rate(teams, ranks=list(places))
         new: dict[str, list[tuple[float, float]]] = {}
-        for name, (r,) in zip(order, updated, strict=True):
+        for name, (r,) in zip(seats, updated, strict=True):
             new.setdefault(name, []).append((r.mu, r.sigma))
         for name, values in new.items():
             ratings[name] = (

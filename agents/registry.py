@@ -1,26 +1,62 @@
-"""Every named bot and how to build it from a ``make_agent`` spec argument."""
+"""Named agents of every game: the generic ones (``random``, ``ismcts``, ``ppo``) and each
+game's own bots (its package's ``bots.BOTS``), built from ``"name"`` or ``"name:argument"``."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
-from .expert import ExpertAgent
-from .heuristics import HEURISTICS
+from koira_env.registry import spec
+
 from .ismcts import ismcts
 from .ppo import PPOAgent  # torch is imported only when a model is loaded
+from .random_agent import random_agent
+
+GENERIC: dict[str, Callable[..., Any]] = {"random": random_agent, "ismcts": ismcts, "ppo": PPOAgent}
+SEARCH_BOTS = frozenset({"ismcts"})  # too slow for a default tournament; name them to include
+_STUDY_AGENTS: dict[str, dict[str, Callable[..., Any]]] = {}  # game -> name -> factory
 
 
-def expert(arg: str = "") -> ExpertAgent:
-    """``expert`` (no argument)."""
+def register(game: str, name: str, factory: Callable[..., Any]) -> None:
+    """Add a study's own agent family (``experiments.risk``'s ``risk:...``) for ``game``, in
+    this process and the worker processes it forks."""
+    spec(game)  # an unknown game is an error here, not at first use
+    _STUDY_AGENTS.setdefault(game, {})[name] = factory
+
+
+def agent_factories(game: str = "koira") -> dict[str, Callable[..., Any]]:
+    """Every named agent of ``game``: the generic agents, the game's bots, study agents."""
+    return {**GENERIC, **spec(game).bots(), **_STUDY_AGENTS.get(game, {})}
+
+
+def needs_argument(factory: Callable[..., Any]) -> bool:
+    """Whether a factory has a required parameter (``ppo:path``, ``risk:...``)."""
+    return any(
+        p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+        for p in inspect.signature(factory).parameters.values()
+    )
+
+
+def default_agents(game: str = "koira") -> list[str]:
+    """Every agent of ``game`` that needs no argument, except the expensive search bots."""
+    return sorted(
+        name
+        for name, factory in agent_factories(game).items()
+        if name not in SEARCH_BOTS and not needs_argument(factory)
+    )
+
+
+def make_agent(text: str, game: str = "koira") -> Any:
+    """An agent of ``game`` from its name (``"random"``, ...) or ``"kind:argument"`` spec."""
+    kind, _, arg = text.partition(":")
+    factories = agent_factories(game)
+    if kind not in factories:
+        raise ValueError(f"unknown agent {text!r} for {game}; known agents: {sorted(factories)}")
+    factory = factories[kind]
     if arg:
-        raise ValueError(f"expert takes no argument, got {arg!r}")
-    return ExpertAgent()
-
-
-BOTS: dict[str, Callable[..., Any]] = {
-    **HEURISTICS,
-    "expert": expert,
-    "ismcts": ismcts,
-    "ppo": PPOAgent,
-}
+        return factory(arg)
+    if needs_argument(factory):
+        hint = " (a model path: ppo:path/to/model.zip)" if kind == "ppo" else ""
+        raise ValueError(f"{kind} needs an argument{hint}: write it as {kind}:argument")
+    return factory()

@@ -1,8 +1,12 @@
-"""Round-robin tournaments: duplicate deals in every seat rotation, parallel and resumable.
+"""Round-robin tournaments of any game: duplicate deals in every seat rotation, parallel and
+resumable.
 
 A tournament is a pure function of its ``TournamentConfig``: the schedule (which agents sit
-where for each deal), the deck of each deal and each game's seed all come from the config's
-seed, and every game is ``agents.base.play_game``. Finished games are appended to
+where for each deal), the deal (every deck of a game of several hands: the deal's seed
+shuffles them) and each game's seed all come from the config's seed, and every game is played
+by ``agents.base.play_out``. Results are places (1 = best; ties and partners share a place):
+each seat's place is credited to the agent in that seat, so partners share their side's
+result (docs/tournaments.md). Finished games are appended to
 ``games.jsonl`` as they come in, so a run killed at any moment continues where it stopped when
 started again, and the summaries are computed from the log in schedule order, so they do not
 depend on how the work was split, interrupted or ordered.
@@ -22,47 +26,49 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from koira_env.engine import new_game
-from koira_env.record import game_record, save_record
-from koira_env.rules import Rules, make_rules
+from koira_env.core.files import claim_folder, pyplot, save_figure, write_csv, write_json
+from koira_env.core.game import Game, shuffled
+from koira_env.core.jobs import chunked, map_chunks, read_log
+from koira_env.core.record import game_record, save_record
+from koira_env.registry import make_game, spec
 
-from .base import REGISTRY, Agent, make_agent, needs_argument, play_game
-from .parallel import chunked, map_chunks
+from .base import Agent, play_out
 from .ppo import check_compatible, model_digest, read_metadata
 from .ratings import Estimate, cluster_mean, cluster_rate, head_to_head, plackett_luce
-from .storage import claim_folder, pyplot, save_figure, write_csv, write_json
+from .registry import default_agents, make_agent
 
-FORMAT = "koira-tournament/1"
-SEARCH_BOTS = frozenset({"ismcts"})  # too slow for a default tournament; name them to include
+FORMAT = "koira-tournament/2"
 LOG = "games.jsonl"
+MODELS = Path(__file__).resolve().parent.parent / "models"
 
 
-def default_agents() -> list[str]:
-    """Every registered bot that needs no argument, except the expensive search bots."""
-    return sorted(
-        name
-        for name, factory in REGISTRY.items()
-        if name not in SEARCH_BOTS and not needs_argument(factory)
-    )
+def shipped_models() -> list[Path]:
+    """The policies shipped with the repository (``docs/training.md`` says how each was
+    trained); a model's ``koira.json`` says which game and table it plays."""
+    return sorted(MODELS.glob("*.zip"))
 
 
 def shipped_model() -> Path:
-    """The policy shipped with the repository (``docs/training.md`` says how it was trained)."""
-    return Path(__file__).resolve().parent.parent / "models" / "koira4-ppo.zip"
+    """Koira's shipped 4-player policy."""
+    return MODELS / "koira4-ppo.zip"
 
 
-def default_entrants(rules: Rules) -> list[str]:
-    """``default_agents()``, plus the shipped policy as ``ppo`` when it can play these rules:
-    the train extra is installed and the model was trained for this table and rule set."""
-    agents = default_agents()
-    path = shipped_model()
+def default_entrants(game: Game) -> list[str]:
+    """``default_agents(game)``, plus each shipped policy that can play ``game`` (as ``ppo``,
+    or ``ppo-<file stem>`` when several can), when the train extra is installed."""
+    agents = default_agents(game.id)
     if not all(importlib.util.find_spec(m) for m in ("torch", "sb3_contrib")):
         return agents
-    try:
-        check_compatible(read_metadata(path), rules, path)
-    except ValueError:
-        return agents
-    return [*agents, f"ppo=ppo:{path}"]
+    fitting = []
+    for path in shipped_models():
+        try:
+            check_compatible(read_metadata(path), game, path)
+        except ValueError:
+            continue
+        fitting.append(path)
+    if len(fitting) == 1:
+        return [*agents, f"ppo=ppo:{fitting[0]}"]
+    return [*agents, *(f"ppo-{path.stem}=ppo:{path}" for path in fitting)]
 
 
 def parse_entrant(entry: str) -> tuple[str, str]:
@@ -81,7 +87,8 @@ class TournamentConfig:
     """Everything that decides a tournament's games (not how it is run)."""
 
     agents: tuple[str, ...]  # entries "spec" or "label=spec", e.g. "greedy", "ppo:model.zip"
-    rules: str = "koira"
+    game: str = "koira"
+    rules: str | None = None  # the game's preset (Koira: "koira", "koira-b", "mattis")
     players: int = 4
     deals: int = 200
     seed: int = 0
@@ -96,16 +103,17 @@ class TournamentConfig:
             raise ValueError(f"agent labels must be unique, repeated: {dupes} (use 'label=spec')")
         if not isinstance(self.deals, int) or self.deals < 1:
             raise ValueError(f"the number of deals must be a positive int, got {self.deals!r}")
-        self.make_rules()  # validate early
-        for _, spec in map(parse_entrant, self.agents):
-            make_agent(spec)
+        self.make_game()  # validate early
+        for _, text in map(parse_entrant, self.agents):
+            make_agent(text, self.game)
 
     @property
     def entrants(self) -> dict[str, str]:
         return dict(map(parse_entrant, self.agents))
 
-    def make_rules(self) -> Rules:
-        return make_rules(self.players, self.rules, **dict(self.options))
+    def make_game(self) -> Game:
+        preset = {} if self.rules is None else {"rules": self.rules}
+        return make_game(self.game, self.players, **preset, **dict(self.options))
 
     def to_json(self) -> dict[str, Any]:
         """The config as saved with the results; trained models are named by their content
@@ -114,9 +122,9 @@ class TournamentConfig:
         data["agents"] = list(self.agents)
         data["options"] = dict(self.options)
         models = {
-            label: model_digest(spec.partition(":")[2])
-            for label, spec in self.entrants.items()
-            if spec.startswith("ppo:")
+            label: model_digest(text.partition(":")[2])
+            for label, text in self.entrants.items()
+            if text.startswith("ppo:")
         }
         return {"format": FORMAT, **data, **({"models": models} if models else {})}
 
@@ -177,10 +185,14 @@ def schedule(config: TournamentConfig) -> list[tuple[str, ...]]:
     return [tuple(t) for t in chosen]
 
 
-def deal_deck(seed: int, deal: int) -> list[int]:
-    deck = list(range(52))
-    random.Random(f"{seed}/deck/{deal}").shuffle(deck)
-    return deck
+def deal_key(seed: int, deal: int) -> str:
+    """The seed of a deal's decks: ``game.new_state(seed=deal_key(...))`` deals it."""
+    return f"{seed}/deck/{deal}"
+
+
+def deal_deck(seed: int, deal: int, size: int = 52) -> list[int]:
+    """The first deck of a deal (the whole deal of a one-deck game such as Koira)."""
+    return shuffled(size, deal_key(seed, deal))
 
 
 def deal_seed(seed: int, deal: int) -> int:
@@ -219,35 +231,33 @@ class Player:
 
     def __init__(self, config: TournamentConfig) -> None:
         self.config = config
-        self.rules = config.make_rules()
+        self.game = config.make_game()
         self.specs = config.entrants
         self._agents: dict[tuple[str, int], Agent] = {}
 
     def _agent(self, label: str, seat: int) -> Agent:
         key = (label, seat)
         if key not in self._agents:
-            self._agents[key] = make_agent(self.specs[label])
+            self._agents[key] = make_agent(self.specs[label], self.config.game)
         return self._agents[key]
 
     def play(self, job: Job, record: bool = False) -> dict[str, Any]:
         """One game as a log row (and its game record under ``"record"`` if asked)."""
         seed = self.config.seed
         agents = [self._agent(label, s) for s, label in enumerate(job.seats)]
-        deck = deal_deck(seed, job.deal)
-        result = play_game(agents, self.rules, deck, deal_seed(seed, job.deal))
+        state = self.game.new_state(seed=deal_key(seed, job.deal))
+        play_out(state, agents, deal_seed(seed, job.deal))
+        outcome = state.outcome()
         row: dict[str, Any] = {
             "key": game_key(job.deal, job.rotation),
             "deal": job.deal,
             "rotation": job.rotation,
             "seats": list(job.seats),
-            "placements": list(result.placements),
-            "truncated": result.truncated,
-            "actions": result.num_actions,
+            "places": list(outcome.places) if outcome is not None else None,
+            "truncated": state.truncated,
+            "actions": state.actions_taken,
         }
         if record:
-            state = new_game(rules=self.rules, deck=deck)
-            for action in result.actions:
-                state.apply(action)
             row["record"] = game_record(state)
         return row
 
@@ -266,27 +276,6 @@ def _play_chunk(chunk: list[Job]) -> list[dict[str, Any]]:
 
 
 # ------------------------------------------------------------------ the results folder
-def read_log(path: Path) -> dict[str, dict[str, Any]]:
-    """Finished games by key. A torn last line (a kill mid-write) is cut off the file."""
-    done: dict[str, dict[str, Any]] = {}
-    if not path.exists():
-        return done
-    data = path.read_bytes()
-    good = data.rfind(b"\n") + 1
-    if good < len(data):
-        with path.open("r+b") as f:
-            f.truncate(good)
-    for number, line in enumerate(data[:good].splitlines(), 1):
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError:
-            raise ValueError(
-                f"{path} line {number} is corrupt; delete the folder to start over"
-            ) from None
-        done.setdefault(row["key"], row)
-    return done
-
-
 def _run_parallel(
     config: TournamentConfig, todo: list[Job], workers: int, emit: Callable[[list[dict]], None]
 ) -> None:
@@ -368,26 +357,31 @@ def _progress(show: bool, total: int, completed: int) -> Iterator[Callable[[int]
 
 # ------------------------------------------------------------------ results
 def summarize(config: TournamentConfig, rows: list[dict[str, Any]], total: int) -> dict[str, Any]:
-    """Per-agent loss rate and mean place (95% CIs clustered by deal), head-to-head, ratings."""
+    """Per-agent loss rate, win rate and mean place (95% CIs clustered by deal), head-to-head
+    and ratings. A seat loses when its place is the game's worst and not everyone tied; it
+    wins when its place is first (with ties, several seats win)."""
     labels = list(config.entrants)
-    n = config.players
     finished = [r for r in rows if not r["truncated"]]
     losses: dict[str, dict[int, list[int]]] = {a: {} for a in labels}
+    wins: dict[str, dict[int, list[int]]] = {a: {} for a in labels}
     places: dict[str, dict[int, list[int]]] = {a: {} for a in labels}
-    orders = []
+    games = []
     for row in finished:
-        seats, placements = row["seats"], row["placements"]
-        for place, seat in enumerate(placements, 1):
+        seats, placed = row["seats"], row["places"]
+        worst = max(placed)
+        for seat, place in enumerate(placed):
             label = seats[seat]
             places[label].setdefault(row["deal"], []).append(place)
-            losses[label].setdefault(row["deal"], []).append(int(place == n))
-        orders.append([seats[s] for s in placements])
-    ahead, met = head_to_head(orders, labels)
-    ratings = plackett_luce(orders, labels)
+            losses[label].setdefault(row["deal"], []).append(int(place == worst > 1))
+            wins[label].setdefault(row["deal"], []).append(int(place == 1))
+        games.append((seats, placed))
+    ahead, met = head_to_head(games, labels)
+    ratings = plackett_luce(games, labels)
     agents = []
     for label in labels:
         loss: Estimate = cluster_rate(losses[label].values())
-        place: Estimate = cluster_mean(places[label].values(), (1.0, float(n)))
+        win: Estimate = cluster_rate(wins[label].values())
+        place: Estimate = cluster_mean(places[label].values(), (1.0, float(config.players)))
         rating = ratings[label]
         agents.append(
             {
@@ -397,6 +391,8 @@ def summarize(config: TournamentConfig, rows: list[dict[str, Any]], total: int) 
                 "deals": loss.clusters,
                 "loss_rate": _finite(loss.value),
                 "loss_ci": [_finite(loss.low), _finite(loss.high)],
+                "win_rate": _finite(win.value),
+                "win_ci": [_finite(win.low), _finite(win.high)],
                 "mean_place": _finite(place.value),
                 "place_ci": [_finite(place.low), _finite(place.high)],
                 "rating_mu": rating.mu,
@@ -404,17 +400,19 @@ def summarize(config: TournamentConfig, rows: list[dict[str, Any]], total: int) 
                 "rating": rating.ordinal,
             }
         )
-    agents.sort(key=lambda a: (_or_inf(a["loss_rate"]), _or_inf(a["mean_place"]), a["agent"]))
+    rank_by = spec(config.game).rank_by
+    agents.sort(key=lambda a: _rank_key(a, rank_by))
     return {
         "config": config.to_json(),
+        "rank_by": rank_by,
         "complete": len(rows) == total,
         "games_total": total,
         "games_played": len(rows),
         "games_truncated": len(rows) - len(finished),
-        "intervals": "95%: loss rate Wilson score on the deal-clustered effective sample size; "
-        "mean place t over deals with cluster-robust standard error",
-        "rating": "openskill PlackettLuce on finishing order, games in schedule order; "
-        "rating = mu - 3 sigma",
+        "intervals": "95%: loss and win rates Wilson score on the deal-clustered effective "
+        "sample size; mean place t over deals with cluster-robust standard error",
+        "rating": "openskill PlackettLuce on places (ties share a rank), games in schedule "
+        "order; rating = mu - 3 sigma",
         "agents": agents,
         "head_to_head": {
             "agents": labels,
@@ -426,6 +424,14 @@ def summarize(config: TournamentConfig, rows: list[dict[str, Any]], total: int) 
             ],
         },
     }
+
+
+def _rank_key(agent: dict[str, Any], rank_by: str) -> tuple[float, ...]:
+    """Leaderboard order: the game's headline measure first (``GameSpec.rank_by``)."""
+    loss, place = _or_inf(agent["loss_rate"]), _or_inf(agent["mean_place"])
+    win = -agent["win_rate"] if agent["win_rate"] is not None else math.inf
+    first = {"loss_rate": loss, "win_rate": win, "mean_place": place}[rank_by]
+    return (first, place, loss, win)
 
 
 def _finite(x: float) -> float | None:
@@ -441,12 +447,15 @@ def write_summaries(out: Path, summary: dict[str, Any]) -> None:
     """results.json, leaderboard.csv, head_to_head.csv and head_to_head.png, each atomically."""
     write_json(out / "results.json", summary)
     columns = ["agent", "spec", "games", "deals", "loss_rate", "loss_low", "loss_high"]
+    columns += ["win_rate", "win_low", "win_high"]
     columns += ["mean_place", "place_low", "place_high", "rating", "rating_mu", "rating_sigma"]
     rows = [
         {
             **a,
             "loss_low": a["loss_ci"][0],
             "loss_high": a["loss_ci"][1],
+            "win_low": a["win_ci"][0],
+            "win_high": a["win_ci"][1],
             "place_low": a["place_ci"][0],
             "place_high": a["place_ci"][1],
         }
@@ -488,7 +497,7 @@ def write_heatmap(path: Path, names: list[str], fraction: list[list[float | None
                 ax.text(j, i, f"{fraction[i][j]:.2f}", ha="center", va="center", fontsize=8)
     ax.set_xlabel("opponent")
     ax.set_ylabel("agent")
-    ax.set_title("fraction of shared games where agent finished ahead")
+    ax.set_title("fraction of shared games where agent finished ahead (ties count half)")
     fig.colorbar(image, ax=ax)
     fig.tight_layout()
     save_figure(fig, path, dpi=100)

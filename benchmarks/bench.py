@@ -34,8 +34,8 @@ from gymnasium.spaces import Box, Dict, Discrete
 from pettingzoo import AECEnv
 
 import koira_env
-from koira_env.engine import GAME_OVER, new_game
-from koira_env.rules import make_rules
+from koira_env.games.koira.engine import GAME_OVER, new_game
+from koira_env.games.koira.rules import make_rules
 
 
 class Clock:

@@ -25,9 +25,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from agents.base import make_agent, play_game
-from agents.heuristics import HEURISTICS
+from agents.base import play_game
+from agents.registry import make_agent
 from agents.tournament import TournamentConfig, deal_deck, run_tournament
+from koira_env.games.koira.game import game_for
+from koira_env.games.koira.heuristics import HEURISTICS
 
 
 def children_cpu() -> float:
@@ -41,7 +43,7 @@ def single_process_rate(config: TournamentConfig, games: int) -> float:
     agents = [make_agent(specs[s % len(specs)]) for s in range(config.players)]
     start = time.process_time()
     for g in range(games):
-        play_game(agents, rules, deal_deck(config.seed, g), g)
+        play_game(agents, game_for(rules), deal_deck(config.seed, g), g)
     return games / (time.process_time() - start)
 
 

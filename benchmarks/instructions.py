@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 import koira_env
-from koira_env.rules import make_rules
+from koira_env.games.koira.rules import make_rules
 
 WHAT = ("env", "engine", "ceiling")
 _COLLECTED = re.compile(r"Collected\s*:\s*([\d,]+)")

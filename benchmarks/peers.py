@@ -30,9 +30,9 @@ from gymnasium.spaces import Box, Dict, Discrete, Space
 from pettingzoo import AECEnv
 
 import koira_env
-from koira_env.engine import new_game
-from koira_env.observation import ObservationEncoder
-from koira_env.rules import make_rules
+from koira_env.games.koira.engine import new_game
+from koira_env.games.koira.observation import ObservationEncoder
+from koira_env.games.koira.rules import make_rules
 
 PLAYERS, RULES = 4, "koira"
 OPENSPIEL_GAMES = {"bridge": {"use_double_dummy_result": False}, "hearts": {}, "spades": {}}

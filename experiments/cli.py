@@ -1,4 +1,5 @@
-"""The ``koira`` command: demo games, tournaments between bots, playing, and replaying records."""
+"""The ``koira`` command: demo games, tournaments between bots, playing, replaying records and
+training, for every game of the suite (``--game``; default koira)."""
 
 from __future__ import annotations
 
@@ -9,13 +10,11 @@ import random
 import sys
 from typing import Any
 
-from agents.base import make_agent
+from agents.registry import make_agent
 from agents.tournament import TournamentConfig, default_entrants, run_tournament
-from koira_env import new_game
-from koira_env.cards import card_name
-from koira_env.engine import PHASE_ONE, State
-from koira_env.record import describe_event, load_record, replay_states
-from koira_env.rules import make_rules
+from koira_env.core.game import Game
+from koira_env.core.record import describe_event, load_record, replay_states
+from koira_env.registry import games, make_game
 
 DEFAULT_DEALS = 3500  # all default bots at 4-player tables: 14,000 games, 10-50 s on 2 cores
 DEFAULT_OPPONENT = "expert"
@@ -39,29 +38,32 @@ def _options(args: argparse.Namespace) -> tuple[tuple[str, Any], ...]:
     return tuple(parse_option(o) for o in args.option)
 
 
+def _game(args: argparse.Namespace) -> Game:
+    preset = {} if args.rules is None else {"rules": args.rules}
+    return make_game(args.game, args.players, **preset, **dict(_options(args)))
+
+
 def _split(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
 def _demo(args: argparse.Namespace) -> int:
-    state = new_game(args.players, args.rules, seed=args.seed, log=True)
+    game = _game(args)
+    state = game.new_state(seed=args.seed, log=True)
     rng = random.Random(args.seed)
     while not state.is_terminal:
         state.apply(rng.choice(state.legal_actions()))
     for event in state.log:
-        print(describe_event(event))
+        print(describe_event(game, event))
     return 0
 
 
 def _tournament(args: argparse.Namespace) -> int:
     options = _options(args)
-    agents = (
-        _split(args.agents)
-        if args.agents
-        else default_entrants(make_rules(args.players, args.rules, **dict(options)))
-    )
+    agents = _split(args.agents) if args.agents else default_entrants(_game(args))
     config = TournamentConfig(
         agents=tuple(agents),
+        game=args.game,
         rules=args.rules,
         players=args.players,
         deals=args.games,
@@ -97,9 +99,10 @@ def _print_leaderboard(summary: dict[str, Any]) -> None:
     from rich.table import Table
 
     config = summary["config"]
+    variant = config["game"] + (f" ({config['rules']})" if config["rules"] else "")
     table = Table(
-        title=f"{config['rules']}, {config['players']} players: {summary['games_played']} games "
-        f"({summary['games_truncated']} truncated)",
+        title=f"{variant}, {config['players']} players: {summary['games_played']} games "
+        f"({summary['games_truncated']} truncated); ranked by {summary['rank_by']}",
         caption="95% CIs clustered by deal; rating: openskill Plackett-Luce, mu - 3 sigma",
     )
     for column, justify in [
@@ -107,6 +110,7 @@ def _print_leaderboard(summary: dict[str, Any]) -> None:
         ("agent", "left"),
         ("games", "right"),
         ("loss rate [95% CI]", "right"),
+        ("win rate [95% CI]", "right"),
         ("mean place [95% CI]", "right"),
         ("rating (mu ± sigma)", "right"),
     ]:
@@ -117,6 +121,7 @@ def _print_leaderboard(summary: dict[str, Any]) -> None:
             a["agent"],
             str(a["games"]),
             _ci(a["loss_rate"], a["loss_ci"], 3),
+            _ci(a["win_rate"], a["win_ci"], 3),
             _ci(a["mean_place"], a["place_ci"], 2),
             f"{a['rating']:.1f} ({a['rating_mu']:.1f} ± {a['rating_sigma']:.1f})",
         )
@@ -126,44 +131,43 @@ def _print_leaderboard(summary: dict[str, Any]) -> None:
 def _play(args: argparse.Namespace) -> int:
     from experiments.human_play import GameAbandoned, play_human
 
-    rules = make_rules(args.players, args.rules, **dict(_options(args)))
-    specs = _split(args.opponents)
-    if not specs:
-        raise ValueError("--opponents needs at least one agent")
-    opponents = [make_agent(specs[i % len(specs)]) for i in range(args.players - 1)]
+    game = _game(args)
+    specs = _split(args.opponents) or _default_opponent(args.game)
+    n = game.num_players
+    opponents = [make_agent(specs[i % len(specs)], args.game) for i in range(n - 1)]
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     print(f"seed {seed} (replay this deal with --seed {seed}); type 'quit' to stop")
     try:
-        play_human(rules, opponents, args.seat, seed, input, sys.stdout, args.save_record)
+        play_human(game, opponents, args.seat, seed, input, sys.stdout, args.save_record)
     except GameAbandoned as why:
         print(f"game abandoned: {why}")
         return 1
     return 0
 
 
-def state_summary(state: State) -> str:
-    """One line of the full state (a replay shows everything): phase, hands, piles, trick."""
-    hands = " | ".join(
-        f"p{p}: {' '.join(card_name(c) for c in sorted(h)) or '-'}"
-        for p, h in enumerate(state.hands)
-    )
-    if state.phase == PHASE_ONE:
-        extra = f"stock {len(state.stock)}, won {[len(w) for w in state.won]}"
-    else:
-        extra = f"trick {sum(len(cs) for _, cs in state.trick)} cards, out {state.placements}"
-    return f"    [phase {min(state.phase, 2)}; {extra}] {hands}"
+def _default_opponent(game: str) -> list[str]:
+    """Koira's card counter, else the game's first bot."""
+    from agents.registry import default_agents
+
+    if game == "koira":
+        return [DEFAULT_OPPONENT]
+    return [next(b for b in default_agents(game) if b != "random")]
 
 
 def _replay(args: argparse.Namespace) -> int:
     record = load_record(args.file)
     states = replay_states(record)
-    rules = states[0].rules
-    print(f"{args.file}: {rules.preset}, {rules.num_players} players, {len(states) - 1} actions")
-    print(state_summary(states[0]))
+    game = states[0].game
+    print(
+        f"{args.file}: {game.title} ({game.variant}), {game.num_players} players, "
+        f"{len(states) - 1} actions"
+    )
+    print(game.render(states[0], states[0].current))
     for before, after in itertools.pairwise(states):
         for event in after.log[len(before.log) :]:
-            print(describe_event(event))
-        print(state_summary(after))
+            print(describe_event(game, event))
+        if not after.is_terminal:
+            print(game.render(after, after.current))
         if args.step:
             try:
                 input("(Enter for the next move) ")
@@ -173,7 +177,10 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _add_rule_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rules", default="koira", help="rules preset: koira, koira-b or mattis")
+    p.add_argument("--game", default="koira", choices=games(), help="the game (default koira)")
+    p.add_argument(
+        "--rules", default=None, help="the game's rules preset (Koira: koira, koira-b, mattis)"
+    )
     p.add_argument("--players", type=int, default=4)
     p.add_argument(
         "--option",
@@ -195,8 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     demo = sub.add_parser("demo", help="play and print one game between random players")
-    demo.add_argument("--players", type=int, default=4)
-    demo.add_argument("--rules", default="koira")
+    _add_rule_args(demo)
     demo.add_argument("--seed", type=int, default=0)
     demo.set_defaults(func=_demo)
 
@@ -240,8 +246,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rule_args(play)
     play.add_argument(
         "--opponents",
-        default=DEFAULT_OPPONENT,
-        help=f"agent specs for the other seats, comma-separated (default {DEFAULT_OPPONENT})",
+        default="",
+        help=f"agent specs for the other seats, comma-separated (default: Koira "
+        f"{DEFAULT_OPPONENT}, another game its first bot)",
     )
     play.add_argument("--seat", type=int, default=0, help="your seat (0 plays first)")
     play.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")

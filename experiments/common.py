@@ -17,9 +17,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from agents.parallel import chunked, map_chunks
-from agents.storage import claim_folder
 from agents.tournament import read_log
+from koira_env.core.files import claim_folder
+from koira_env.core.jobs import chunked, map_chunks
 
 TASKS = "tasks.jsonl"
 WORKERS = 2  # the shared 2-core machine

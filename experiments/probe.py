@@ -19,14 +19,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from agents.base import make_agent, play_out
-from agents.heuristics import WAR, WIN, card_outcome, round_summary
-from agents.storage import pyplot, save_figure, write_csv, write_json
+from agents.base import play_out
+from agents.registry import make_agent
 from agents.tournament import deal_deck, deal_seed
 from koira_env.cards import RANK_OF
-from koira_env.engine import PHASE_ONE, RISK, State, new_game
-from koira_env.info import determinize
-from koira_env.rules import make_rules
+from koira_env.core.files import pyplot, save_figure, write_csv, write_json
+from koira_env.games.koira.engine import PHASE_ONE, RISK, State, new_game
+from koira_env.games.koira.heuristics import WAR, WIN, card_outcome, round_summary
+from koira_env.games.koira.rules import make_rules
 
 from .common import WORKERS, run_tasks
 
@@ -55,7 +55,7 @@ def probe(
     per_action: dict[int, list[float]] = {a: [] for a in legal}
     losses = dict.fromkeys(legal, 0)
     for i in range(rollouts):
-        world = determinize(state, seat, random.Random(f"{seed}/deal/{i}"))
+        world = state.determinize(seat, random.Random(f"{seed}/deal/{i}"))
         cont = random.Random(f"{seed}/cont/{i}").getrandbits(31)
         for a in legal:
             s = world.clone()

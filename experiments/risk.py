@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.base import REGISTRY, Turn
-from agents.heuristics import HEURISTICS, WAR, WIN, card_outcome, round_summary
-from agents.storage import claim_folder, pyplot, save_figure, write_csv, write_json
+from agents.base import Turn
+from agents.registry import register
 from agents.tournament import LOG, TournamentConfig, read_log, run_tournament
 from koira_env.cards import RANK_OF
-from koira_env.engine import PHASE_ONE, RISK
+from koira_env.core.files import claim_folder, pyplot, save_figure, write_csv, write_json
+from koira_env.games.koira.engine import PHASE_ONE, RISK
+from koira_env.games.koira.heuristics import HEURISTICS, WAR, WIN, card_outcome, round_summary
 
 from .common import TASKS, WORKERS
 
@@ -125,7 +126,7 @@ def risk_agent(arg: str) -> RiskAgent:
     return RiskAgent(**knobs)
 
 
-REGISTRY["risk"] = risk_agent
+register("koira", "risk", risk_agent)
 
 
 # ------------------------------------------------------------------ the experiment

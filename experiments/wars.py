@@ -14,13 +14,14 @@ import math
 from pathlib import Path
 from typing import Any
 
-from agents.base import make_agent, play_out
+from agents.base import play_out
 from agents.ratings import Estimate, cluster_mean, cluster_rate
-from agents.storage import pyplot, save_figure, write_csv, write_json
+from agents.registry import make_agent
 from agents.tournament import deal_deck, deal_seed
 from koira_env.cards import RANK_OF, RANKS
-from koira_env.engine import State, new_game
-from koira_env.rules import make_rules
+from koira_env.core.files import pyplot, save_figure, write_csv, write_json
+from koira_env.games.koira.engine import State, new_game
+from koira_env.games.koira.rules import make_rules
 
 from .common import WORKERS, run_tasks
 

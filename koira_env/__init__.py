@@ -1,21 +1,63 @@
-"""Koira and Mattis: a rules engine and a PettingZoo AEC environment."""
+"""The Koira RL suite's environments: a registry of card games behind one PettingZoo AEC env.
+
+``koira_env.games()`` lists the games; ``koira_env.make(game, num_players, **options)`` builds
+any of them. Koira keeps its own short forms: ``env()``, ``raw_env()``, ``new_game()``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
 
 from .cards import card_id, card_name, parse_deck
-from .engine import RISK, TAKE, IllegalActionError, State, new_game
-from .env import env, raw_env
-from .rules import PRESETS, Rules, make_rules
+from .core.env import CardGameEnv, RawCardGameEnv
+from .core.game import IllegalActionError
+from .games.koira.engine import RISK, TAKE, State, new_game
+from .games.koira.rules import PRESETS, Rules, make_rules
+from .registry import games, make, make_game, make_raw
+
+
+def env(
+    num_players: int | str = 4,
+    rules: str | Rules = "koira",
+    render_mode: str | None = None,
+    **options: Any,
+) -> CardGameEnv:
+    """Koira's env with PettingZoo's protections (illegal moves end the game with -1 for the
+    mover); ``env("kop", num_players=4)`` is ``make("kop", ...)``."""
+    if isinstance(num_players, str):
+        return make(num_players, render_mode=render_mode, **options)
+    return make("koira", num_players, render_mode, rules=rules, **options)
+
+
+def raw_env(
+    num_players: int | str = 4,
+    rules: str | Rules = "koira",
+    render_mode: str | None = None,
+    **options: Any,
+) -> RawCardGameEnv:
+    """The bare env: illegal actions raise ``IllegalActionError`` (a ``ValueError``);
+    ``raw_env("kop", num_players=4)`` is ``make_raw("kop", ...)``."""
+    if isinstance(num_players, str):
+        return make_raw(num_players, render_mode=render_mode, **options)
+    return make_raw("koira", num_players, render_mode, rules=rules, **options)
+
 
 __all__ = [
     "PRESETS",
     "RISK",
     "TAKE",
+    "CardGameEnv",
     "IllegalActionError",
+    "RawCardGameEnv",
     "Rules",
     "State",
     "card_id",
     "card_name",
     "env",
-    "make_rules",
+    "games",
+    "make",
+    "make_game",
+    "make_raw",
     "new_game",
     "parse_deck",
     "raw_env",

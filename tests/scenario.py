@@ -12,7 +12,7 @@ from typing import Any
 
 from koira_env import RISK, TAKE, State, card_id, new_game
 from koira_env.cards import NUM_CARDS, SUITS
-from koira_env.engine import DISCARD, HAND, PHASE_ONE, PHASE_TWO, RUN_ACTION
+from koira_env.games.koira.engine import DISCARD, HAND, PHASE_ONE, PHASE_TWO, RUN_ACTION
 
 PRESET_NAMES = ("koira", "koira-b", "mattis")
 THREE_HANDS = [["KC", "9C", "2C"], ["5D", "9D", "3D"], ["5H", "TH", "4H"]]  # K, 5, 5 to start

@@ -6,11 +6,20 @@ import random
 
 import pytest
 
-from agents.base import REGISTRY, Turn, make_agent, play_game
-from agents.heuristics import HEURISTICS, WAR, WIN, card_outcome, players_after, round_summary
-from koira_env.engine import new_game
-from koira_env.info import seat_view
-from koira_env.rules import make_rules
+from agents.base import Turn, play_game
+from agents.registry import agent_factories, make_agent
+from koira_env.games.koira.engine import new_game
+from koira_env.games.koira.game import game_for
+from koira_env.games.koira.heuristics import (
+    HEURISTICS,
+    WAR,
+    WIN,
+    card_outcome,
+    players_after,
+    round_summary,
+)
+from koira_env.games.koira.info import seat_view
+from koira_env.games.koira.rules import make_rules
 
 CHEAP_BOTS = [*HEURISTICS, "expert"]
 TABLES = [
@@ -51,9 +60,11 @@ def test_every_cheap_bot_plays_legal_moves(preset, n, options):
     rules = make_rules(n, preset, **options)
     for g in range(12):
         seats = [Checked(make_agent(CHEAP_BOTS[(g + s) % len(CHEAP_BOTS)])) for s in range(n)]
-        result = play_game(seats, rules, deck(g), g)  # the engine also rejects illegal moves
+        result = play_game(
+            seats, game_for(rules), deck(g), g
+        )  # the engine also rejects illegal moves
         assert not result.truncated
-        assert sorted(result.placements) == list(range(n))
+        assert sorted(result.places) == list(range(1, n + 1))
         assert all(s.moves > 0 or n > 6 for s in seats)
 
 
@@ -61,7 +72,7 @@ def test_every_cheap_bot_plays_legal_moves(preset, n, options):
 def test_ismcts_tiny_budget_plays_legal_moves(preset, n, options):
     rules = make_rules(n, preset, **options)
     seats = [Checked(make_agent("ismcts:3"))] + [make_agent("dumper") for _ in range(n - 1)]
-    result = play_game(seats, rules, deck(7), 7)
+    result = play_game(seats, game_for(rules), deck(7), 7)
     assert not result.truncated and seats[0].moves > 0
 
 
@@ -69,7 +80,10 @@ def test_ismcts_tiny_budget_plays_legal_moves(preset, n, options):
 def test_same_seed_same_game(spec):
     rules = make_rules(4, "koira", sequences=2)
     runs = [
-        [play_game([make_agent(spec) for _ in range(4)], rules, deck(s), s) for s in (3, 4)]
+        [
+            play_game([make_agent(spec) for _ in range(4)], game_for(rules), deck(s), s)
+            for s in (3, 4)
+        ]
         for _ in range(2)
     ]
     assert runs[0] == runs[1]
@@ -83,7 +97,7 @@ def test_bots_do_not_all_play_alike():
     tables = [make_rules(4, "koira"), make_rules(4, "koira-b")]
     histories = {
         name: tuple(
-            play_game([make_agent(name)] * 4, rules, deck(s), s)
+            play_game([make_agent(name)] * 4, game_for(rules), deck(s), s)
             for rules in tables
             for s in range(6)
         )
@@ -100,7 +114,7 @@ def loss_rate(bot: str, opponent: str, preset: str, deals: int) -> float:
         for seat in range(4):
             agents = [make_agent(opponent) for _ in range(4)]
             agents[seat] = make_agent(bot)
-            losses += play_game(agents, rules, deck(1000 + g), g).placements[-1] == seat
+            losses += play_game(agents, game_for(rules), deck(1000 + g), g).places[seat] == 4
     return losses / (4 * deals)
 
 
@@ -142,7 +156,7 @@ def test_make_agent_specs():
     for bad in ("greedy:3", "ismcts:many", "ismcts:30:3", "ismcts:30:x", "gambler:x", "nobody"):
         with pytest.raises(ValueError):
             make_agent(bad)
-    assert {"random", "expert", "ismcts", *HEURISTICS} <= set(REGISTRY)
+    assert {"random", "expert", "ismcts", *HEURISTICS} <= set(agent_factories())
 
 
 def test_phase_one_outcome_matches_war_trigger():

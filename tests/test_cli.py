@@ -12,8 +12,8 @@ import pytest
 from experiments.cli import main, parse_option
 from experiments.human_play import parse_move
 from koira_env.cards import card_name
-from koira_env.engine import RISK, RUN_ACTION, TAKE, new_game
-from koira_env.record import load_record, replay
+from koira_env.core.record import load_record, replay
+from koira_env.games.koira.engine import RISK, RUN_ACTION, TAKE, new_game
 
 
 def test_tournament_on_a_tiny_config(tmp_path, capsys):

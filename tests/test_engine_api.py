@@ -22,7 +22,7 @@ from koira_env import (
     new_game,
     parse_deck,
 )
-from koira_env.engine import FIRST_RUN, RUNS, action_cards, action_name, num_actions
+from koira_env.games.koira.engine import FIRST_RUN, RUNS, action_cards, action_name, num_actions
 
 FULL_DECK = [card_name(c) for c in range(52)]
 

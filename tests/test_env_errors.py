@@ -11,7 +11,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 import koira_env
 from koira_env import IllegalActionError
 from koira_env.cards import card_name
-from koira_env.engine import RISK, TAKE
+from koira_env.games.koira.engine import RISK, TAKE
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The observation holds exactly what the seat may know (``koira_env.info``), seat-relative."""
+"""Koira's observation holds exactly what the seat may know (``info``), seat-relative."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 import koira_env
-from koira_env.engine import HAND, TRICK, TRUMP_ASIDE, UNKNOWN, WON, State, new_game
-from koira_env.info import determinize, seat_view
-from koira_env.observation import ObservationEncoder, observation_layout
-from koira_env.rules import make_rules
+from koira_env.games.koira.engine import HAND, TRICK, TRUMP_ASIDE, UNKNOWN, WON, State, new_game
+from koira_env.games.koira.info import seat_view
+from koira_env.games.koira.observation import ObservationEncoder, observation_layout
+from koira_env.games.koira.rules import make_rules
 
 CONFIGS = [("koira", 2), ("koira", 4), ("koira-b", 5), ("mattis", 4), ("koira", 8)]
 
@@ -145,7 +145,7 @@ def test_hidden_cards_do_not_change_the_observation(preset, n):
     changed = 0
     for state in states[:: max(1, len(states) // 120)]:
         for seat in range(n):
-            other = determinize(state, seat, rng)
+            other = state.determinize(seat, rng)
             changed += other.loc != state.loc
             assert enc.observation(other, seat).tobytes() == enc.observation(state, seat).tobytes()
             if state.current == seat and not state.is_terminal:

@@ -8,13 +8,12 @@ import random
 
 import pytest
 
-from agents.base import REGISTRY, make_agent
+from agents.registry import agent_factories, make_agent
 from agents.tournament import default_agents
 from experiments import probe, risk, wars
 from experiments.cli import build_parser, main
 from koira_env.cards import card_id
-from koira_env.engine import HAND, RISK, STOCK, TRICK, UNKNOWN, WON, State, new_game
-from koira_env.info import determinize
+from koira_env.games.koira.engine import HAND, RISK, STOCK, TRICK, UNKNOWN, WON, State, new_game
 
 OUTPUTS = {
     "risk": ["risk.json", "risk.csv", "risk_threshold.png", "risk_stock.png"],
@@ -77,7 +76,7 @@ def test_risk_spec_round_trip_and_errors():
 
 def test_default_tournaments_leave_out_the_risk_family():
     build_parser()  # imports the experiments, which register "risk"
-    assert "risk" in REGISTRY and "risk" not in default_agents()
+    assert "risk" in agent_factories() and "risk" not in default_agents()
 
 
 def rank_cards(*names):
@@ -158,7 +157,7 @@ def test_probe_finds_the_sign_of_a_known_position(hand, hidden, risk_takes_pile)
     state = war_position(hand, hidden)
     assert sorted(state.legal_actions()) == sorted([card_id(c) for c in hand] + [RISK])
     for i in range(20):
-        world = determinize(state, 3, random.Random(i))
+        world = state.determinize(3, random.Random(i))
         assert (pile_winner(world, RISK) == 3) is risk_takes_pile
         for c in hand:
             assert (pile_winner(world, card_id(c)) == 3) is not risk_takes_pile

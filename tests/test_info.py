@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 from test_invariants import play_checked, snapshot
 
-from koira_env.engine import (
+from koira_env.games.koira.engine import (
     HAND,
     PHASE_ONE,
     REMOVED,
@@ -23,7 +23,7 @@ from koira_env.engine import (
     State,
     new_game,
 )
-from koira_env.info import determinize, known_locations, seat_view
+from koira_env.games.koira.info import known_locations, seat_view
 
 TABLES = [
     ("koira", 2, {}),
@@ -120,7 +120,7 @@ def test_determinize_keeps_what_the_seat_knows_and_stays_playable(table: tuple) 
     for state in _states(*table, games=12):
         before = snapshot(state)
         for seat in range(state.n):
-            sample = determinize(state, seat, rng)
+            sample = state.determinize(seat, rng)
             assert sample.deck == () and sample.history == [] and sample.log is None
             assert seat_view(sample, seat) == seat_view(state, seat)
             assert [len(h) for h in sample.hands] == [len(h) for h in state.hands]
@@ -141,7 +141,7 @@ def _landing_counts(state: State, seat: int, draws: int) -> Counter[tuple[int, i
     counts: Counter[tuple[int, int]] = Counter()
     hidden = _hidden(state, seat)
     for _ in range(draws):
-        sample = determinize(state, seat, rng)
+        sample = state.determinize(seat, rng)
         counts.update((c, sample.loc[c]) for c in hidden)
     return counts
 

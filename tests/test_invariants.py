@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from koira_env.cards import NUM_CARDS
-from koira_env.engine import (
+from koira_env.games.koira.engine import (
     DISCARD,
     GAME_OVER,
     HAND,
@@ -35,7 +35,7 @@ from koira_env.engine import (
     new_game,
     num_actions,
 )
-from koira_env.rules import PLAYER_RANGE
+from koira_env.games.koira.rules import PLAYER_RANGE
 
 # Location bytes mapped to 0xFF where a property holds, else 0, for whole-deck checks in C.
 _UNPLACED = bytes(x if x in (DISCARD, REMOVED) else 0xFF for x in range(256))

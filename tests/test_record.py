@@ -11,16 +11,17 @@ from typing import Any
 import pytest
 from test_invariants import snapshot
 
-from koira_env.engine import RISK, TAKE, State, action_name, new_game
-from koira_env.record import (
+from koira_env.core.record import (
     FORMAT,
     describe_event,
     game_record,
     load_record,
+    record_game,
     replay,
     replay_states,
     save_record,
 )
+from koira_env.games.koira.engine import RISK, TAKE, State, action_name, new_game
 
 TABLES = [
     ("koira", 2, {}),
@@ -54,12 +55,16 @@ def test_a_record_is_plain_json_and_replays_the_game(table: tuple) -> None:  # t
         assert rec["format"] == FORMAT and rec["actions"] == state.history
         assert rec["action_names"] == [action_name(a) for a in state.history]
         assert rec["events"] == state.log and rec["events"][-1]["type"] == "game_over"
+        places = [state.placements.index(p) + 1 for p in range(n)]
         assert rec["result"] == {
             "finished": True,
             "truncated": False,
             "placements": state.placements,
+            "places": places,
             "returns": state.returns(),
+            "scores": state.returns(),
         }
+        assert rec["game"] == "koira"
         again = replay(json.loads(text))
         assert again.placements == state.placements and again.log == state.log
         assert snapshot(again) == snapshot(state)
@@ -68,7 +73,7 @@ def test_a_record_is_plain_json_and_replays_the_game(table: tuple) -> None:  # t
 def test_an_unfinished_game_records_and_replays_too() -> None:
     state = _played("koira", 3, seed=4, stop=40)
     rec = json.loads(json.dumps(game_record(state)))
-    assert rec["result"]["finished"] is False and rec["result"]["placements"] == []
+    assert rec["result"]["finished"] is False and "places" not in rec["result"]
     again = replay(rec)
     assert snapshot(again) == snapshot(state) and len(rec["actions"]) == 40
 
@@ -106,6 +111,15 @@ def test_save_and_load_round_trip(record: dict[str, Any], tmp_path: Path) -> Non
     assert replay(load_record(str(path))).placements == record["result"]["placements"]
 
 
+def test_records_from_before_the_suite_had_other_games_still_replay(
+    record: dict[str, Any],
+) -> None:
+    """Format koira-record/1 had no "game" field: such a record is a Koira record."""
+    old = {k: v for k, v in record.items() if k != "game"}
+    old["format"] = "koira-record/1"
+    assert replay(old).log == record["events"]
+
+
 def test_loading_a_file_that_is_not_json_is_a_value_error(tmp_path: Path) -> None:
     path = tmp_path / "broken.json"
     path.write_text('{"format": "koira-record/1", "deck": [')
@@ -114,7 +128,7 @@ def test_loading_a_file_that_is_not_json_is_a_value_error(tmp_path: Path) -> Non
 
 
 def test_every_event_has_a_readable_line(record: dict[str, Any]) -> None:
-    lines = [describe_event(e) for e in record["events"]]
+    lines = [describe_event(record_game(record), e) for e in record["events"]]
     assert all(line and not line.startswith("{") for line in lines)
     assert lines[-1].startswith("GAME OVER")
 
@@ -183,17 +197,17 @@ def test_a_missing_key_is_named(record: dict[str, Any], key: str) -> None:
         replay(_tampered(record, lambda r: r.pop(key)))
 
 
-@pytest.mark.parametrize("fmt", [None, "koira-record/0", "koira-record/2", 1])
+@pytest.mark.parametrize("fmt", [None, "koira-record/0", "koira-record/3", 1])
 def test_a_wrong_format_is_refused(record: dict[str, Any], fmt: Any) -> None:
-    with pytest.raises(ValueError, match="not a Koira game record"):
+    with pytest.raises(ValueError, match="not a game record"):
         replay(_tampered(record, lambda r: r.__setitem__("format", fmt)))
-    with pytest.raises(ValueError, match="not a Koira game record"):
+    with pytest.raises(ValueError, match="not a game record"):
         replay(_tampered(record, lambda r: r.pop("format")))
 
 
 @pytest.mark.parametrize("thing", [[], "record", None, 3])
 def test_something_that_is_not_a_record_is_refused(thing: Any) -> None:
-    with pytest.raises(ValueError, match="not a Koira game record"):
+    with pytest.raises(ValueError, match="not a game record"):
         replay(thing)
 
 

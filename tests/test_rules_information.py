@@ -6,8 +6,8 @@ import pytest
 from scenario import END, PRESET_NAMES, THREE_HANDS, endgame, game, play, risk_down_to
 
 from koira_env import card_id
-from koira_env.engine import HAND, TRICK, TRUMP_ASIDE, UNKNOWN, WON
-from koira_env.info import known_locations, known_trump_suit
+from koira_env.games.koira.engine import HAND, TRICK, TRUMP_ASIDE, UNKNOWN, WON
+from koira_env.games.koira.info import known_locations, known_trump_suit
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)

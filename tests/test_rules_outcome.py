@@ -8,7 +8,7 @@ import pytest
 from scenario import PRESET_NAMES, events
 
 from koira_env import IllegalActionError, new_game
-from koira_env.rules import PLAYER_RANGE
+from koira_env.games.koira.rules import PLAYER_RANGE
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)

@@ -17,7 +17,15 @@ from scenario import (
 )
 
 from koira_env import RISK, card_id
-from koira_env.engine import HAND, PHASE_ONE, PHASE_TWO, TRICK, TRUMP_ASIDE, UNKNOWN, WON
+from koira_env.games.koira.engine import (
+    HAND,
+    PHASE_ONE,
+    PHASE_TWO,
+    TRICK,
+    TRUMP_ASIDE,
+    UNKNOWN,
+    WON,
+)
 
 
 def plays(state) -> list[tuple[int, str]]:

@@ -9,7 +9,7 @@ import pytest
 from scenario import PRESET_NAMES, action, events, ids, legal, phase_two, play
 
 from koira_env import TAKE
-from koira_env.engine import GAME_OVER, HAND
+from koira_env.games.koira.engine import GAME_OVER, HAND
 
 B_LIKE = ("koira-b", "mattis")
 

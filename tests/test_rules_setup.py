@@ -6,7 +6,7 @@ import pytest
 from scenario import PRESET_NAMES, action, deck, game, ids
 
 from koira_env import RISK, card_name, make_rules, new_game
-from koira_env.engine import REMOVED, STOCK, UNKNOWN
+from koira_env.games.koira.engine import REMOVED, STOCK, UNKNOWN
 
 
 @pytest.mark.parametrize(

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env as gym_check_env
 
-from koira_env.observation import ObservationEncoder
-from koira_env.single_agent import ILLEGAL_REWARD, SingleAgentEnv
+from koira_env.core.single_agent import ILLEGAL_REWARD, SingleAgentEnv
+from koira_env.games.koira.observation import ObservationEncoder
 
 
 class Spy:

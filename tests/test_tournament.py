@@ -33,7 +33,7 @@ from agents.tournament import (
     schedule,
     summarize,
 )
-from koira_env.record import load_record, replay
+from koira_env.core.record import load_record, replay
 
 CONFIG = TournamentConfig(agents=("random", "greedy", "dumper"), deals=12, seed=5)
 RESULT_FILES = ("results.json", "leaderboard.csv", "head_to_head.csv")
@@ -167,7 +167,7 @@ def test_saved_records_replay_to_the_logged_result(tmp_path):
     assert [p.name for p in records] == ["game-0.0.json", "game-0.1.json", "game-0.2.json"]
     for path in records:
         key = path.stem.removeprefix("game-")
-        assert replay(load_record(path)).placements == rows[key]["placements"]
+        assert list(replay(load_record(path)).outcome().places) == rows[key]["places"]
 
 
 def test_identical_agents_get_equal_loss_rates_within_the_ci(tmp_path):
@@ -249,7 +249,7 @@ def test_summary_on_a_synthetic_log():
             "deal": 0,
             "rotation": 0,
             "seats": ["x", "y"],
-            "placements": [0, 1],
+            "places": [1, 2],
             "truncated": False,
         },
         {
@@ -257,7 +257,7 @@ def test_summary_on_a_synthetic_log():
             "deal": 0,
             "rotation": 1,
             "seats": ["y", "x"],
-            "placements": [1, 0],
+            "places": [2, 1],
             "truncated": False,
         },
         {
@@ -265,7 +265,7 @@ def test_summary_on_a_synthetic_log():
             "deal": 1,
             "rotation": 0,
             "seats": ["x", "y"],
-            "placements": [1, 0],
+            "places": [2, 1],
             "truncated": False,
         },
         {
@@ -273,7 +273,7 @@ def test_summary_on_a_synthetic_log():
             "deal": 1,
             "rotation": 1,
             "seats": ["y", "x"],
-            "placements": [0, 1],
+            "places": [1, 2],
             "truncated": True,
         },
     ]

@@ -14,16 +14,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from koira_env.games.koira.game import game_for
+
 pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
 from bench_scripts import load_benchmark
 
-from agents.base import make_agent, play_game
+from agents.base import play_game
 from agents.ppo import META_NAME, load_policy, read_metadata
+from agents.registry import make_agent
 from agents.tournament import TournamentConfig, default_entrants, run_tournament, shipped_model
-from koira_env.engine import new_game
-from koira_env.rules import make_rules
+from koira_env.games.koira.engine import new_game
+from koira_env.games.koira.rules import make_rules
 from training.league import League, LeagueMix, write_manifest
 from training.train import Args, parse_args, train
 from training.warmstart import collect, fit
@@ -84,8 +87,10 @@ def test_tiny_run_writes_loadable_checkpoint_curve_and_league(trained: Path) -> 
     rules = make_rules(4, "koira")
     policy = load_policy(trained / "latest.zip", rules)
     agent = make_agent(f"ppo:{trained / 'latest.zip'}")
-    result = play_game([agent, *(make_agent(b) for b in BOTS)], rules, list(range(52)), seed=3)
-    assert len(result.placements) == 4
+    result = play_game(
+        [agent, *(make_agent(b) for b in BOTS)], game_for(rules), list(range(52)), seed=3
+    )
+    assert sorted(result.places) == [1, 2, 3, 4]
     assert policy.meta["obs_size"] == meta["obs_size"]
 
 
@@ -101,7 +106,12 @@ def test_policy_agent_is_deterministic_and_legal(trained: Path) -> None:
     deck = list(range(52))
     random.Random(5).shuffle(deck)
     runs = [
-        play_game([make_agent(f"ppo:{trained / 'latest.zip'}") for _ in range(4)], rules, deck, 9)
+        play_game(
+            [make_agent(f"ppo:{trained / 'latest.zip'}") for _ in range(4)],
+            game_for(rules),
+            deck,
+            9,
+        )
         for _ in range(2)
     ]
     assert runs[0] == runs[1]
@@ -203,8 +213,8 @@ def test_curve_plot_is_written(trained: Path, tmp_path: Path) -> None:
 def test_demonstrations_are_the_bots_legal_moves_and_cloning_learns_them() -> None:
     from sb3_contrib import MaskablePPO
 
-    from koira_env.observation import ObservationEncoder
-    from koira_env.single_agent import SingleAgentEnv
+    from koira_env.core.single_agent import SingleAgentEnv
+    from koira_env.games.koira.observation import ObservationEncoder
 
     rules = make_rules(4, "koira")
     demos = collect(rules, BOTS, ("greedy",), 2000, seed=4)
@@ -236,7 +246,7 @@ def test_default_tournament_includes_the_shipped_policy_only_where_it_fits() -> 
 def test_export_drops_the_optimizer_state_and_keeps_the_policy(
     trained: Path, tmp_path: Path
 ) -> None:
-    from koira_env.observation import ObservationEncoder
+    from koira_env.games.koira.observation import ObservationEncoder
     from training.export import export
 
     rules = make_rules(4, "koira")
@@ -258,7 +268,7 @@ def test_numpy_actor_matches_sb3s_masked_distribution(trained: Path, which: str)
     import torch
     from sb3_contrib import MaskablePPO
 
-    from koira_env.observation import ObservationEncoder
+    from koira_env.games.koira.observation import ObservationEncoder
 
     path = trained / "latest.zip" if which == "tiny run" else shipped_model()
     rules = make_rules(4, "koira")
@@ -287,7 +297,7 @@ def test_actor_the_numpy_path_cannot_run_is_a_clear_error(tmp_path: Path) -> Non
     from sb3_contrib import MaskablePPO
 
     from agents.ppo import Policy, model_metadata
-    from koira_env.single_agent import SingleAgentEnv
+    from koira_env.core.single_agent import SingleAgentEnv
 
     rules = make_rules(4, "koira")
     relu = MaskablePPO(

@@ -17,12 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.base import Turn, make_agent
+from agents.base import Turn
 from agents.ppo import PolicyPlayer, load_policy
-from koira_env.info import seat_view
-from koira_env.observation import ObservationEncoder
-from koira_env.rules import Rules
-from koira_env.single_agent import Opponent
+from agents.registry import make_agent
+from koira_env.core.game import Game
+from koira_env.core.single_agent import Opponent
 
 MANIFEST = "league.json"
 
@@ -33,7 +32,7 @@ class LeagueMix:
 
     latest: float = 0.3
     snapshots: float = 0.2
-    bots: tuple[str, ...] = ("greedy", "dumper", "warrior", "gambler", "cautious", "hoarder")
+    bots: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if min(self.latest, self.snapshots) < 0 or self.latest + self.snapshots > 1:
@@ -42,10 +41,10 @@ class LeagueMix:
             raise ValueError("the league needs bots when latest + snapshots < 1")
 
 
-def bot_opponent(spec: str, rules: Rules, rng: random.Random) -> Opponent:
+def bot_opponent(spec: str, game: Game, rng: random.Random) -> Opponent:
     """A registered bot as an opponent callable: it sees only its seat's view."""
-    agent = make_agent(spec)
-    return lambda state, seat: agent.act(Turn(seat_view(state, seat), rules, rng, state))
+    agent = make_agent(spec, game.id)
+    return lambda state, seat: agent.act(Turn(state.view(seat), game, rng, state))
 
 
 def policy_opponent(player: PolicyPlayer, rng: random.Random) -> Opponent:
@@ -70,11 +69,10 @@ def read_manifest(run_dir: Path) -> dict[str, Any]:
 class League:
     """An ``OpponentSampler`` for ``SingleAgentEnv`` reading the run folder's manifest."""
 
-    def __init__(self, run_dir: str | Path, rules: Rules, mix: LeagueMix) -> None:
+    def __init__(self, run_dir: str | Path, game: Game, mix: LeagueMix) -> None:
         self.run_dir = Path(run_dir)
-        self.rules = rules
+        self.game = game
         self.mix = mix
-        self.encoder = ObservationEncoder(rules)
         self._stamp: int | None = None
         self._players: dict[Path, PolicyPlayer] = {}
         self.latest: Path | None = None
@@ -94,8 +92,8 @@ class League:
 
     def _player(self, path: Path) -> PolicyPlayer:
         if path not in self._players:
-            policy = load_policy(path, self.rules)
-            self._players[path] = PolicyPlayer(policy, self.encoder, deterministic=False)
+            policy = load_policy(path, self.game)
+            self._players[path] = PolicyPlayer(policy, self.game, deterministic=False)
         return self._players[path]
 
     def kind(self, rng: random.Random) -> str:
@@ -114,4 +112,4 @@ class League:
             return policy_opponent(self._player(self.latest), rng)
         if kind == "snapshot":
             return policy_opponent(self._player(rng.choice(self.snapshots)), rng)
-        return bot_opponent(rng.choice(self.mix.bots), self.rules, rng)
+        return bot_opponent(rng.choice(self.mix.bots), self.game, rng)

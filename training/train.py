@@ -1,4 +1,4 @@
-"""Self-play training of a MaskablePPO agent: ``koira train [--options]``.
+"""Self-play training of a MaskablePPO agent for any game: ``koira train [--game G] [--options]``.
 
 Read top to bottom: the arguments, the seeding, the envs (one learner seat, the league in the
 other seats), then a loop of learn / publish to the league / evaluate / checkpoint. Every
@@ -29,10 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from agents.ppo import META_NAME, check_compatible, model_metadata, read_metadata
+from agents.registry import default_agents
 from agents.tournament import TournamentConfig, run_tournament
-from koira_env.observation import ObservationEncoder
-from koira_env.rules import Rules, make_rules
-from koira_env.single_agent import SingleAgentEnv
+from koira_env.core.game import Game
+from koira_env.core.single_agent import SingleAgentEnv
+from koira_env.registry import make_game, spec
 
 from .league import League, LeagueMix, write_manifest
 from .warmstart import collect, fit
@@ -58,8 +59,10 @@ RUN_LENGTH = frozenset({"total_timesteps", "minutes", "progress", "resume", "vec
 class Args:
     run_dir: str = "runs/koira4"
     """folder for checkpoints, league policies, evaluation and TensorBoard logs"""
-    rules: str = "koira"
-    """rules preset the agent learns"""
+    game: str = "koira"
+    """the game the agent learns (koira_env.games())"""
+    rules: str = ""
+    """the game's rules preset (Koira: koira, koira-b, mattis); empty: the game's default"""
     players: int = 4
     """table size"""
     seed: int = 1
@@ -95,8 +98,9 @@ class Args:
     """hidden layers of the policy and value networks (separate)"""
     bc_decisions: int = 300_000
     """warm start: decisions of the bc_bots to imitate before PPO (0 = start from scratch)"""
-    bc_bots: tuple[str, ...] = ("greedy",)
-    """warm start: the bots imitated (their tables are drawn from ``bots``)"""
+    bc_bots: tuple[str, ...] = ()
+    """warm start: the bots imitated (their tables are drawn from ``bots``); empty: the
+    game's choice (Koira: greedy), else every league bot"""
     bc_epochs: int = 6
     """warm start: passes over the demonstrations"""
     bc_lr: float = 1e-3
@@ -105,8 +109,9 @@ class Args:
     """probability that an opponent seat is the latest policy"""
     p_snapshot: float = 0.1
     """probability that an opponent seat is an earlier snapshot (else a heuristic bot)"""
-    bots: tuple[str, ...] = LeagueMix.bots
-    """heuristic bots in the league and in the evaluation"""
+    bots: tuple[str, ...] = ()
+    """heuristic bots in the league and in the evaluation; empty: the game's choice (Koira: its
+    six heuristics), else every bot of the game that needs no argument, except random"""
     snapshot_every: int = 400_000
     """steps between league snapshots"""
     eval_every: int = 100_000
@@ -122,8 +127,22 @@ class Args:
     extra: dict[str, Any] = field(default_factory=dict)
     """rule option overrides, e.g. {"reward": "placement"} (JSON on the command line)"""
 
-    def game_rules(self) -> Rules:
-        return make_rules(self.players, self.rules, **self.extra)
+    def make_game(self) -> Game:
+        preset = {"rules": self.rules} if self.rules else {}
+        return make_game(self.game, self.players, **preset, **self.extra)
+
+    def league_bots(self) -> tuple[str, ...]:
+        """``bots``, or the game's default league."""
+        if self.bots:
+            return self.bots
+        chosen = spec(self.game).training.get("bots")
+        if chosen:
+            return tuple(chosen)
+        return tuple(b for b in default_agents(self.game) if b not in ("random", "ppo"))
+
+    def imitated_bots(self) -> tuple[str, ...]:
+        """``bc_bots``, or the game's choice, or the whole league."""
+        return self.bc_bots or tuple(spec(self.game).training.get("bc_bots", self.league_bots()))
 
 
 # ------------------------------------------------------------------ envs
@@ -131,9 +150,10 @@ def make_env(args: Args, rank: int) -> SingleAgentEnv:
     import torch
 
     torch.set_num_threads(1)  # a "subproc" child only loads league models; train() resets it
-    rules = args.game_rules()
-    league = League(args.run_dir, rules, LeagueMix(args.p_latest, args.p_snapshot, args.bots))
-    return SingleAgentEnv(args.players, rules, opponent_sampler=league)
+    game = args.make_game()
+    mix = LeagueMix(args.p_latest, args.p_snapshot, args.league_bots())
+    league = League(args.run_dir, game, mix)
+    return SingleAgentEnv(game, opponent_sampler=league)
 
 
 VEC_ENVS = ("dummy", "subproc")
@@ -232,8 +252,9 @@ def _jsonable(args: Args) -> dict[str, Any]:
 def evaluate(args: Args, model_path: Path, timesteps: int, minutes: float) -> dict[str, Any]:
     """A duplicate-deal tournament of the policy against the bots; one row of eval.csv."""
     config = TournamentConfig(
-        agents=(f"ppo=ppo:{model_path.resolve()}", *args.bots),
-        rules=args.rules,
+        agents=(f"ppo=ppo:{model_path.resolve()}", *args.league_bots()),
+        game=args.game,
+        rules=args.rules or None,
         players=args.players,
         deals=args.eval_deals,
         seed=args.seed,  # the same deals at every evaluation: a paired curve
@@ -259,20 +280,22 @@ def evaluate(args: Args, model_path: Path, timesteps: int, minutes: float) -> di
 
 
 # ------------------------------------------------------------------ training
-def warm_start(args: Args, model: Any, rules: Rules) -> None:
+def warm_start(args: Args, model: Any, game: Game) -> None:
     """Behaviour cloning of ``bc_bots`` into the fresh network (``training.warmstart``),
     on every core: the envs are idle until PPO starts."""
     import torch
 
     started = time.monotonic()
-    demos = collect(rules, args.bots, args.bc_bots, args.bc_decisions, args.seed)
+    imitated = args.imitated_bots()
+    demos = collect(game, args.league_bots(), imitated, args.bc_decisions, args.seed)
     collected = time.monotonic()
     torch.set_num_threads(os.cpu_count() or 1)
-    scale = ObservationEncoder(rules).scale
-    stats = fit(model.policy, demos, scale, args.bc_epochs, args.bc_lr, 512, args.seed)
+    stats = fit(
+        model.policy, demos, game.observation_scale, args.bc_epochs, args.bc_lr, 512, args.seed
+    )
     torch.set_num_threads(args.torch_threads)
     print(
-        f"warm start: {args.bc_decisions} decisions of {','.join(args.bc_bots)} collected in "
+        f"warm start: {args.bc_decisions} decisions of {','.join(imitated)} collected in "
         f"{collected - started:.0f} s, fitted in {time.monotonic() - collected:.0f} s: "
         + ", ".join(f"{k} {v:.3f}" for k, v in stats.items()),
         flush=True,
@@ -285,8 +308,8 @@ def train(args: Args) -> Path:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.utils import set_random_seed
 
-    rules = args.game_rules()
-    LeagueMix(args.p_latest, args.p_snapshot, args.bots)  # validate before any work
+    game = args.make_game()
+    LeagueMix(args.p_latest, args.p_snapshot, args.league_bots())  # validate before any work
     if args.vec_env not in VEC_ENVS:
         raise ValueError(f"vec_env must be one of {sorted(VEC_ENVS)}, got {args.vec_env!r}")
     run_dir = Path(args.run_dir)
@@ -294,7 +317,7 @@ def train(args: Args) -> Path:
     ckpt = run_dir / CHECKPOINT
     if args.resume:
         meta = read_metadata(ckpt)
-        check_compatible(meta, rules, ckpt)
+        check_compatible(meta, game, ckpt)
         timesteps, minutes_before = meta["timesteps"], meta["minutes"]
         snapshots: list[str] = meta["snapshots"]
     else:
@@ -310,7 +333,7 @@ def train(args: Args) -> Path:
         model = MaskablePPO.load(ckpt, env=envs, device="cpu", tensorboard_log=str(run_dir / "tb"))
     else:
         model = new_model(args, envs, seed, tensorboard_log=str(run_dir / "tb"))
-    meta_base = model_metadata(rules, seed=args.seed, args=_jsonable(args))
+    meta_base = model_metadata(game, seed=args.seed, args=_jsonable(args))
     latest = run_dir / LATEST
     rows = read_eval(run_dir / EVAL_CSV, timesteps)
     write_eval(run_dir / EVAL_CSV, rows)
@@ -327,7 +350,7 @@ def train(args: Args) -> Path:
 
     if not args.resume:
         if args.bc_decisions:
-            warm_start(args, model, rules)
+            warm_start(args, model, game)
         publish(0, minutes_now())
         if args.bc_decisions:
             rows.append(evaluate(args, latest, 0, minutes_now()))

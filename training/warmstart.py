@@ -6,7 +6,9 @@ evaluation field), records every real decision of the imitated bots through the 
 own encoder (observation, legal mask, action, the seat's final return), and fits the policy
 network with cross-entropy over the masked logits and the value network to those returns.
 PPO then starts from bot-level play with a value function that already knows the game, and
-only has to improve on it. Observations are stored as the encoder's small integers (uint8).
+only has to improve on it. Observations are stored as the encoder's small integers (uint8)
+when the game's observations are such codes times a scale (``Game.observation_scale``: Koira's
+vector has over a thousand entries), else as float32.
 """
 
 from __future__ import annotations
@@ -17,30 +19,28 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Turn, make_agent
-from koira_env.engine import new_game
-from koira_env.info import seat_view
-from koira_env.observation import ObservationEncoder
-from koira_env.rules import Rules
+from agents.base import Turn
+from agents.registry import make_agent
+from koira_env.core.game import Game
 
 
 @dataclass
 class Demonstrations:
-    obs: np.ndarray  # uint8 codes; times ``encoder.scale`` gives the observation
+    obs: np.ndarray  # uint8 codes (times ``game.observation_scale``) or float32 observations
     masks: np.ndarray  # bool, legal actions
     actions: np.ndarray  # int64
     returns: np.ndarray  # float32, the deciding seat's terminal reward
 
 
 def collect(
-    rules: Rules, field: tuple[str, ...], imitate: tuple[str, ...], decisions: int, seed: int
+    game: Game, field: tuple[str, ...], imitate: tuple[str, ...], decisions: int, seed: int
 ) -> Demonstrations:
     """``decisions`` real decisions of the ``imitate`` bots at tables drawn from ``field``."""
-    encoder = ObservationEncoder(rules)
     rng = random.Random(seed)
-    n = rules.num_players
-    obs = np.empty((decisions, encoder.size), np.uint8)
-    masks = np.empty((decisions, encoder.num_actions), bool)
+    n = game.num_players
+    scale = game.observation_scale
+    obs = np.empty((decisions, game.observation_size), np.float32 if scale is None else np.uint8)
+    masks = np.empty((decisions, game.num_actions), bool)
     actions = np.empty(decisions, np.int64)
     returns = np.empty(decisions, np.float32)
     count = 0
@@ -48,8 +48,8 @@ def collect(
         names = [rng.choice(field) for _ in range(n)]
         if not set(names) & set(imitate):
             names[rng.randrange(n)] = rng.choice(imitate)
-        agents = [make_agent(name) for name in names]
-        state = new_game(rules=rules, seed=rng.getrandbits(64))
+        agents = [make_agent(name, game.id) for name in names]
+        state = game.new_state(seed=rng.getrandbits(64))
         rows: list[tuple[int, int]] = []  # (row, seat) of this game's recorded decisions
         while not state.is_terminal:
             legal = state.legal_actions()
@@ -57,10 +57,11 @@ def collect(
             if len(legal) == 1:
                 state.apply(legal[0])
                 continue
-            action = agents[seat].act(Turn(seat_view(state, seat), rules, rng, state))
+            action = agents[seat].act(Turn(state.view(seat), game, rng, state))
             if names[seat] in imitate and count < decisions:
-                obs[count] = np.rint(encoder.observation(state, seat) / encoder.scale)
-                masks[count] = encoder.action_mask(legal).astype(bool)
+                observation = game.observation(state, seat)
+                obs[count] = observation if scale is None else np.rint(observation / scale)
+                masks[count] = game.action_mask(legal).astype(bool)
                 actions[count] = action
                 rows.append((count, seat))
                 count += 1
@@ -74,7 +75,7 @@ def collect(
 def fit(
     policy: Any,
     demos: Demonstrations,
-    scale: np.ndarray,
+    scale: np.ndarray | None,
     epochs: int,
     lr: float,
     batch_size: int,
@@ -89,7 +90,7 @@ def fit(
     masks = torch.from_numpy(demos.masks)
     actions = torch.from_numpy(demos.actions)
     returns = torch.from_numpy(demos.returns)
-    scale_t = torch.from_numpy(scale)
+    scale_t = torch.from_numpy(scale) if scale is not None else torch.ones(obs.shape[1])
     order = torch.randperm(len(actions), generator=gen)
     held = order[: len(order) // 10]
     train = order[len(order) // 10 :]

@@ -5,7 +5,7 @@ single numpy multiply with a per-entry scale, because numpy calls, not arithmeti
 at this size. Each per-card block is one ``bytes.translate`` of the engine's location
 bytearrays (``pub`` for public knowledge, ``loc`` only for the seat's own hand and its own
 hidden trump card), so no Python loop runs over the 52 cards. The result must equal
-``koira_env.info.known_locations`` for the seat; the tests check that card by card.
+``koira_env.games.koira.info.known_locations`` for the seat; the tests check that card by card.
 
 Everything is seat-relative: "player r" is the player r seats after the observer, r = 0 is
 the observer. See docs/environment.md for the layout table.
@@ -17,7 +17,7 @@ from operator import itemgetter
 
 import numpy as np
 
-from .cards import NUM_CARDS
+from ...cards import NUM_CARDS
 from .engine import (
     DISCARD,
     GAME_OVER,

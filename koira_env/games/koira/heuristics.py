@@ -11,13 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from koira_env.cards import RANK_OF, SUIT_OF
-from koira_env.engine import FIRST_RUN, PHASE_ONE, RISK, RUNS, TAKE, action_cards
+from ...cards import RANK_OF, SUIT_OF
+from .engine import FIRST_RUN, PHASE_ONE, RISK, RUNS, TAKE, action_cards
 
 if TYPE_CHECKING:  # base imports the registry, so the bots import it only for type hints
-    from koira_env.info import SeatView
-
-    from .base import Turn
+    from ...core.agent import Turn
+    from .info import SeatView
 
 _ALL_ACTIONS = range(FIRST_RUN + len(RUNS))
 # Per action id: rank and suit of its (lowest) card and how many cards it sheds.

@@ -17,9 +17,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from koira_env.cards import RANK_OF, SUIT_OF
-from koira_env.engine import HAND, PHASE_ONE, RISK, TAKE, UNKNOWN, WON, action_cards
-
+from ...cards import RANK_OF, SUIT_OF
+from .engine import HAND, PHASE_ONE, RISK, TAKE, UNKNOWN, WON, action_cards
 from .heuristics import (
     ACT_LEN,
     ACT_RANK,
@@ -32,10 +31,9 @@ from .heuristics import (
 )
 
 if TYPE_CHECKING:
-    from koira_env.info import SeatView
-    from koira_env.rules import Rules
-
-    from .base import Turn
+    from ...core.agent import Turn
+    from .info import SeatView
+    from .rules import Rules
 
 
 class ExpertAgent:

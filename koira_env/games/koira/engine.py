@@ -6,17 +6,22 @@ plain lists, ints and two bytearrays, and event logging is off unless asked for.
 
 Card locations are tracked twice: ``loc`` is the truth, ``pub`` is what every seat knows
 (``UNKNOWN`` when the card is face down). A seat's information is ``pub`` plus its own hand
-plus, for its holder, the hidden trump card: see ``koira_env.info``.
+plus, for its holder, the hidden trump card: see ``koira_env.games.koira.info``.
 """
 
 from __future__ import annotations
 
 import random
 from bisect import bisect_left, bisect_right, insort
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .cards import NUM_CARDS, RANK_OF, RANKS, SUIT_OF, card_name, parse_deck
-from .rules import Rules, make_rules
+from ...cards import NUM_CARDS, RANK_OF, RANKS, SUIT_OF, card_name
+from ...core.game import IllegalActionError, Outcome, as_action
+from .rules import Rules
+
+if TYPE_CHECKING:
+    from .game import KoiraGame
+    from .info import SeatView
 
 # --- actions ------------------------------------------------------------------------------
 RISK = 52
@@ -78,10 +83,6 @@ TWO_PLAYER_REMOVED = 10
 MIN_RISK_STOCK = 2  # the last stock card is the trump card and cannot be risked
 
 
-class IllegalActionError(ValueError):
-    """An action that is not legal in the current state."""
-
-
 class State:
     """A Koira game in progress. Build with ``new_game``; advance with ``apply``.
 
@@ -95,6 +96,7 @@ class State:
         "current",
         "deck",
         "dropped",
+        "game",
         "hands",
         "history",
         "in_war",
@@ -113,6 +115,7 @@ class State:
         "round_players",
         "round_pos",
         "rules",
+        "seed",
         "stock",
         "trick",
         "trick_count",
@@ -127,9 +130,14 @@ class State:
     )
 
     # ------------------------------------------------------------------ setup
-    def __init__(self, rules: Rules, deck: list[int], log: bool = False) -> None:
+    def __init__(
+        self, game: KoiraGame, deck: list[int], log: bool = False, seed: Any = None
+    ) -> None:
+        rules = game.rules
         n = rules.num_players
+        self.game = game
         self.rules = rules
+        self.seed = seed
         self.n = n
         self.deck = tuple(deck)
         self.max_actions = rules.max_actions
@@ -178,7 +186,9 @@ class State:
     def clone(self) -> State:
         """A deep copy that shares only immutable parts (rules); cheap enough for search."""
         c = State.__new__(State)
+        c.game = self.game
         c.rules = self.rules
+        c.seed = self.seed
         c.n = self.n
         c.deck = self.deck
         c.max_actions = self.max_actions
@@ -248,6 +258,60 @@ class State:
                 result[p] = 1.0 - 2.0 * place / (n - 1)
         return result
 
+    def outcome(self) -> Outcome | None:
+        """Places in the order players went out (the loser last); scores are the returns."""
+        if self.phase != GAME_OVER or self.truncated:
+            return None
+        places = [0] * self.n
+        for place, p in enumerate(self.placements, 1):
+            places[p] = place
+        returns = tuple(self.returns())
+        return Outcome(tuple(places), returns, returns, extra={"placements": self.placements[:]})
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know (``koira_env.games.koira.info.seat_view``)."""
+        from .info import seat_view
+
+        return seat_view(self, seat)
+
+    def determinize(self, seat: int, rng: random.Random) -> State:
+        """A full state consistent with everything ``seat`` knows, hidden cards dealt at random.
+
+        The cards ``seat`` cannot see are shuffled among the places it cannot see into (other
+        hands' unknown cards, the stock, the unseen removed cards, someone else's hidden trump
+        card), keeping every count. The copy carries no deck order, history or log, so nothing
+        hidden leaks through it. Inferences such as "she took, so she is void in hearts" are
+        not used: every consistent deal is equally likely.
+        """
+        s = self.clone()
+        s.deck = ()
+        s.history = []
+        s.log = None
+        own = HAND + seat
+        hidden = [
+            c
+            for c in range(NUM_CARDS)
+            if s.pub[c] == UNKNOWN
+            and s.loc[c] != own
+            and not (s.loc[c] == TRUMP_ASIDE and s.trump_holder == seat)
+        ]
+        if not hidden:
+            return s
+        shuffled = hidden[:]
+        rng.shuffle(shuffled)
+        new_for = dict(zip(hidden, shuffled, strict=True))  # the card now in old's place
+        loc = self.loc
+        for old, new in new_for.items():
+            s.loc[new] = loc[old]
+        for hand in s.hands:
+            hand[:] = [new_for.get(c, c) for c in hand]
+            if s.phase != PHASE_ONE:
+                hand.sort()  # the engine keeps phase-two hands sorted
+        s.stock = [new_for.get(c, c) for c in s.stock]
+        if s.trump_card in new_for:
+            s.trump_card = new_for[s.trump_card]
+        return s
+
     @property
     def loser(self) -> int:
         return self.placements[-1] if self.phase == GAME_OVER and not self.truncated else -1
@@ -255,6 +319,11 @@ class State:
     # ------------------------------------------------------------------ apply
     def apply(self, action: int) -> None:
         """Play ``action`` for ``self.current``; raises ``IllegalActionError`` if not legal."""
+        if type(action) is not int:  # 13.0 == 13: a float would pass the checks below
+            try:
+                action = as_action(action)
+            except IllegalActionError:
+                raise IllegalActionError(self._illegal(action)) from None
         phase = self.phase
         if phase == PHASE_TWO:
             legal = self.cached_legal
@@ -284,8 +353,8 @@ class State:
     def _illegal(self, action: Any) -> str:
         legal = ", ".join(f"{a} ({action_name(a)})" for a in sorted(self.legal_actions()))
         try:
-            what = f"{action} ({action_name(int(action))})"
-        except (TypeError, ValueError, IndexError):
+            what = f"{action} ({action_name(action)})" if type(action) is int else repr(action)
+        except (IndexError, ValueError):
             what = repr(action)
         return f"illegal action {what} for player_{self.current}; legal actions: {legal}"
 
@@ -761,14 +830,9 @@ def new_game(
     **options: Any,
 ) -> State:
     """A fresh game: ``deck`` fixes the order (``deck[0]`` dealt first), else ``seed`` shuffles."""
-    r = (
-        rules
-        if isinstance(rules, Rules) and not options
-        else make_rules(num_players, rules, **options)
-    )
-    if deck is None:
-        order = list(range(NUM_CARDS))
-        random.Random(seed).shuffle(order)
-    else:
-        order = parse_deck(deck)
-    return State(r, order, log=log)
+    from .game import game_for, make_game
+
+    game = game_for(rules) if isinstance(rules, Rules) and not options else None
+    if game is None:
+        game = make_game(num_players, rules, **options)
+    return game.new_state(deck, seed=seed, log=log)

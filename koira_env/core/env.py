@@ -1,4 +1,4 @@
-"""The PettingZoo AEC environment for Koira and Mattis.
+"""The PettingZoo AEC environment of every game: one class over the ``Game`` protocol.
 
 ``env()`` gives the protections of PettingZoo's usual wrapper stack (OrderEnforcingWrapper,
 AssertOutOfBoundsWrapper, TerminateIllegalWrapper), with the same messages and the same
@@ -6,8 +6,9 @@ conventions, but checked inside ``step`` at O(1) cost: stacking the generic wrap
 a do-nothing environment far below the engine's speed. ``raw_env()`` differs only in raising
 the engine's ``IllegalActionError`` on any illegal or out-of-range action.
 
-Rewards come only at the end, from ``State.returns()``. Observations are fresh arrays on every
-call (safe to keep); see ``koira_env.observation`` and docs/environment.md.
+Rewards come only at the end, from ``State.returns()``; the raw scores and places are in
+``info`` then (``Game.end_info``). Observations are fresh arrays on every call (safe to keep);
+each game's encoder and docs/environment.md describe them.
 """
 
 from __future__ import annotations
@@ -23,11 +24,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.env import AECIterable, AECIterator
 from pettingzoo.utils.env_logger import EnvLogger
 
-from .engine import GAME_OVER, IllegalActionError, State, new_game
-from .observation import ObservationEncoder
+from .game import Game, IllegalActionError, State
 from .record import game_record
-from .render import render_text
-from .rules import Rules, make_rules
 
 ILLEGAL_REWARD = -1.0  # TerminateIllegalWrapper's illegal_reward, as in PettingZoo's classic envs
 RESET_OPTIONS = ("deck",)
@@ -62,15 +60,14 @@ class _SetByReset:
         setattr(env, self.private, value)
 
 
-class KoiraEnv(AECEnv):
-    """Koira as an AEC environment; build it with ``koira_env.env()`` or ``raw_env()``."""
+class CardGameEnv(AECEnv):
+    """Any game of the registry as an AEC env; build it with ``koira_env.make(game, ...)``."""
 
-    metadata: ClassVar[dict[str, Any]] = {
+    _METADATA: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi", "human"],
-        "name": "koira_v0",
         "is_parallelizable": False,
     }
-    terminate_illegal = True  # False in RawKoiraEnv: illegal actions raise instead
+    terminate_illegal = True  # False in RawCardGameEnv: illegal actions raise instead
     agents = _SetByReset()
     agent_selection = _SetByReset()
     rewards = _SetByReset()
@@ -78,45 +75,45 @@ class KoiraEnv(AECEnv):
     truncations = _SetByReset()
     infos = _SetByReset()
 
-    def __init__(
-        self,
-        num_players: int = 4,
-        rules: str | Rules = "koira",
-        render_mode: str | None = None,
-        **options: Any,
-    ) -> None:
+    def __init__(self, game: Game, render_mode: str | None = None) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        modes = self._METADATA["render_modes"]
+        if render_mode is not None and render_mode not in modes:
             raise ValueError(
-                f"render_mode={render_mode!r} is not supported; "
-                f"choose None or one of {self.metadata['render_modes']}"
+                f"render_mode={render_mode!r} is not supported; choose None or one of {modes}"
             )
-        self.rules = make_rules(num_players, rules, **options)
+        self._metadata = {**self._METADATA, "name": game.env_name}
+        self.game = game
+        self.rules = game.rules
         self.render_mode = render_mode
-        n = self.rules.num_players
+        n = game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat_of = {agent: i for i, agent in enumerate(self.possible_agents)}
-        self._encoder = ObservationEncoder(self.rules)
-        self._num_actions = self._encoder.num_actions
-        self._observation = self._encoder.observation  # bound once: observe() is the hot path
-        self._action_mask = self._encoder.action_mask
+        self._num_actions = game.num_actions
+        self._observation = game.observation  # bound once: observe() is the hot path
+        self._action_mask = game.action_mask
         self.observation_spaces = {
             agent: Dict(
                 {
-                    "observation": Box(0.0, 1.0, (self._encoder.size,), np.float32),
+                    "observation": Box(0.0, 1.0, (game.observation_size,), np.float32),
                     "action_mask": Box(0, 1, (self._num_actions,), np.int8),
                 }
             )
             for agent in self.possible_agents
         }
         self.action_spaces = {agent: Discrete(self._num_actions) for agent in self.possible_agents}
-        self.observation_layout = self._encoder.layout
+        self.observation_layout = game.observation_layout
         self._state: State | None = None
         self._agents = self._agent_selection = None  # see _SetByReset
         self._rewards = self._terminations = self._truncations = self._infos = None
         self._rng: random.Random | None = None
         self._over = False
         self._has_updated = False
+
+    @property
+    def metadata(self) -> dict[str, Any]:  # type: ignore[override]
+        """PettingZoo's metadata; ``name`` is the game's (``koira_v0``, ``mattis_v0``, ...)."""
+        return self._metadata
 
     @property
     def num_agents(self) -> int:
@@ -139,9 +136,14 @@ class KoiraEnv(AECEnv):
 
     # ------------------------------------------------------------------ reset / step
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal a new game: ``options={"deck": [...]}`` fixes the order, else ``seed`` shuffles."""
+        """Deal a new game: ``options={"deck": [...]}`` fixes the deal (see the game's RULES.md
+        section), else ``seed`` shuffles; ``reset(seed=s)`` deals ``game.new_state(seed=s)``
+        and later resets without a seed continue a sequence drawn from ``s``."""
         if seed is not None or self._rng is None:
             self._rng = random.Random(seed)
+            game_seed = self._rng.getrandbits(63) if seed is None else seed
+        else:
+            game_seed = self._rng.getrandbits(63)
         deck = None
         if options:
             unknown = sorted(set(options) - set(RESET_OPTIONS))
@@ -151,12 +153,7 @@ class KoiraEnv(AECEnv):
                     stacklevel=2,
                 )
             deck = options.get("deck")
-        if deck is None:  # our own shuffle needs no validation
-            order = list(range(52))
-            self._rng.shuffle(order)
-            self._state = state = State(self.rules, order)
-        else:
-            self._state = state = new_game(rules=self.rules, deck=deck)
+        self._state = state = self.game.new_state(deck=deck, seed=game_seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -187,6 +184,7 @@ class KoiraEnv(AECEnv):
                 action = int(action)  # numpy integers: keep records JSON-friendly
             elif self.terminate_illegal:
                 raise AssertionError("action is not in action space")
+            # the raw env: the engine rejects non-integers before anything changes
         elif self.terminate_illegal and not 0 <= action < self._num_actions:
             raise AssertionError("action is not in action space")
         try:
@@ -196,7 +194,7 @@ class KoiraEnv(AECEnv):
                 raise
             self._end_illegal(self._agent_selection, action)
             return
-        if state.phase == GAME_OVER:
+        if state.is_terminal:
             self._end_game(state)
         else:
             self._agent_selection = self.possible_agents[state.current]
@@ -231,9 +229,8 @@ class KoiraEnv(AECEnv):
         self._deads_step_first()
 
     def _set_end_infos(self, extra: dict[str, Any]) -> None:
-        placements = [self.possible_agents[p] for p in self._state.placements]
         for agent in self.agents:
-            self.infos[agent] = {"placements": placements[:], **extra}
+            self.infos[agent] = {**self.game.end_info(self._state), **extra}
 
     # ------------------------------------------------------------------ observe
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -274,7 +271,7 @@ class KoiraEnv(AECEnv):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; set render_mode='ansi'")
             return None
-        text = render_text(self._state)
+        text = self.game.render(self._state, self._state.current)
         if self.render_mode == "human":
             print(text)
             return None
@@ -283,14 +280,22 @@ class KoiraEnv(AECEnv):
     def close(self) -> None:
         """Nothing to release; defined because PettingZoo expects render() and close() as a pair."""
 
+    def action_name(self, action: int) -> str:
+        """The action's name, e.g. ``"QS"`` or ``"take"`` (``Game.action_name``)."""
+        return self.game.action_name(action)
+
+    def action_id(self, name: str) -> int:
+        """The action of a name written as ``action_name`` writes it."""
+        return self.game.action_id(name)
+
     def game_record(self) -> dict[str, Any]:
-        """The game so far as a JSON-ready record (``koira_env.record``), replayable exactly."""
+        """The game so far as a JSON-ready record (``koira_env.core.record``), replayable."""
         if self._state is None:
             EnvLogger.error_state_before_reset()
         return game_record(self._state)
 
 
-class RawKoiraEnv(KoiraEnv):
+class RawCardGameEnv(CardGameEnv):
     """The bare environment: an illegal or out-of-range action raises ``IllegalActionError``."""
 
     terminate_illegal = False
@@ -312,23 +317,3 @@ class _OrderEnforcingIterator(AECIterator):
         assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
         env._has_updated = False
         return env._agent_selection
-
-
-def env(
-    num_players: int = 4,
-    rules: str | Rules = "koira",
-    render_mode: str | None = None,
-    **options: Any,
-) -> KoiraEnv:
-    """The environment to use: illegal moves end the game with ``ILLEGAL_REWARD`` for the mover."""
-    return KoiraEnv(num_players, rules, render_mode, **options)
-
-
-def raw_env(
-    num_players: int = 4,
-    rules: str | Rules = "koira",
-    render_mode: str | None = None,
-    **options: Any,
-) -> RawKoiraEnv:
-    """The bare environment: illegal actions raise ``IllegalActionError`` (a ``ValueError``)."""
-    return RawKoiraEnv(num_players, rules, render_mode, **options)

@@ -7,10 +7,9 @@ card. Everything else is ``UNKNOWN``. Nothing in here reads another seat's hand.
 
 from __future__ import annotations
 
-import random
 from typing import NamedTuple
 
-from .cards import SUIT_OF
+from ...cards import SUIT_OF
 from .engine import HAND, PHASE_ONE, TRUMP_ASIDE, UNKNOWN, State
 
 
@@ -97,42 +96,3 @@ def seat_view(state: State, seat: int) -> SeatView:
         out=tuple(state.out),
         placements=tuple(state.placements),
     )
-
-
-def determinize(state: State, seat: int, rng: random.Random) -> State:
-    """A full state consistent with everything ``seat`` knows, hidden cards dealt at random.
-
-    The cards ``seat`` cannot see are shuffled among the places it cannot see into (other
-    hands' unknown cards, the stock, the unseen removed cards, someone else's hidden trump
-    card), keeping every count. The copy carries no deck order, history or log, so nothing
-    hidden leaks through it. Inferences such as "she took, so she is void in hearts" are not
-    used: every consistent deal is equally likely.
-    """
-    s = state.clone()
-    s.deck = ()
-    s.history = []
-    s.log = None
-    own = HAND + seat
-    hidden = [
-        c
-        for c in range(52)
-        if s.pub[c] == UNKNOWN
-        and s.loc[c] != own
-        and not (s.loc[c] == TRUMP_ASIDE and s.trump_holder == seat)
-    ]
-    if not hidden:
-        return s
-    shuffled = hidden[:]
-    rng.shuffle(shuffled)
-    new_for = dict(zip(hidden, shuffled, strict=True))  # the card now sitting in old's place
-    loc = state.loc
-    for old, new in new_for.items():
-        s.loc[new] = loc[old]
-    for hand in s.hands:
-        hand[:] = [new_for.get(c, c) for c in hand]
-        if s.phase != PHASE_ONE:
-            hand.sort()  # the engine keeps phase-two hands sorted
-    s.stock = [new_for.get(c, c) for c in s.stock]
-    if s.trump_card in new_for:
-        s.trump_card = new_for[s.trump_card]
-    return s

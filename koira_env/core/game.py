@@ -1,0 +1,285 @@
+"""The game protocol: what a game of the suite offers to the shared machinery.
+
+OpenSpiel's split: a ``Game`` is one rule set at one table size (immutable, shared by every
+state, the place for per-rule-set tables such as the observation encoder); a ``State`` is one
+game in progress (mutable, with a cheap ``clone()`` for search). The generic env, records,
+tournaments, ISMCTS, the single-agent wrapper and training use only what is declared here, so
+a new game is one package under ``koira_env/games/`` plus one line in ``koira_env.registry``.
+
+Conventions every game follows (docs/games.md says why):
+
+* Seats are ``0..n-1``; seat 0 acts first in the first hand. Actions are ints ``0..A-1``.
+* **Chance lives in the deal.** A game's randomness is its deck order: a flat list of card
+  ids, one deck after another for games of several hands. ``new_state(deck=..., seed=...)``
+  takes the first decks as given; any further deck (a later hand, a redeal) is shuffled by
+  ``deck_for_hand(seed, k)``, so a seed and a deck prefix fix the whole game, duplicate deals
+  replay identically in every seat rotation, and ``state.deck`` (the decks used so far) plus
+  ``state.history`` replay it exactly.
+* **Outcomes are places.** ``state.outcome()`` gives each seat a place (1 = best; tied seats
+  and partners share a place), the zero-sum returns (``returns_from_places`` unless the game
+  documents otherwise) and the raw scores. Tournaments rate agents from places alone.
+* **Views.** ``state.view(seat)`` is a game-specific NamedTuple of what that seat may know,
+  with at least ``seat`` and ``legal`` (empty unless the seat is to act); bots read only it.
+  ``state.determinize(seat, rng)`` is a full state consistent with that view, the hidden
+  cards dealt afresh; search plays on it.
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+import numpy as np
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the current state (the state is unchanged)."""
+
+
+def as_action(action: Any) -> int:
+    """``action`` as a plain int, or ``IllegalActionError``: floats, bools and strings are never
+    actions (``13.0 in [13]`` is true, so engines must not rely on ``in`` alone)."""
+    if type(action) is int:
+        return action
+    if isinstance(action, bool | float | str | bytes) or isinstance(action, np.floating):
+        raise IllegalActionError(f"an action must be an integer, got {action!r}")
+    try:
+        return operator.index(action)
+    except TypeError:
+        raise IllegalActionError(f"an action must be an integer, got {action!r}") from None
+
+
+def shuffled(size: int, seed: Any) -> list[int]:
+    """``range(size)`` shuffled by ``random.Random(seed)`` (the suite's one shuffle)."""
+    order = list(range(size))
+    random.Random(seed).shuffle(order)
+    return order
+
+
+def deck_for_hand(seed: Any, hand: int, size: int) -> list[int]:
+    """The deck of hand ``hand`` (0-based) of a game seeded by ``seed``: hand 0 is
+    ``shuffled(size, seed)`` (so ``new_game(seed=s)`` deals as it always did); later hands
+    and redeals draw from ``f"{seed}/{hand}"``."""
+    return shuffled(size, seed if hand == 0 else f"{seed}/{hand}")
+
+
+def returns_from_places(places: Sequence[int]) -> list[float]:
+    """Zero-sum returns from places: linear from +1 (1st) to -1 (last), tied seats sharing the
+    mean of the ranks they span. One loser of n: -1 and +1/(n-1) each for the rest; one winner:
+    +1 and -1/(n-1); two teams of two: +2/3 and -2/3."""
+    n = len(places)
+    if n < 2:
+        return [0.0] * n
+    order = sorted(range(n), key=lambda s: places[s])
+    result = [0.0] * n
+    i = 0
+    while i < n:
+        j = i
+        while j + 1 < n and places[order[j + 1]] == places[order[i]]:
+            j += 1
+        value = 1.0 - 2.0 * ((i + j) / 2) / (n - 1)
+        for k in range(i, j + 1):
+            result[order[k]] = value
+        i = j + 1
+    return result
+
+
+def places_from_scores(scores: Sequence[float], higher_is_better: bool = True) -> list[int]:
+    """Competition ranking ("1224") of seats by score; equal scores share a place."""
+    sign = -1 if higher_is_better else 1
+    return [1 + sum(1 for t in scores if sign * t < sign * s) for s in scores]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a finished game (``None`` fields never; an unfinished game has none)."""
+
+    places: tuple[int, ...]  # per seat: 1 = best; ties and partners share a place
+    returns: tuple[float, ...]  # per seat, zero-sum: the terminal reward
+    scores: tuple[float, ...]  # per seat: the game's raw score (victory cards, points, ...)
+    teams: tuple[int, ...] | None = None  # per seat: its side in the final result, if any
+    extra: dict[str, Any] = field(default_factory=dict)  # game-specific, JSON-ready
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "places": list(self.places),
+            "returns": list(self.returns),
+            "scores": list(self.scores),
+        }
+        if self.teams is not None:
+            data["teams"] = list(self.teams)
+        return {**data, **self.extra}
+
+
+class State(Protocol):
+    """One game in progress; engines implement this with plain slots for speed."""
+
+    game: Game
+    n: int  # players
+    current: int  # whose turn it is (meaningless once terminal)
+    history: list[int]  # every action applied, forced ones too
+    deck: list[int]  # the decks dealt so far, flat (see the module docstring)
+    seed: Any  # shuffles the decks beyond ``deck`` (see ``deck_for_hand``)
+    log: list[dict[str, Any]] | None  # events, when built with ``log=True``
+    truncated: bool  # stopped by the game's action limit: no result
+    actions_taken: int
+
+    @property
+    def is_terminal(self) -> bool: ...
+
+    def legal_actions(self) -> list[int]:
+        """Legal actions of ``current`` in increasing order (empty when terminal)."""
+        ...
+
+    def apply(self, action: int) -> None:
+        """Play ``action``; ``IllegalActionError`` (state unchanged) if it is not legal."""
+        ...
+
+    def clone(self) -> State: ...
+
+    def returns(self) -> list[float]:
+        """Per-seat terminal rewards; zeros before the end and when truncated."""
+        ...
+
+    def outcome(self) -> Outcome | None:
+        """The result once terminal and not truncated, else ``None``."""
+        ...
+
+    def view(self, seat: int) -> Any:
+        """What ``seat`` may know, as the game's NamedTuple (fields ``seat`` and ``legal``)."""
+        ...
+
+    def determinize(self, seat: int, rng: random.Random) -> State:
+        """A full state consistent with ``view(seat)``; carries no history, log or deck order
+        (nothing hidden leaks through it) and a fresh seed for later hands."""
+        ...
+
+
+class Game:
+    """One rule set at one table size. Subclasses set the class attributes and implement the
+    methods that raise ``NotImplementedError``; the rest is shared."""
+
+    id: ClassVar[str]  # registry id, e.g. "koira"
+    title: ClassVar[str]  # for people, e.g. "Whist 22"
+    deck_size: ClassVar[int]  # cards in one deck (ids 0..deck_size-1)
+
+    rules: Any  # the game's frozen options dataclass (``num_players``, ``to_dict()``)
+    num_players: int
+    num_actions: int
+    observation_size: int
+    observation_layout: dict[str, slice]  # field name -> slice of the observation vector
+    # When every observation is small integer codes times this per-entry scale (Koira's is),
+    # training stores demonstrations as uint8 codes: 4x less memory than float32.
+    observation_scale: np.ndarray | None = None
+
+    @property
+    def env_name(self) -> str:
+        """PettingZoo's ``metadata["name"]``: the game id plus a version."""
+        return f"{self.id}_v0"
+
+    @property
+    def variant(self) -> str:
+        """The rule set's name for titles (``"mattis"`` for Koira's Mattis preset)."""
+        return self.id
+
+    # ------------------------------------------------------------------ states
+    def new_state(
+        self, deck: Sequence[Any] | None = None, *, seed: Any = None, log: bool = False
+    ) -> State:
+        """A fresh game: ``deck`` (names or ids, one or more whole decks) fixes the first
+        decks, ``seed`` shuffles the rest (and the first too when no deck is given)."""
+        raise NotImplementedError
+
+    def parse_deck(self, deck: Sequence[Any]) -> list[int]:
+        """Card names or ids, one or more whole decks, as ids; ``ValueError`` names the fault."""
+        raise NotImplementedError
+
+    def card_name(self, card: int) -> str:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ encoding
+    def observation(self, state: State, seat: int) -> np.ndarray:
+        """A fresh float32 vector of ``observation_size``: what ``seat`` may know."""
+        raise NotImplementedError
+
+    def action_mask(self, legal: Sequence[int]) -> np.ndarray:
+        """A fresh int8 vector with 1 at each legal action."""
+        mask = bytearray(self.num_actions)
+        for action in legal:
+            mask[action] = 1
+        return np.frombuffer(mask, np.int8)
+
+    def action_name(self, action: int) -> str:
+        raise NotImplementedError
+
+    def action_id(self, name: str) -> int:
+        """The action named ``name`` (as ``action_name`` writes it, case-insensitive)."""
+        table = self.__dict__.get("_action_ids")
+        if table is None:
+            table = {self.action_name(a).lower(): a for a in range(self.num_actions)}
+            self.__dict__["_action_ids"] = table
+        if not isinstance(name, str) or name.strip().lower() not in table:
+            raise ValueError(f"unknown action {name!r} for {self.title}")
+        return table[name.strip().lower()]
+
+    # ------------------------------------------------------------------ text
+    def render(self, state: State, seat: int) -> str:
+        """A few lines of the table as ``seat`` sees it (public information, its own cards)."""
+        raise NotImplementedError
+
+    def describe_event(self, event: dict[str, Any]) -> str:
+        """One line for a logged event (``koira replay``)."""
+        raise NotImplementedError
+
+    def end_info(self, state: State) -> dict[str, Any]:
+        """The env's ``info`` at the end: the outcome with seats as agent names, raw scores."""
+        outcome = state.outcome()
+        if outcome is None:
+            return {}
+        agents = [f"player_{p}" for p in range(self.num_players)]
+        info: dict[str, Any] = {
+            "places": dict(zip(agents, outcome.places, strict=True)),
+            "scores": dict(zip(agents, outcome.scores, strict=True)),
+        }
+        if outcome.teams is not None:
+            info["teams"] = dict(zip(agents, outcome.teams, strict=True))
+        return info
+
+
+RANK_BY = ("loss_rate", "win_rate", "mean_place")
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game's entry in the registry (``koira_env.registry``): how to build it and its bots.
+
+    ``package`` is the game's package; its ``bots`` module holds ``BOTS`` (name -> factory
+    taking the spec's argument string, as ``make_agent`` calls it) and may hold ``ROLLOUT``
+    (a fast ``State -> action`` policy for search rollouts; uniform random otherwise).
+    """
+
+    id: str
+    title: str
+    players: tuple[int, int]  # the range over every variant
+    default_players: int
+    make_game: Any  # (num_players, **options) -> Game; ValueError on bad input
+    package: str
+    rank_by: str = "mean_place"  # the tournament leaderboard's headline measure
+    single_hand: dict[str, Any] = field(default_factory=dict)  # options for a one-hand game
+    training: dict[str, Any] = field(default_factory=dict)  # ``koira train`` default overrides
+
+    def _bots_module(self) -> Any:
+        import importlib
+
+        return importlib.import_module(f"{self.package}.bots")
+
+    def bots(self) -> dict[str, Any]:
+        """The game's named bots (imported on first use: the env never needs them)."""
+        return dict(self._bots_module().BOTS)
+
+    def rollout(self) -> Any:
+        """The game's fast rollout policy for search, or ``None`` (search rolls out at random)."""
+        return getattr(self._bots_module(), "ROLLOUT", None)

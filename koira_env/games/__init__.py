@@ -1,0 +1,1 @@
+"""One package per game; ``koira_env.registry`` lists them."""

@@ -1,0 +1,107 @@
+"""Koira as a game of the suite: one ``KoiraGame`` per rule set (``Rules``), shared by states.
+
+The presets (``koira``, ``koira-b``, ``mattis``) and every option are ``Rules`` fields
+(``rules.py``); the engine (``engine.py``) decides each rule; this module ties them to the
+game protocol of ``koira_env.core.game``: dealing, the observation encoder, action names,
+text and the env's end-of-game info.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from ...cards import NUM_CARDS, card_id, card_name, parse_deck
+from ...core.game import Game, shuffled
+from .engine import RISK, RUN_ACTION, TAKE, State, action_name
+from .observation import ObservationEncoder
+from .render import describe_event, render_text
+from .rules import Rules, make_rules
+
+
+class KoiraGame(Game):
+    """Koira (or Mattis) under one ``Rules``; build it with ``make_game`` (cached per rules)."""
+
+    id = "koira"
+    title = "Koira"
+    deck_size = NUM_CARDS
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.num_players = rules.num_players
+        self.encoder = encoder = ObservationEncoder(rules)
+        self.num_actions = encoder.num_actions
+        self.observation_size = encoder.size
+        self.observation_layout = encoder.layout
+        self.observation_scale = encoder.scale
+        # bound methods as instance attributes: the env's hot path calls them directly
+        self.observation = encoder.observation
+        self.action_mask = encoder.action_mask
+
+    @property
+    def env_name(self) -> str:
+        """``koira_v0``, ``koira_b_v0`` or ``mattis_v0``: one name per preset."""
+        return f"{self.rules.preset.replace('-', '_')}_v0"
+
+    @property
+    def variant(self) -> str:
+        return self.rules.preset
+
+    def new_state(
+        self, deck: Sequence[Any] | None = None, *, seed: Any = None, log: bool = False
+    ) -> State:
+        """``deck`` (52 names or ids, ``deck[0]`` dealt first) fixes the deal, else ``seed``
+        shuffles; Koira deals once, so nothing else is random."""
+        order = shuffled(NUM_CARDS, seed) if deck is None else parse_deck(deck)
+        return State(self, order, log=log, seed=seed)
+
+    def parse_deck(self, deck: Sequence[Any]) -> list[int]:
+        return parse_deck(deck)
+
+    def card_name(self, card: int) -> str:
+        return card_name(card)
+
+    def card_id(self, name: str) -> int:
+        return card_id(name)
+
+    def action_name(self, action: int) -> str:
+        return action_name(action)
+
+    def action_id(self, name: str) -> int:
+        """``"QS"``, ``"10h"``, a run in any order (``"5H-6H-7H"``), ``"risk"`` or ``"take"``."""
+        word = name.strip().lower() if isinstance(name, str) else ""
+        if word in ("risk", "take"):
+            return RISK if word == "risk" else TAKE
+        cards = tuple(sorted(card_id(part) for part in re.split(r"[-\s,]+", word) if part))
+        if len(cards) == 1:
+            return cards[0]
+        if cards in RUN_ACTION and RUN_ACTION[cards] < self.num_actions:
+            return RUN_ACTION[cards]
+        raise ValueError(f"{name!r} is not a card, a run of consecutive cards, risk or take")
+
+    def render(self, state: State, seat: int) -> str:
+        return render_text(state, seat)
+
+    def describe_event(self, event: dict[str, Any]) -> str:
+        return describe_event(event)
+
+    def end_info(self, state: State) -> dict[str, Any]:
+        """The outcome plus ``placements``: agents in the order they went out, the loser last
+        (only those already out when a game is truncated)."""
+        placements = [f"player_{p}" for p in state.placements]
+        return {**super().end_info(state), "placements": placements}
+
+
+@lru_cache(maxsize=64)
+def game_for(rules: Rules) -> KoiraGame:
+    """The one ``KoiraGame`` of a rule set (its encoder tables are built once)."""
+    return KoiraGame(rules)
+
+
+def make_game(
+    num_players: int = 4, rules: str | Rules = "koira", preset: str | None = None, **options: Any
+) -> KoiraGame:
+    """``rules`` is a preset name or a ``Rules``; ``preset`` is the same, as records store it."""
+    return game_for(make_rules(num_players, rules if preset is None else preset, **options))
