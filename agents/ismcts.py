@@ -155,6 +155,6 @@ def ismcts(arg: str = "") -> ISMCTSAgent:
         count = int(iterations)
     except ValueError:
         raise ValueError(f"ismcts needs an integer iteration count, got {iterations!r}") from None
-    if phase and not phase.isdigit():
+    if phase and (not phase.isdigit() or int(phase) < 1):
         raise ValueError(f"ismcts phase must be a phase number (Koira: 1 or 2), got {phase!r}")
     return ISMCTSAgent(iterations=count, phase=int(phase) if phase else None)

@@ -58,6 +58,7 @@ __all__ = [
     "make",
     "make_game",
     "make_raw",
+    "make_rules",
     "new_game",
     "parse_deck",
     "raw_env",

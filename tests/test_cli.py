@@ -11,6 +11,7 @@ import pytest
 
 from experiments.cli import main, parse_option
 from experiments.human_play import parse_move
+from koira_env import make_game
 from koira_env.cards import card_name
 from koira_env.core.record import load_record, replay
 from koira_env.games.koira.engine import RISK, RUN_ACTION, TAKE, new_game
@@ -22,7 +23,7 @@ def test_tournament_on_a_tiny_config(tmp_path, capsys):
     argv += ["--rules", "koira-b", "--option", "war_trigger=any_tie", "--out", str(out)]
     assert main([*argv, "--workers", "1", "--save-records", "2", "--quiet"]) == 0
     printed = capsys.readouterr().out
-    assert "koira-b, 3 players: 12 games" in printed
+    assert "koira (koira-b), 3 players: 12 games" in printed
     for name in ("random", "greedy", "x"):
         assert name in printed
     summary = json.loads((out / "results.json").read_text())
@@ -78,24 +79,25 @@ def test_parse_option_types():
 
 
 def test_parse_move_accepts_names_numbers_and_words():
+    game = make_game("koira", 4, sequences=2)
     legal = [10, 24, RISK]  # QC, KD
-    assert parse_move("qc", legal) == 10
-    assert parse_move(" KD ", legal) == 24
-    assert parse_move("3", legal) == RISK
-    assert parse_move("Risk", legal) == RISK
+    assert parse_move("qc", legal, game) == 10
+    assert parse_move(" KD ", legal, game) == 24
+    assert parse_move("3", legal, game) == RISK
+    assert parse_move("Risk", legal, game) == RISK
     run = RUN_ACTION[(7, 8, 9)]  # 9C-10C-JC
-    assert parse_move("9c-10c-jc", [run, TAKE]) == run
-    assert parse_move("take", [run, TAKE]) == TAKE
+    assert parse_move("jc-9c-10c", [run, TAKE], game) == run
+    assert parse_move("take", [run, TAKE], game) == TAKE
     for bad, message in [
         ("4", "out of range"),
-        ("take", "cannot take"),
-        ("AS", "not a legal move"),
+        ("take", "take is not a legal move"),
+        ("AS", "AS is not a legal move"),
         ("zz", "unknown card"),
-        ("2C-5C", "not a run"),
-        ("", "type a card"),
+        ("2C-5C", "not a card, a run"),
+        ("", "type a move"),
     ]:
         with pytest.raises(ValueError, match=message):
-            parse_move(bad, legal)
+            parse_move(bad, legal, game)
 
 
 def test_play_through_stdin_with_bad_input_then_replay(tmp_path, capsys, monkeypatch):
@@ -107,13 +109,13 @@ def test_play_through_stdin_with_bad_input_then_replay(tmp_path, capsys, monkeyp
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "unknown card 'zz'" in out and "move number 99 is out of range" in out
-    assert "type a card" in out
-    assert out.count("your hand:") > 5 and "moves: [1]" in out
+    assert "type a move" in out
+    assert out.count("player_0 to act, holding:") > 5 and "moves: [1]" in out
     assert f"player_0 plays {first_card}" in out
     assert "player_1 greedy" in out and "player_2 dumper" in out and "player_3 greedy" in out
-    assert "final order: 1. player_" in out
     state = replay(load_record(record))
     assert state.is_terminal and f"order out: {state.placements}" in out
+    assert f"final places: 1. player_{state.placements[0]}" in out
 
     assert main(["replay", str(record)]) == 0
     shown = capsys.readouterr().out
@@ -121,7 +123,7 @@ def test_play_through_stdin_with_bad_input_then_replay(tmp_path, capsys, monkeyp
     assert shown.count("player_0 plays") == sum(
         1 for e in state.log if e["type"] == "play" and e["player"] == 0
     )
-    assert "GAME OVER" in shown and "[phase 2;" in shown
+    assert "GAME OVER" in shown and "phase 2" in shown
 
 
 def test_play_abandoned_when_input_ends(tmp_path, capsys, monkeypatch):

@@ -8,8 +8,14 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env as gym_check_env
 
+from koira_env import make_game
+from koira_env.core.game import IllegalActionError
 from koira_env.core.single_agent import ILLEGAL_REWARD, SingleAgentEnv
 from koira_env.games.koira.observation import ObservationEncoder
+
+
+def koira(players: int = 4, rules: str = "koira", **options) -> SingleAgentEnv:
+    return make_game("koira", players, rules=rules, **options)
 
 
 class Spy:
@@ -56,7 +62,7 @@ def _play_episode(env: SingleAgentEnv, seed: int) -> tuple[list[float], int]:
 @pytest.mark.parametrize(("players", "rules"), [(4, "koira"), (3, "koira-b"), (2, "koira")])
 def test_transitions_belong_to_the_learner(players: int, rules: str) -> None:
     spy = Spy()
-    env = SingleAgentEnv(players, rules, opponent_sampler=spy)
+    env = SingleAgentEnv(koira(players, rules), opponent_sampler=spy)
     seats = set()
     for seed in range(30):
         spy.calls.clear()
@@ -69,7 +75,7 @@ def test_transitions_belong_to_the_learner(players: int, rules: str) -> None:
 
 
 def test_fixed_seat_and_losses_are_the_learners() -> None:
-    env = SingleAgentEnv(4, learner_seat=2, opponent_sampler=Spy())
+    env = SingleAgentEnv(koira(), learner_seat=2, opponent_sampler=Spy())
     finals = []
     for seed in range(40):
         rewards, seat = _play_episode(env, seed)
@@ -81,7 +87,7 @@ def test_fixed_seat_and_losses_are_the_learners() -> None:
 
 
 def test_reset_is_reproducible_by_seed() -> None:
-    a, b = SingleAgentEnv(), SingleAgentEnv()
+    a, b = SingleAgentEnv(koira()), SingleAgentEnv(koira())
     obs_a, info_a = a.reset(seed=7)
     obs_b, info_b = b.reset(seed=7)
     assert info_a == info_b
@@ -89,30 +95,51 @@ def test_reset_is_reproducible_by_seed() -> None:
     assert a.state.deck == b.state.deck
 
 
-def test_illegal_action_loses_the_episode() -> None:
-    env = SingleAgentEnv()
+@pytest.mark.parametrize("bad", ["masked", 54, 10**6, -1])
+def test_illegal_action_loses_the_episode_and_ends_it(bad) -> None:
+    """Masked, past the mask or negative (which once indexed the mask from the end): a loss,
+    and the episode is over: a further step needs a reset."""
+    env = SingleAgentEnv(koira())
     env.reset(seed=0)
-    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    illegal = int(np.flatnonzero(~env.action_masks())[0]) if bad == "masked" else bad
+    history = list(env.state.history)
     _, reward, terminated, truncated, info = env.step(illegal)
     assert (reward, terminated, truncated) == (ILLEGAL_REWARD, True, False)
-    assert info["illegal_action"]
+    assert info["illegal_action"] and env.state.history == history
+    legal = int(np.flatnonzero(env.action_masks())[0])
     with pytest.raises(RuntimeError, match="reset"):
-        SingleAgentEnv().step(0)
+        env.step(legal)
+    env.reset(seed=1)
+    env.step(int(np.flatnonzero(env.action_masks())[0]))  # a new episode plays again
+    with pytest.raises(RuntimeError, match="reset"):
+        SingleAgentEnv(koira()).step(0)
+
+
+def test_non_integer_actions_are_refused_before_anything_changes() -> None:
+    env = SingleAgentEnv(koira())
+    env.reset(seed=0)
+    legal = int(np.flatnonzero(env.action_masks())[0])
+    history = list(env.state.history)
+    for bad in (float(legal), "1", None):
+        with pytest.raises(IllegalActionError, match="integer"):
+            env.step(bad)
+    assert env.state.history == history
+    env.step(np.int64(legal))
 
 
 def test_constructor_arguments_are_checked() -> None:
     with pytest.raises(ValueError, match="learner_seat"):
-        SingleAgentEnv(3, "koira-b", learner_seat=3)
+        SingleAgentEnv(koira(3, "koira-b"), learner_seat=3)
     with pytest.raises(ValueError, match="unknown rule option"):
-        SingleAgentEnv(options={"no_such_option": 1})
-    env = SingleAgentEnv(5, "mattis", options={"reward": "placement"})
+        SingleAgentEnv(koira(no_such_option=1))
+    env = SingleAgentEnv(koira(5, "mattis", reward="placement"))
     assert env.observation_space.shape == (ObservationEncoder(env.rules).size,)
 
 
 def test_gymnasium_env_checker_passes() -> None:
-    gym_check_env(SingleAgentEnv(), skip_render_check=True)
+    gym_check_env(SingleAgentEnv(koira()), skip_render_check=True)
 
 
 def test_sb3_env_checker_passes() -> None:
     checker = pytest.importorskip("stable_baselines3.common.env_checker")
-    checker.check_env(SingleAgentEnv(3, "koira-b"), warn=True)
+    checker.check_env(SingleAgentEnv(koira(3, "koira-b")), warn=True)

@@ -226,18 +226,26 @@ def test_cluster_rate_uses_the_design_effect():
 
 
 def test_head_to_head_counts_pairs_of_seats():
-    ahead, met = head_to_head([["a", "b", "c"], ["b", "a", "a"]], ["a", "b", "c"])
+    games = [(["a", "b", "c"], [1, 2, 3]), (["b", "a", "a"], [1, 2, 3])]
+    ahead, met = head_to_head(games, ["a", "b", "c"])
     assert ahead == [[0, 1, 1], [2, 0, 1], [0, 0, 0]]  # a vs a is not counted
     assert met == [[0, 3, 1], [3, 0, 1], [1, 1, 0]]
 
 
+def test_head_to_head_counts_ties_half():
+    """Partners and equal scores share a place: half a game ahead to each."""
+    ahead, met = head_to_head([(["a", "b", "c", "d"], [1, 3, 1, 3])], ["a", "b", "c", "d"])
+    assert ahead[0] == [0, 1, 0.5, 1] and ahead[1] == [0, 0, 0, 0.5]
+    assert met[0] == [0, 1, 1, 1]
+
+
 def test_plackett_luce_ranks_the_usual_winner_first():
-    games = [["a", "b", "c"], ["a", "c", "b"], ["b", "a", "c"], ["a", "b", "c"]] * 5
-    r = plackett_luce(games, ["a", "b", "c"])
+    orders = [["a", "b", "c"], ["a", "c", "b"], ["b", "a", "c"], ["a", "b", "c"]] * 5
+    r = plackett_luce([(order, [1, 2, 3]) for order in orders], ["a", "b", "c"])
     assert r["a"].mu > r["b"].mu > r["c"].mu
     assert r["a"].ordinal == pytest.approx(r["a"].mu - 3 * r["a"].sigma)
     assert plackett_luce([], ["x"])["x"].mu == pytest.approx(25.0)
-    twice = plackett_luce([["a", "b", "a"]], ["a", "b"])
+    twice = plackett_luce([(["a", "b", "a"], [1, 2, 3])], ["a", "b"])
     assert twice["a"].sigma < 25 / 3 and twice["b"].sigma < 25 / 3  # one rating per agent
 
 

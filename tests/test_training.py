@@ -14,8 +14,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from koira_env.games.koira.game import game_for
-
 pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
@@ -26,7 +24,7 @@ from agents.ppo import META_NAME, load_policy, read_metadata
 from agents.registry import make_agent
 from agents.tournament import TournamentConfig, default_entrants, run_tournament, shipped_model
 from koira_env.games.koira.engine import new_game
-from koira_env.games.koira.rules import make_rules
+from koira_env.games.koira.game import make_game as make_rules  # a KoiraGame
 from training.league import League, LeagueMix, write_manifest
 from training.train import Args, parse_args, train
 from training.warmstart import collect, fit
@@ -87,9 +85,7 @@ def test_tiny_run_writes_loadable_checkpoint_curve_and_league(trained: Path) -> 
     rules = make_rules(4, "koira")
     policy = load_policy(trained / "latest.zip", rules)
     agent = make_agent(f"ppo:{trained / 'latest.zip'}")
-    result = play_game(
-        [agent, *(make_agent(b) for b in BOTS)], game_for(rules), list(range(52)), seed=3
-    )
+    result = play_game([agent, *(make_agent(b) for b in BOTS)], rules, list(range(52)), seed=3)
     assert sorted(result.places) == [1, 2, 3, 4]
     assert policy.meta["obs_size"] == meta["obs_size"]
 
@@ -108,7 +104,7 @@ def test_policy_agent_is_deterministic_and_legal(trained: Path) -> None:
     runs = [
         play_game(
             [make_agent(f"ppo:{trained / 'latest.zip'}") for _ in range(4)],
-            game_for(rules),
+            rules,
             deck,
             9,
         )
@@ -200,7 +196,9 @@ def test_league_without_policies_plays_bots(tmp_path: Path) -> None:
 def test_command_line_flags_fill_args() -> None:
     args = parse_args(["--run-dir", "x", "--net-arch", "32", "32", "--no-progress", "--resume"])
     assert (args.run_dir, args.net_arch, args.progress, args.resume) == ("x", (32, 32), False, True)
-    assert parse_args(["--extra", '{"reward": "placement"}']).game_rules().reward == "placement"
+    assert (
+        parse_args(["--extra", '{"reward": "placement"}']).make_game().rules.reward == "placement"
+    )
 
 
 def test_curve_plot_is_written(trained: Path, tmp_path: Path) -> None:
@@ -214,15 +212,14 @@ def test_demonstrations_are_the_bots_legal_moves_and_cloning_learns_them() -> No
     from sb3_contrib import MaskablePPO
 
     from koira_env.core.single_agent import SingleAgentEnv
-    from koira_env.games.koira.observation import ObservationEncoder
 
     rules = make_rules(4, "koira")
     demos = collect(rules, BOTS, ("greedy",), 2000, seed=4)
     assert demos.masks[np.arange(2000), demos.actions].all()
     assert demos.returns.min() == -1.0 and demos.returns.max() > 0  # losers and the rest
     assert (demos.masks.sum(axis=1) > 1).all()  # forced moves are nobody's decision
-    model = MaskablePPO("MlpPolicy", SingleAgentEnv(4, rules), policy_kwargs={"net_arch": [64]})
-    scale = ObservationEncoder(rules).scale
+    model = MaskablePPO("MlpPolicy", SingleAgentEnv(rules), policy_kwargs={"net_arch": [64]})
+    scale = rules.observation_scale
     before = fit(model.policy, demos, scale, epochs=0, lr=1e-3, batch_size=256, seed=0)
     after = fit(model.policy, demos, scale, epochs=15, lr=1e-3, batch_size=256, seed=0)
     assert after["bc_accuracy"] > before["bc_accuracy"] + 0.2
@@ -246,7 +243,6 @@ def test_default_tournament_includes_the_shipped_policy_only_where_it_fits() -> 
 def test_export_drops_the_optimizer_state_and_keeps_the_policy(
     trained: Path, tmp_path: Path
 ) -> None:
-    from koira_env.games.koira.observation import ObservationEncoder
     from training.export import export
 
     rules = make_rules(4, "koira")
@@ -255,7 +251,7 @@ def test_export_drops_the_optimizer_state_and_keeps_the_policy(
     assert dst.stat().st_size < src.stat().st_size
     assert read_metadata(dst)["timesteps"] == read_metadata(src)["timesteps"]
     state = new_game(4, "koira", seed=3)
-    encoder = ObservationEncoder(rules)
+    encoder = rules.encoder
     obs = encoder.observation(state, state.current)
     mask = encoder.action_mask(state.legal_actions()).astype(bool)
     probs = [load_policy(path, rules).probabilities(obs, mask) for path in (src, dst)]
@@ -268,11 +264,9 @@ def test_numpy_actor_matches_sb3s_masked_distribution(trained: Path, which: str)
     import torch
     from sb3_contrib import MaskablePPO
 
-    from koira_env.games.koira.observation import ObservationEncoder
-
     path = trained / "latest.zip" if which == "tiny run" else shipped_model()
     rules = make_rules(4, "koira")
-    encoder = ObservationEncoder(rules)
+    encoder = rules.encoder
     ours = load_policy(path, rules)
     sb3 = MaskablePPO.load(path, device="cpu").policy
     rng = random.Random(11)
@@ -301,7 +295,10 @@ def test_actor_the_numpy_path_cannot_run_is_a_clear_error(tmp_path: Path) -> Non
 
     rules = make_rules(4, "koira")
     relu = MaskablePPO(
-        "MlpPolicy", SingleAgentEnv(), policy_kwargs={"activation_fn": torch.nn.ReLU}, n_steps=64
+        "MlpPolicy",
+        SingleAgentEnv(make_rules(4, "koira")),
+        policy_kwargs={"activation_fn": torch.nn.ReLU},
+        n_steps=64,
     )
     relu.save(tmp_path / "relu.zip")
     with pytest.raises(ValueError, match="unsupported layer in the actor network: ReLU"):
