@@ -1,7 +1,11 @@
-"""Throughput of random legal play: bare engine, ``koira_env.env()``, and a do-nothing AEC env.
+"""Throughput of random legal play for every game: bare engine, its env, a do-nothing env.
 
     python benchmarks/bench.py [--quick] [--reps 5] [--games 300] [--config koira:4 ...]
                                [--json bench.json]
+
+A config is ``game:players`` (``kop:4``, ``whist22:3``) or a Koira preset (``koira-b:5``,
+``mattis:6``); by default Koira at 4 players and every other game at its usual table. Each
+game's env rate is also given as a ratio of the first config's (Koira's) in the same run.
 
 Every measurement plays the same seeded deals with uniformly random legal actions:
 
@@ -33,9 +37,10 @@ import numpy as np
 from gymnasium.spaces import Box, Dict, Discrete
 from pettingzoo import AECEnv
 
-import koira_env
-from koira_env.games.koira.engine import GAME_OVER, new_game
-from koira_env.games.koira.rules import make_rules
+from koira_env.core.env import CardGameEnv
+from koira_env.core.game import Game
+from koira_env.registry import games as game_ids
+from koira_env.registry import make_game, spec
 
 
 class Clock:
@@ -49,16 +54,28 @@ class Clock:
         return time.perf_counter() - self.wall, time.process_time() - self.cpu
 
 
-def bench_engine(preset: str, n: int, games: int) -> tuple[int, tuple[float, float]]:
+def make_config(config: str) -> Game:
+    """``"kop:4"`` -> Kop's game at 4 players; ``"mattis:6"`` -> Koira's Mattis preset."""
+    name, _, players = config.partition(":")
+    n = int(players) if players else None
+    if name in game_ids():
+        return make_game(name, n)
+    return make_game("koira", n or 4, rules=name)
+
+
+def default_configs() -> list[str]:
+    return ["koira:4", *(f"{g}:{spec(g).default_players}" for g in game_ids() if g != "koira")]
+
+
+def bench_engine(game: Game, games: int) -> tuple[int, tuple[float, float]]:
     """Actions and (wall, CPU) seconds for ``games`` random games on the bare engine."""
-    rules = make_rules(n, preset)
     rand = random.Random(0).random
     actions = 0
     clock = Clock()
     for g in range(games):
-        state = new_game(rules=rules, seed=g)
+        state = game.new_state(seed=g)
         legal_actions, apply = state.legal_actions, state.apply
-        while state.phase != GAME_OVER:
+        while not state.is_terminal:
             legal = legal_actions()
             apply(legal[int(rand() * len(legal))])
             actions += 1
@@ -160,15 +177,16 @@ def null_like(env: AECEnv, lengths: list[int]) -> NullEnv:
 NAMES = ("engine", "env", "ceiling")
 
 
-def measure(preset: str, n: int, games: int, reps: int) -> dict[str, Any]:
+def measure(config: str, games: int, reps: int) -> dict[str, Any]:
     """Median and spread of each rate over ``reps`` repetitions, and their ratios."""
-    env = koira_env.env(n, preset)
+    game = make_config(config)
+    env = CardGameEnv(game)
     null = null_like(env, drive(env, min(games, 50))[0])
     runs: dict[str, list[float]] = {name: [] for name in NAMES}
     cpu_runs: dict[str, list[float]] = {name: [] for name in NAMES}
     for _ in range(reps):
         for name, run in (
-            ("engine", lambda: bench_engine(preset, n, games)),
+            ("engine", lambda: bench_engine(game, games)),
             ("env", lambda: drive(env, games)),
             ("ceiling", lambda: drive(null, games)),
         ):
@@ -176,7 +194,7 @@ def measure(preset: str, n: int, games: int, reps: int) -> dict[str, Any]:
             count = actions if isinstance(actions, int) else sum(actions)
             runs[name].append(count / wall)
             cpu_runs[name].append(count / cpu)
-    result: dict[str, Any] = {"config": f"{preset}:{n}", "games": games, "reps": reps}
+    result: dict[str, Any] = {"config": config, "games": games, "reps": reps}
     for name, rates in runs.items():
         result[name] = {
             "median": statistics.median(rates),
@@ -191,19 +209,20 @@ def measure(preset: str, n: int, games: int, reps: int) -> dict[str, Any]:
 
 
 def table(results: list[dict[str, Any]]) -> str:
-    head = f"{'config':<10} {'what':<8} {'median/s':>10} {'min..max':>21} {'CPU-time/s':>11}"
+    head = f"{'config':<11} {'what':<8} {'median/s':>10} {'min..max':>21} {'CPU-time/s':>11}"
     lines = [head, "-" * len(head)]
     for r in results:
         for name in NAMES:
             m = r[name]
             spread = f"{m['min']:,.0f}..{m['max']:,.0f}"
             lines.append(
-                f"{r['config']:<10} {name:<8} {m['median']:>10,.0f} {spread:>21}"
+                f"{r['config']:<11} {name:<8} {m['median']:>10,.0f} {spread:>21}"
                 f" {m['cpu_median']:>11,.0f}"
             )
         lines.append(
-            f"{r['config']:<10} ratios   env/engine {r['env_over_engine']:.2f}, "
-            f"env/ceiling {r['env_over_ceiling']:.2f}"
+            f"{r['config']:<11} ratios   env/engine {r['env_over_engine']:.2f}, "
+            f"env/ceiling {r['env_over_ceiling']:.2f}, "
+            f"env/{results[0]['config']} env {r['env_over_first']:.2f}"
         )
     return "\n".join(lines)
 
@@ -213,14 +232,15 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument("--quick", action="store_true", help="a few games, for smoke tests")
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--games", type=int, default=300, help="games per repetition")
-    parser.add_argument("--config", nargs="+", default=["koira:4"], help="preset:players ...")
+    parser.add_argument(
+        "--config", nargs="+", default=None, help="game:players or koira-preset:players ..."
+    )
     parser.add_argument("--json", default="bench.json", help="where to write the results")
     args = parser.parse_args(argv)
     games, reps = (3, 2) if args.quick else (args.games, args.reps)
-    results = []
-    for config in args.config:
-        preset, _, players = config.partition(":")
-        results.append(measure(preset, int(players or 4), games, reps))
+    results = [measure(config, games, reps) for config in args.config or default_configs()]
+    for r in results:
+        r["env_over_first"] = r["env"]["median"] / results[0]["env"]["median"]
     print(table(results))
     meta = {"python": sys.version.split()[0], "machine": platform.machine(), "quick": args.quick}
     Path(args.json).write_text(json.dumps({"meta": meta, "results": results}, indent=1))

@@ -22,21 +22,26 @@ import subprocess
 import sys
 from pathlib import Path
 
-import koira_env
-from koira_env.games.koira.rules import make_rules
+from koira_env.core.env import CardGameEnv
 
 WHAT = ("env", "engine", "ceiling")
 _COLLECTED = re.compile(r"Collected\s*:\s*([\d,]+)")
 
 
-def play(what: str, preset: str, n: int, games: int) -> int:
-    """Run ``bench.py``'s loop for ``what`` over seeds ``0..games-1``; return the steps taken."""
+def _bench():  # noqa: ANN202 (a sibling script, not a package)
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import bench  # a sibling script, not a package
+    import bench
 
+    return bench
+
+
+def play(what: str, config: str, games: int) -> int:
+    """Run ``bench.py``'s loop for ``what`` over seeds ``0..games-1``; return the steps taken."""
+    bench = _bench()
+    game = bench.make_config(config)
     if what == "engine":
-        return bench.bench_engine(preset, n, games)[0]
-    env = koira_env.env(n, preset)
+        return bench.bench_engine(game, games)[0]
+    env = CardGameEnv(game)
     if what == "ceiling":
         env = bench.null_like(env, bench.drive(env, 50)[0])
     bench.drive(env, 2)  # warm up: first calls specialize the bytecode
@@ -51,7 +56,7 @@ def instructions(stderr: str) -> int:
     return int(match.group(1).replace(",", ""))
 
 
-def count(what: str, preset: str, n: int, games: int) -> tuple[int, int]:
+def count(what: str, config: str, games: int) -> tuple[int, int]:
     """(instructions, steps) of one run of ``play`` under callgrind."""
     cmd = [
         "valgrind",
@@ -61,39 +66,38 @@ def count(what: str, preset: str, n: int, games: int) -> tuple[int, int]:
         __file__,
         "--child",
         what,
-        preset,
-        str(n),
+        config,
         str(games),
     ]
-    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    # one BLAS thread: OpenBLAS's idle worker threads spin under valgrind and add ~1% noise
+    env = {**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1"}
     done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)
     return instructions(done.stderr), int(done.stdout.split()[-1])
 
 
-def per_step(what: str, preset: str, n: int, games: int) -> float:
+def per_step(what: str, config: str, games: int) -> float:
     """Instructions per step, start-up cancelled out by a run of no games."""
-    total, steps = count(what, preset, n, games)
-    base, _ = count(what, preset, n, 0)
+    total, steps = count(what, config, games)
+    base, _ = count(what, config, 0)
     return (total - base) / steps
 
 
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--child"]:
-        what, preset, n, games = argv[1:]
-        print(play(what, preset, int(n), int(games)))
+        what, config, games = argv[1:]
+        print(play(what, config, int(games)))
         return
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--what", nargs="+", choices=WHAT, default=list(WHAT))
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--config", default="koira:4", help="preset:players")
+    parser.add_argument("--config", default="koira:4", help="game:players or koira-preset:players")
     args = parser.parse_args(argv)
     if shutil.which("valgrind") is None:
         parser.error("valgrind is not on the PATH (apt install valgrind)")
-    preset, n = args.config.split(":")
-    make_rules(int(n), preset)  # a bad config fails here, not inside valgrind
+    _bench().make_config(args.config)  # a bad config fails here, not inside valgrind
     for what in args.what:
-        steps = per_step(what, preset, int(n), args.games)
+        steps = per_step(what, args.config, args.games)
         print(f"{args.config:<10} {what:<8} {steps:>9,.0f} instructions/step")
 
 

@@ -185,19 +185,21 @@ def test_render_ansi_shows_only_the_actors_hand():
 def test_bench_quick_mode_runs_and_writes_json(tmp_path: Path):
     bench = load_benchmark("bench")
     out = tmp_path / "bench.json"
-    results = bench.main(["--quick", "--json", str(out), "--config", "koira:3", "mattis:4"])
+    results = bench.main(["--quick", "--json", str(out)])  # every game of the registry
     saved = json.loads(out.read_text())
     assert saved["results"] == json.loads(json.dumps(results))
     for r in results:
         for name in ("engine", "env", "ceiling"):
             assert r[name]["min"] <= r[name]["median"] <= r[name]["max"] and r[name]["min"] > 0
-        assert r["env_over_engine"] > 0 and r["env_over_ceiling"] > 0
+        assert r["env_over_engine"] > 0 and r["env_over_ceiling"] > 0 and r["env_over_first"] > 0
+    assert [r["config"].split(":")[0] for r in results] == koira_env.games()
+    assert bench.make_config("mattis:4").rules.preset == "mattis"
 
 
 def test_instruction_counter_plays_the_bench_loop_and_reads_callgrinds_total(capsys):
     """The valgrind run itself is too slow for the default tests; its two ends are checked."""
     counter = load_benchmark("instructions")
-    counter.main(["--child", "env", "koira", "3", "4"])
+    counter.main(["--child", "env", "koira:3", "4"])
     steps = int(capsys.readouterr().out)
     assert steps == sum(load_benchmark("bench").drive(koira_env.env(3), 4)[0]) > 0
     assert counter.instructions("==71== \n==71== Collected : 3,586,478,817\n") == 3_586_478_817

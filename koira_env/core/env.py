@@ -107,6 +107,7 @@ class CardGameEnv(AECEnv):
         self._agents = self._agent_selection = None  # see _SetByReset
         self._rewards = self._terminations = self._truncations = self._infos = None
         self._rng: random.Random | None = None
+        self._base_seed: int | None = None
         self._over = False
         self._has_updated = False
 
@@ -139,10 +140,13 @@ class CardGameEnv(AECEnv):
         """Deal a new game: ``options={"deck": [...]}`` fixes the deal (see the game's RULES.md
         section), else ``seed`` shuffles; ``reset(seed=s)`` deals ``game.new_state(seed=s)``
         and later resets without a seed continue a sequence drawn from ``s``."""
-        if seed is not None or self._rng is None:
-            self._rng = random.Random(seed)
-            game_seed = self._rng.getrandbits(63) if seed is None else seed
+        if seed is not None:
+            self._base_seed = seed
+            self._rng = None  # built only if a reset without a seed follows (a few % of a game)
+            game_seed = seed
         else:
+            if self._rng is None:
+                self._rng = random.Random(self._base_seed)  # None: the OS's entropy
             game_seed = self._rng.getrandbits(63)
         deck = None
         if options:
@@ -229,8 +233,9 @@ class CardGameEnv(AECEnv):
         self._deads_step_first()
 
     def _set_end_infos(self, extra: dict[str, Any]) -> None:
+        info = {**self.game.end_info(self._state), **extra}
         for agent in self.agents:
-            self.infos[agent] = {**self.game.end_info(self._state), **extra}
+            self.infos[agent] = dict(info)
 
     # ------------------------------------------------------------------ observe
     def observe(self, agent: str) -> dict[str, np.ndarray]:

@@ -100,6 +100,7 @@ class State:
         "hands",
         "history",
         "in_war",
+        "is_terminal",
         "last_winner",
         "led_suit",
         "loc",
@@ -165,6 +166,9 @@ class State:
         self.trump_suit = -1
         self.last_winner = -1
         self.phase = PHASE_ONE
+        # phase == GAME_OVER as a plain attribute: a property costs a Python call on every
+        # step of the env and of search (5% of an engine action, measured under callgrind)
+        self.is_terminal = False
         self.pile: list[tuple[int, int]] = []  # phase one: (player, card) in play order
         self.round_cards: list[tuple[int, int]] = []
         self.round_players: list[int] = []
@@ -206,6 +210,7 @@ class State:
         c.trump_suit = self.trump_suit
         c.last_winner = self.last_winner
         c.phase = self.phase
+        c.is_terminal = self.is_terminal
         c.pile = self.pile[:]
         c.round_cards = self.round_cards[:]
         c.round_players = self.round_players[:]
@@ -225,9 +230,6 @@ class State:
         return c
 
     # ------------------------------------------------------------------ queries
-    @property
-    def is_terminal(self) -> bool:
-        return self.phase == GAME_OVER
 
     def legal_actions(self) -> list[int]:
         """Legal action ids for ``self.current`` (empty once the game is over)."""
@@ -348,6 +350,7 @@ class State:
         if self.actions_taken >= self.max_actions and self.phase != GAME_OVER:
             self.truncated = True
             self.phase = GAME_OVER
+            self.is_terminal = True
             self._event("truncated", actions=self.actions_taken)
 
     def _illegal(self, action: Any) -> str:
@@ -813,6 +816,7 @@ class State:
             loser = self.out.index(False)
             self.placements.append(loser)
             self.phase = GAME_OVER
+            self.is_terminal = True
             self._event("game_over", loser=loser, placements=self.placements[:])
 
 
