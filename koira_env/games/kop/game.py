@@ -1,0 +1,258 @@
+"""Kop as a game of the suite: dealing, the observation encoder, action names and text.
+
+The observation is built as one ``bytes`` string of small integers turned into float32 by a
+single numpy multiply with a per-entry scale (Koira's trick: numpy calls, not arithmetic,
+dominate at this size). Card blocks are ``bytes.translate`` of the engine's ``loc`` (own
+hand, trick, won piles) and ``by`` (who played what) bytearrays, so no Python loop runs over
+the cards. Everything is seat-relative: "player r" is r seats after the observer.
+
+Whose turn it is is deliberately absent: while the holder of both black queens chooses,
+nobody else may learn that such a player exists, so the other seats' observations are those
+of a table waiting for the first lead.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+from operator import itemgetter
+from typing import Any
+
+import numpy as np
+
+from ...core.deck import parse_decks
+from ...core.game import Game
+from .cards import JACKS_HIGH_FIRST, NUM_CARDS, SUIT_OF, TOTAL_POINTS, card_id, card_name
+from .engine import (
+    CALL,
+    DECIDE,
+    HAND,
+    NUM_ACTIONS,
+    OVER,
+    PLAYERS,
+    SILENT,
+    SOLO,
+    TRICK,
+    WON,
+    State,
+    action_name,
+)
+from .rules import Rules, make_rules
+
+
+def _fields(rules: Rules) -> list[tuple[str, int, float]]:
+    """(name, size, scale) of every observation field, in vector order."""
+    vc_cap = 4 * rules.victory_cards + 6  # above any count a game can reach (RULES.md)
+    return [
+        ("cards_mine", NUM_CARDS, 1.0),
+        *((f"cards_played_{r}", NUM_CARDS, 1.0) for r in range(PLAYERS)),
+        *((f"cards_won_{r}", NUM_CARDS, 1.0) for r in range(PLAYERS)),
+        ("cards_trick", NUM_CARDS, 1.0),
+        ("cards_last_trick", NUM_CARDS, 1.0),
+        ("trick_leader", PLAYERS, 1.0),
+        ("trick_winner", PLAYERS, 1.0),
+        ("led_suit", 3, 1.0),
+        ("call", 2, 1.0),
+        ("caller", PLAYERS, 1.0),
+        ("called_jack", 4, 1.0),
+        ("my_choice", 2, 1.0),
+        ("points", PLAYERS, 1.0 / TOTAL_POINTS),
+        ("victory_cards", PLAYERS, 1.0 / vc_cap),
+        ("hand_no", 1, 1.0 / rules.max_hands),
+    ]
+
+
+def _table(codes: set[int]) -> bytes:
+    """A ``bytes.translate`` table sending the given codes to 1, the rest to 0."""
+    return bytes(1 if code in codes else 0 for code in range(256))
+
+
+@lru_cache(maxsize=8192)
+def _cards_block(cards: tuple[int, ...]) -> bytes:
+    """A 16-entry block with 1 at each of ``cards`` (the last trick: few distinct tuples)."""
+    block = bytearray(NUM_CARDS)
+    for card in cards:
+        block[card] = 1
+    return bytes(block)
+
+
+def _one_hot(size: int, index: int) -> bytes:
+    return bytes(index) + b"\x01" + bytes(size - 1 - index) if index >= 0 else bytes(size)
+
+
+class KopGame(Game):
+    """Kop under one ``Rules``; build it with ``make_game``."""
+
+    id = "kop"
+    title = "Kop"
+    deck_size = NUM_CARDS
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.num_players = PLAYERS
+        self.num_actions = NUM_ACTIONS
+        fields = _fields(rules)
+        self.observation_layout = {}
+        start = 0
+        for name, size, _ in fields:
+            self.observation_layout[name] = slice(start, start + size)
+            start += size
+        self.observation_size = start
+        self._scale = np.concatenate([np.full(size, sc, np.float32) for _, size, sc in fields])
+        self._hand_no = [bytes((k,)) for k in range(256)]
+        self._hand_tables = [_table({HAND + s}) for s in range(PLAYERS)]
+        self._won_tables = [
+            [_table({WON + (s + r) % PLAYERS}) for r in range(PLAYERS)] + [_table({TRICK})]
+            for s in range(PLAYERS)
+        ]
+        self._by_tables = [
+            [_table({(s + r) % PLAYERS}) for r in range(PLAYERS)] for s in range(PLAYERS)
+        ]
+        self._seat_one_hot = [
+            [_one_hot(PLAYERS, (p - s) % PLAYERS) for p in range(PLAYERS)] + [bytes(PLAYERS)]
+            for s in range(PLAYERS)
+        ]
+        self._suit_one_hot = [_one_hot(3, k) for k in range(3)] + [bytes(3)]
+        self._jack_one_hot = {j: _one_hot(4, i) for i, j in enumerate(JACKS_HIGH_FIRST)}
+        self._jack_one_hot[-1] = bytes(4)
+        self._call_one_hot = {CALL: b"\x01\x00", SOLO: b"\x00\x01", -1: bytes(2)}
+        self._no_choice = bytes(2 + PLAYERS + 4 + 2)  # call .. my_choice: nobody chooses
+        self._rotate = [itemgetter(*[(s + r) % PLAYERS for r in range(PLAYERS)]) for s in range(4)]
+
+    # ------------------------------------------------------------------ states
+    def new_state(
+        self, deck: Sequence[Any] | None = None, *, seed: Any = None, log: bool = False
+    ) -> State:
+        """``deck`` (16 names or ids per hand, the first hands' decks) fixes the first deals,
+        ``seed`` shuffles the rest (a fresh random seed if ``None``)."""
+        order = [] if deck is None else self.parse_deck(deck)
+        if seed is None:
+            seed = random.getrandbits(63)
+        return State(self, order, seed, log=log)
+
+    def parse_deck(self, deck: Sequence[Any]) -> list[int]:
+        return parse_decks(deck, NUM_CARDS, card_id, card_name)
+
+    def card_name(self, card: int) -> str:
+        return card_name(card)
+
+    def card_id(self, name: str) -> int:
+        return card_id(name)
+
+    def action_name(self, action: int) -> str:
+        return action_name(action)
+
+    # ------------------------------------------------------------------ encoding
+    def observation(self, state: State, seat: int) -> np.ndarray:
+        """A fresh float32 vector of what ``seat`` may know (``observation_layout``)."""
+        loc = state.loc.translate
+        one_hot = self._seat_one_hot[seat]
+        rot = self._rotate[seat]
+        trick = state.trick
+        parts = [loc(self._hand_tables[seat])]
+        parts += map(state.by.translate, self._by_tables[seat])
+        parts += map(loc, self._won_tables[seat])
+        vc = rot(state.vc)
+        parts += (
+            _cards_block(state.tricks[-1][1] if state.tricks else ()),
+            one_hot[state.trick_leader],
+            one_hot[state.best_seat],
+            self._suit_one_hot[SUIT_OF[trick[0]] if trick else -1],
+            self._no_choice if state.decider < 0 else self._choice(state, seat),
+            bytes(rot(state.points)),
+            bytes(vc) if min(vc) >= 0 else bytes(max(v, 0) for v in vc),
+            self._hand_no[state.hand_no] if state.hand_no < 256 else b"\xff",
+        )
+        obs = np.frombuffer(b"".join(parts), np.uint8) * self._scale
+        if state.hand_no > 255:  # past one byte (max_hands above 256): the exact fraction
+            obs[-1] = state.hand_no / self.rules.max_hands
+        return obs
+
+    def _choice(self, state: State, seat: int) -> bytes:
+        """call .. my_choice: a public call or solo, and the seat's own pending or silent
+        choice (a silence, like a choice still to come, is nobody else's knowledge)."""
+        call = state.decision if state.decision in (CALL, SOLO) else -1
+        mine = (state.phase == DECIDE and seat == state.current, state.public_call(seat) == SILENT)
+        return b"".join(
+            (
+                self._call_one_hot[call],
+                self._seat_one_hot[seat][state.decider if call >= 0 else -1],
+                self._jack_one_hot[state.called_jack if call >= 0 else -1],
+                bytes(mine),
+            )
+        )
+
+    # ------------------------------------------------------------------ text
+    def render(self, state: State, seat: int) -> str:
+        """The table as ``seat`` sees it: public play, calls it knows of and its own hand."""
+        view = state.view(seat)
+        vc = ", ".join(f"player_{p} {v}" for p, v in enumerate(view.victory_cards))
+        head = f"{self.title} - hand {view.hand_no + 1}, led by player_{view.leader}"
+        lines = [head, f"Victory cards: {vc}"]
+        if view.call == "call":
+            lines.append(f"player_{view.caller} called the holder of {card_name(view.called_jack)}")
+        elif view.call == "solo":
+            lines.append(f"player_{view.caller} plays solo")
+        elif view.call == "silent":
+            lines.append("You hold both black queens and stay silent: a secret solo")
+        for lead, cards, winner in view.tricks:
+            played = " ".join(
+                f"{card_name(c)}(p{(lead + i) % PLAYERS})" for i, c in enumerate(cards)
+            )
+            lines.append(f"Trick: {played} -> player_{winner}")
+        if view.trick:
+            lines.append("Trick now: " + " ".join(f"{card_name(c)}(p{p})" for p, c in view.trick))
+        lines.append("Points taken: " + ", ".join(f"p{p} {v}" for p, v in enumerate(view.points)))
+        hand = " ".join(card_name(c) for c in view.hand) or "-"
+        lines.append(f"Hand of player_{seat}: {hand}")
+        if view.legal:
+            lines.append("Legal: " + " ".join(action_name(a) for a in view.legal))
+        if state.phase == OVER:
+            outcome = state.outcome()
+            if outcome is None:
+                lines.append(f"Stopped after {state.hand_no + 1} hands (max_hands): no result")
+            else:
+                places = ", ".join(f"player_{p} {k}" for p, k in enumerate(outcome.places))
+                lines.append(f"Game over. Places: {places}")
+        return "\n".join(lines)
+
+    def describe_event(self, event: dict[str, Any]) -> str:
+        kind = event["type"]
+        if kind == "deal":
+            hands = "; ".join(f"player_{p}: {' '.join(h)}" for p, h in enumerate(event["hands"]))
+            return f"Hand {event['hand'] + 1}, player_{event['leader']} leads. {hands}"
+        if kind == "decide":
+            who = f"player_{event['player']}"
+            if event["choice"] == "call":
+                return f"{who} (both black queens) calls the holder of {event['jack']}"
+            if event["choice"] == "solo":
+                return f"{who} (both black queens) plays solo"
+            return f"{who} (both black queens) stays silent: a secret solo"
+        if kind == "play":
+            return f"player_{event['player']} plays {event['card']}"
+        if kind == "trick":
+            return f"player_{event['winner']} takes {' '.join(event['cards'])} ({event['points']})"
+        if kind == "hand_end":
+            sides = event["side"]
+            queens = ", ".join(f"player_{p}" for p in range(PLAYERS) if sides[p] == 0)
+            pts = event["points"]
+            result = (
+                "52-52: nobody wins"
+                if event["winner"] is None
+                else f"{'black queens' if event['winner'] == 0 else 'the others'} win"
+            )
+            return (
+                f"Hand {event['hand'] + 1}: black queens' side ({queens}) {pts[0]}, "
+                f"others {pts[1]}; {result}; victory cards {event['victory_cards']}"
+            )
+        if kind == "game_end":
+            return f"Game over: places {event['places']}, scores {event['scores']}"
+        if kind == "truncated":
+            return f"Stopped after {event['hands']} hands (max_hands): no result"
+        raise KeyError(kind)
+
+
+def make_game(num_players: int = 4, **options: Any) -> KopGame:
+    """A ``KopGame``; ``ValueError`` for a bad player count or option."""
+    return KopGame(make_rules(num_players, **options))

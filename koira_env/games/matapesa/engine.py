@@ -1,0 +1,510 @@
+"""The Mätäpesä rules engine and its ``Game``: a mutable state with a cheap ``clone()``.
+
+Suits never matter in Mätäpesä, so an action is a rank (``"7"``: play a 7) and the engine
+keeps per-seat rank counts next to the card locations: the legal moves, the observation and
+the view are all read off 13-entry bytearrays. Which 7 leaves the hand is fixed (the lowest
+card id of that rank, i.e. clubs, diamonds, hearts, spades in that order) and the event log
+names the real card. RULES.md (section Mätäpesä) explains every decision made here.
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ...cards import NUM_CARDS, RANK_OF, RANKS, card_id, card_name
+from ...core.deck import hand_deck, parse_decks
+from ...core.game import Game, IllegalActionError, Outcome, as_action, returns_from_places
+from .rules import Rules, make_rules
+
+NUM_RANKS = 13
+RANK_RANGE = range(NUM_RANKS)
+
+# Card locations (values of State.loc): in a hand, played face up in front of a seat, or
+# left over from the deal, face up and out of play.
+HAND = 0  # HAND + p
+PLAYED = 8  # PLAYED + p
+OUT_OF_PLAY = 16
+MAX_HAND = NUM_CARDS // 3  # 17 cards each at three players: the scale of hand sizes
+COUNT_SCALE = 1.0 / 4  # at most four cards of a rank
+
+
+def _lowest_rank(counts: bytearray) -> int:
+    """The lowest rank present in a non-empty rank-count array (C-speed scan)."""
+    return NUM_RANKS - len(counts.lstrip(b"\x00"))
+
+
+class MatapesaView(NamedTuple):
+    """What one seat knows: its hand and everything on the table (played cards stay face up)."""
+
+    seat: int
+    legal: tuple[int, ...]  # ranks this seat may play (empty unless it is to act)
+    hand: tuple[int, ...]  # card ids, by rank then suit
+    hand_ranks: tuple[int, ...]  # 13 counts
+    played: tuple[tuple[int, ...], ...]  # per seat: its played cards, in play order
+    played_ranks: tuple[tuple[int, ...], ...]  # per seat: 13 counts
+    out_of_play: tuple[int, ...]  # the cards left over from the deal, face up
+    unseen_ranks: tuple[int, ...]  # per rank: how many are in the other hands
+    hand_sizes: tuple[int, ...]
+    trick: tuple[tuple[int, int], ...]  # (seat, card) in play order
+    leader: int
+    to_reach: int  # the rank a follower must reach (-1 when leading or at the end)
+    trick_winner: int  # the seat taking the trick so far (-1 before the lead)
+    trick_number: int  # 0-based; equals num_tricks at the end
+    num_tricks: int
+    tricks_won: tuple[int, ...]
+    loser: int  # -1 until the last trick is won
+
+
+class State:
+    """A Mätäpesä game in progress; build it with ``MatapesaGame.new_state``."""
+
+    __slots__ = (
+        "actions_taken",
+        "cached_legal",
+        "counts",
+        "current",
+        "deck",
+        "game",
+        "hand_sizes",
+        "high",
+        "history",
+        "in_hands",
+        "leader",
+        "loc",
+        "log",
+        "loser",
+        "n",
+        "need",
+        "out_counts",
+        "played",
+        "plays",
+        "seed",
+        "trick_start",
+        "tricks_done",
+        "tricks_won",
+        "truncated",
+        "winner",
+    )
+
+    def __init__(self, game: MatapesaGame, deck: list[int], seed: Any, log: bool) -> None:
+        """Deal ``deck``: one card at a time from player_0, ``52 // n`` each; the rest is
+        out of play, face up."""
+        n = game.num_players
+        self.game = game
+        self.n = n
+        self.deck = deck
+        self.seed = seed
+        self.log: list[dict[str, Any]] | None = [] if log else None
+        self.history: list[int] = []
+        self.actions_taken = 0
+        self.truncated = False
+        self.loc = loc = bytearray(NUM_CARDS)
+        self.counts = [bytearray(NUM_RANKS) for _ in range(n)]
+        self.played = [bytearray(NUM_RANKS) for _ in range(n)]
+        self.in_hands = bytearray(NUM_RANKS)
+        dealt = game.hand_size * n
+        for i, card in enumerate(deck[:dealt]):
+            loc[card] = HAND + i % n
+            self.counts[i % n][RANK_OF[card]] += 1
+            self.in_hands[RANK_OF[card]] += 1
+        out = bytearray(NUM_RANKS)
+        for card in deck[dealt:]:
+            loc[card] = OUT_OF_PLAY
+            out[RANK_OF[card]] += 1
+        self.out_counts = bytes(out)
+        self.hand_sizes = [game.hand_size] * n
+        self.plays: list[int] = []  # every card played, in order (its seat is in loc)
+        self.tricks_won = [0] * n
+        self.tricks_done = 0
+        self.loser = -1
+        self.cached_legal: list[int] | None = None  # legal_actions() until the next apply
+        self._start_trick(0)
+        if self.log is not None:
+            self._event("out_of_play", cards=[card_name(c) for c in deck[dealt:]])
+
+    def _start_trick(self, leader: int) -> None:
+        self.leader = self.current = leader
+        self.trick_start = len(self.plays)
+        self.need = -1  # the rank to reach; -1 while leading
+        self.high = -1  # the trick's highest rank so far
+        self.winner = -1  # the seat taking the trick so far
+
+    def clone(self) -> State:
+        """A deep copy sharing only immutable parts; cheap enough for search."""
+        c = State.__new__(State)
+        c.game = self.game
+        c.n = self.n
+        c.deck = self.deck[:]
+        c.seed = self.seed
+        c.log = None if self.log is None else list(self.log)
+        c.history = self.history[:]
+        c.actions_taken = self.actions_taken
+        c.truncated = self.truncated
+        c.loc = self.loc[:]
+        c.counts = [b[:] for b in self.counts]
+        c.played = [b[:] for b in self.played]
+        c.in_hands = self.in_hands[:]
+        c.out_counts = self.out_counts
+        c.hand_sizes = self.hand_sizes[:]
+        c.plays = self.plays[:]
+        c.tricks_won = self.tricks_won[:]
+        c.tricks_done = self.tricks_done
+        c.loser = self.loser
+        c.leader = self.leader
+        c.current = self.current
+        c.trick_start = self.trick_start
+        c.need = self.need
+        c.high = self.high
+        c.winner = self.winner
+        c.cached_legal = None
+        return c
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def is_terminal(self) -> bool:
+        return self.loser >= 0
+
+    def legal_actions(self) -> list[int]:
+        """The ranks ``current`` may play (a fresh list; computed once per turn)."""
+        if self.cached_legal is None:
+            self.cached_legal = self._legal()
+        return self.cached_legal[:]
+
+    def _legal(self) -> list[int]:
+        """Any rank held when leading; else any rank reaching the trick, plus the lowest rank
+        held (always, or only when nothing reaches: the ``lowest_anytime`` option)."""
+        if self.loser >= 0:
+            return []
+        counts = self.counts[self.current]
+        need = self.need
+        if need < 0:
+            return [r for r in RANK_RANGE if counts[r]]
+        acts = [r for r in range(need, NUM_RANKS) if counts[r]]
+        low = _lowest_rank(counts)
+        if low < need and (self.game.lowest_anytime or not acts):
+            acts.insert(0, low)
+        return acts
+
+    def returns(self) -> list[float]:
+        """The loser -1, everyone else +1/(n-1); zeros before the end."""
+        if self.loser < 0:
+            return [0.0] * self.n
+        return returns_from_places(self._places())
+
+    def _places(self) -> list[int]:
+        places = [1] * self.n
+        places[self.loser] = self.n
+        return places
+
+    def outcome(self) -> Outcome | None:
+        if self.loser < 0:
+            return None
+        places = self._places()
+        scores = [0.0] * self.n
+        scores[self.loser] = -1.0
+        return Outcome(
+            places=tuple(places),
+            returns=tuple(returns_from_places(places)),
+            scores=tuple(scores),
+            extra={
+                "loser": self.loser,
+                "last_card": card_name(self.plays[self.trick_start + self._winner_index()]),
+                "tricks_won": self.tricks_won[:],
+            },
+        )
+
+    def _winner_index(self) -> int:
+        """The winning card's position in the current (at the end: the last) trick."""
+        return (self.winner - self.leader) % self.n
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, action: int) -> None:
+        """Play a card of rank ``action``; ``IllegalActionError`` (nothing changes) if not legal."""
+        if type(action) is not int:
+            action = as_action(action)
+        legal = self.cached_legal
+        if legal is None:
+            legal = self._legal()
+        if action not in legal:
+            raise IllegalActionError(self._illegal(action))
+        self.cached_legal = None
+        p = self.current
+        loc = self.loc
+        card = action
+        while loc[card] != p:  # the lowest suit of that rank held
+            card += 13
+        loc[card] = PLAYED + p
+        self.counts[p][action] -= 1
+        self.played[p][action] += 1
+        self.in_hands[action] -= 1
+        self.hand_sizes[p] -= 1
+        self.plays.append(card)
+        self.history.append(action)
+        self.actions_taken += 1
+        if self.log is not None:
+            self._event("play", player=p, card=card_name(card))
+        game = self.game
+        if action > self.high or (action == self.high and game.tie_last):
+            self.high = action
+            self.winner = p
+        self.need = self.high if game.follow_highest else action
+        if len(self.plays) - self.trick_start == self.n:
+            self._end_trick()
+        else:
+            self.current = p + 1 if p + 1 < self.n else 0
+
+    def _end_trick(self) -> None:
+        """The trick's winner leads the next; the winner of the last trick loses."""
+        w = self.winner
+        self.tricks_won[w] += 1
+        self.tricks_done += 1
+        if self.log is not None:
+            cards = [card_name(c) for c in self.plays[self.trick_start :]]
+            self._event("trick_won", player=w, trick=self.tricks_done, cards=cards)
+        if self.tricks_done == self.game.num_tricks:
+            self.loser = w
+            self.need = -1
+            if self.log is not None:
+                last = self.plays[self.trick_start + self._winner_index()]
+                self._event("game_over", loser=w, card=card_name(last))
+        else:
+            self._start_trick(w)
+
+    def _illegal(self, action: Any) -> str:
+        if self.loser >= 0:
+            return "the game is over: no action is legal"
+        legal = ", ".join(f"{a} ({RANKS[a]})" for a in self.legal_actions())
+        return f"illegal action {action!r} for player_{self.current}; legal actions: {legal}"
+
+    def _event(self, kind: str, **data: Any) -> None:
+        if self.log is not None:
+            data["type"] = kind
+            self.log.append(data)
+
+    # ------------------------------------------------------------------ information
+    def view(self, seat: int) -> MatapesaView:
+        """Everything ``seat`` may know: its hand, and the table (every played card is face up
+        in front of its player, and the cards left over from the deal are face up)."""
+        loc = self.loc
+        n = self.n
+        mine = self.counts[seat]
+        played: list[list[int]] = [[] for _ in range(n)]
+        for card in self.plays:
+            played[loc[card] - PLAYED].append(card)
+        return MatapesaView(
+            seat=seat,
+            legal=tuple(self.legal_actions()) if seat == self.current else (),
+            hand=tuple(sorted((c for c in range(NUM_CARDS) if loc[c] == seat), key=_by_rank)),
+            hand_ranks=tuple(mine),
+            played=tuple(map(tuple, played)),
+            played_ranks=tuple(map(tuple, self.played)),
+            out_of_play=tuple(c for c in range(NUM_CARDS) if loc[c] == OUT_OF_PLAY),
+            unseen_ranks=tuple(map(operator.sub, self.in_hands, mine)),
+            hand_sizes=tuple(self.hand_sizes),
+            trick=tuple((loc[c] - PLAYED, c) for c in self.plays[self.trick_start :]),
+            leader=self.leader,
+            to_reach=self.need,
+            trick_winner=self.winner,
+            trick_number=self.tricks_done,
+            num_tricks=self.game.num_tricks,
+            tricks_won=tuple(self.tricks_won),
+            loser=self.loser,
+        )
+
+    def determinize(self, seat: int, rng: random.Random) -> State:
+        """A copy with the other hands re-dealt at random (sizes kept), no history, log or
+        deck, and a fresh seed: everything ``seat`` cannot see is drawn anew."""
+        c = self.clone()
+        c.history = []
+        c.log = None
+        c.deck = []
+        c.seed = rng.getrandbits(63)
+        loc = c.loc
+        hidden = [card for card in range(NUM_CARDS) if loc[card] < PLAYED and loc[card] != seat]
+        owners = [loc[card] for card in hidden]
+        rng.shuffle(hidden)
+        for p in range(self.n):
+            if p != seat:
+                c.counts[p] = bytearray(NUM_RANKS)
+        for card, p in zip(hidden, owners, strict=True):
+            loc[card] = p
+            c.counts[p][RANK_OF[card]] += 1
+        return c
+
+
+def _by_rank(card: int) -> tuple[int, int]:
+    return RANK_OF[card], card
+
+
+def _one_hot(index: int, size: int) -> bytes:
+    return bytes(index) + b"\x01" + bytes(size - 1 - index)
+
+
+class MatapesaGame(Game):
+    """Mätäpesä at one table size: 52 cards, ``52 // n`` tricks, the last trick's winner loses."""
+
+    id = "matapesa"
+    title = "Mätäpesä"
+    deck_size = NUM_CARDS
+
+    def __init__(self, rules: Rules) -> None:
+        n = rules.num_players
+        self.rules = rules
+        self.num_players = n
+        self.num_actions = NUM_RANKS
+        self.hand_size = self.num_tricks = NUM_CARDS // n
+        self.follow_highest = rules.follow == "highest"
+        self.lowest_anytime = rules.lowest_anytime
+        self.tie_last = rules.tie_winner == "last"
+        fields = _fields(n)
+        self.observation_layout: dict[str, slice] = {}
+        start = 0
+        for name, size, _ in fields:
+            self.observation_layout[name] = slice(start, start + size)
+            start += size
+        self.observation_size = start
+        self._scale = np.concatenate([np.full(size, s, np.float32) for _, size, s in fields])
+        # Encoder tables. one_hot[seat][p] is seat-relative; index -1 (p = -1) is all zeros.
+        self._one_hot = [
+            [_one_hot((p - s) % n, n) for p in range(n)] + [bytes(n)] for s in range(n)
+        ]
+        self._rank_one_hot = [_one_hot(r, NUM_RANKS) for r in RANK_RANGE] + [bytes(NUM_RANKS)]
+        self._rotate = [operator.itemgetter(*[(s + r) % n for r in range(n)]) for s in range(n)]
+        # trick_offset[seat][loc code of a played card]: where its rank row starts
+        self._trick_offset = [
+            [0] * PLAYED + [((p - s) % n) * NUM_RANKS for p in range(n)] for s in range(n)
+        ]
+        self._trick_zeros = bytearray(n * NUM_RANKS)
+        self._byte = [bytes((i,)) for i in range(256)]
+
+    # ------------------------------------------------------------------ states
+    def new_state(
+        self, deck: Sequence[Any] | None = None, *, seed: Any = None, log: bool = False
+    ) -> State:
+        ids = [] if deck is None else self.parse_deck(deck)
+        hand_deck(ids, seed, 0, NUM_CARDS)  # shuffles the deck from the seed if none is given
+        return State(self, ids, seed, log)
+
+    def parse_deck(self, deck: Sequence[Any]) -> list[int]:
+        return parse_decks(deck, NUM_CARDS, card_id, card_name, max_decks=1)
+
+    def card_name(self, card: int) -> str:
+        return card_name(card)
+
+    def card_id(self, name: str) -> int:
+        return card_id(name)
+
+    # ------------------------------------------------------------------ encoding
+    def observation(self, state: State, seat: int) -> np.ndarray:
+        """A fresh float32 vector (layout in ``observation_layout`` and RULES.md): rank counts
+        of the seat's hand, of every seat's played cards, of the left-over and the unseen
+        cards, then the trick, all seat-relative; one ``bytes`` join and one multiply."""
+        rot = self._rotate[seat]
+        one_hot = self._one_hot[seat]
+        mine = state.counts[seat]
+        trick = self._trick_zeros[:]
+        offset = self._trick_offset[seat]
+        loc = state.loc
+        plays = state.plays
+        for k in range(state.trick_start, len(plays)):
+            card = plays[k]
+            trick[offset[loc[card]] + RANK_OF[card]] = 1
+        left = self.num_tricks - state.tricks_done
+        parts = [mine, *rot(state.played)]
+        parts += (
+            state.out_counts,
+            bytes(map(operator.sub, state.in_hands, mine)),
+            trick,
+            self._rank_one_hot[state.need],
+            one_hot[state.winner],
+            one_hot[state.leader],
+            one_hot[-1] if state.loser >= 0 else one_hot[state.current],
+            bytes(rot(state.hand_sizes)),
+            self._byte[left],
+            b"\x01" if left == 1 else b"\x00",
+        )
+        return np.frombuffer(b"".join(parts), np.uint8) * self._scale
+
+    def action_name(self, action: int) -> str:
+        return RANKS[action]
+
+    # ------------------------------------------------------------------ text
+    def render(self, state: State, seat: int) -> str:
+        v = state.view(seat)
+        n = self.num_players
+        lines = [f"{self.title}, {n} players: " + _status(v)]
+        lines.append("Out of play: " + (_cards(v.out_of_play) or "none"))
+        for p in range(n):
+            won = f", {v.tricks_won[p]} trick{'s' * (v.tricks_won[p] != 1)} won"
+            played = _cards(v.played[p]) or "-"
+            lines.append(f"player_{p}: {v.hand_sizes[p]} in hand{won}; played {played}")
+        if v.trick:
+            plays = ", ".join(f"player_{p} {card_name(c)}" for p, c in v.trick)
+            reach = f"; to reach: {RANKS[v.to_reach]}" if v.to_reach >= 0 else ""
+            lines.append(f"Trick (led by player_{v.leader}): {plays}{reach}")
+        lines.append(f"Hand of player_{seat}: " + (_cards(v.hand) or "empty"))
+        if v.legal:
+            lines.append("Legal: " + " ".join(RANKS[a] for a in v.legal))
+        return "\n".join(lines)
+
+    def describe_event(self, event: dict[str, Any]) -> str:
+        kind = event["type"]
+        if kind == "out_of_play":
+            return "out of play, face up: " + (" ".join(event["cards"]) or "none")
+        if kind == "play":
+            return f"player_{event['player']} plays {event['card']}"
+        if kind == "trick_won":
+            cards = " ".join(event["cards"])
+            return f"player_{event['player']} wins trick {event['trick']} ({cards})"
+        if kind == "game_over":
+            return f"player_{event['loser']} won the last trick with {event['card']} and loses"
+        raise KeyError(kind)
+
+    def end_info(self, state: State) -> dict[str, Any]:
+        info = super().end_info(state)
+        if state.loser >= 0:
+            info["loser"] = f"player_{state.loser}"
+        return info
+
+
+def _status(v: MatapesaView) -> str:
+    if v.loser >= 0:
+        return f"game over, player_{v.loser} won the last trick and loses"
+    who = f"player_{v.seat} to play" if v.legal else "waiting"
+    return f"trick {v.trick_number + 1} of {v.num_tricks}, {who}"
+
+
+def _cards(cards: Sequence[int]) -> str:
+    return " ".join(card_name(c) for c in cards)
+
+
+def _fields(n: int) -> list[tuple[str, int, float]]:
+    """(name, size, scale) of every observation field, in vector order; "_r" is the player
+    r seats after the observer."""
+    fields = [("hand_ranks", NUM_RANKS, COUNT_SCALE)]
+    fields += [(f"played_ranks_{r}", NUM_RANKS, COUNT_SCALE) for r in range(n)]
+    fields += [
+        ("out_of_play_ranks", NUM_RANKS, COUNT_SCALE),
+        ("unseen_ranks", NUM_RANKS, COUNT_SCALE),
+    ]
+    fields += [(f"trick_rank_{r}", NUM_RANKS, 1.0) for r in range(n)]
+    return [
+        *fields,
+        ("to_reach", NUM_RANKS, 1.0),
+        ("trick_winner", n, 1.0),
+        ("leader", n, 1.0),
+        ("current_player", n, 1.0),
+        ("hand_sizes", n, 1.0 / MAX_HAND),
+        ("tricks_left", 1, 1.0 / MAX_HAND),
+        ("last_trick", 1, 1.0),
+    ]
+
+
+def make_game(num_players: int = 4, **options: Any) -> MatapesaGame:
+    """The registry's entry point: validated rules at a table size."""
+    return MatapesaGame(make_rules(num_players, **options))

@@ -1,0 +1,259 @@
+"""Whist 22 as a ``Game`` of the suite: the rule set, deck parsing, observation and text.
+
+The observation is built as one ``bytes`` string of small integers turned into float32 by a
+single numpy multiply with a per-entry scale (numpy calls, not arithmetic, dominate at this
+size). The card blocks are ``bytes.translate`` of the engine's ``loc`` bytearray through
+per-seat tables, so no Python loop runs over the cards. Everything is seat-relative:
+"player r" is the player r seats after the observer (r = 0 is the observer).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from operator import itemgetter
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ...core.deck import parse_decks
+from ...core.game import Game
+from . import engine
+from .engine import (
+    BID,
+    BIDDING,
+    FOOL_HIGH,
+    HAND,
+    NUM_CARDS,
+    OVER,
+    PLAYED,
+    TRICK,
+    State,
+    card_id,
+    card_name,
+)
+from .rules import Rules, make_rules
+
+HAND_NUMBER_CAP = 255  # the observation's hand number saturates here
+
+
+def hand_cycle(rules: Rules) -> tuple[int, ...]:
+    """The hand sizes of one cycle, from the largest (as many as deal evenly) down and up."""
+    top = NUM_CARDS // rules.num_players
+    down = list(range(top, 0, -1))
+    if rules.hand_sequence == "repeat_ends":
+        return (*down, *down[::-1])
+    return (*down, *down[-2:0:-1])
+
+
+def _fields(n: int, top: int, start_score: int) -> list[tuple[str, int, float]]:
+    """(name, size, scale) of every observation field, in vector order."""
+    return [
+        ("hand", NUM_CARDS, 1.0),
+        *[(f"played_{r}", NUM_CARDS, 1.0) for r in range(n)],
+        *[(f"trick_{r}", NUM_CARDS, 1.0) for r in range(n)],
+        ("fool_declared", 2, 1.0),
+        ("bids", n * (top + 1), 1.0),
+        ("tricks_won", n, 1.0 / top),
+        ("scores", n, 1.0 / start_score),
+        ("hand_size", top, 1.0),
+        ("next_hand_size", top, 1.0),
+        ("tricks_played", 1, 1.0 / top),
+        ("dealer", n, 1.0),
+        ("leader", n, 1.0),
+        ("phase", 2, 1.0),
+        ("hand_number", 1, 1.0 / HAND_NUMBER_CAP),
+    ]
+
+
+def _one_hot(size: int, index: int) -> bytes:
+    return bytes(index) + b"\x01" + bytes(size - 1 - index)
+
+
+class WhistGame(Game):
+    """Whist 22 at one table size under one rule set (see RULES.md, section Whist 22)."""
+
+    id: ClassVar[str] = "whist22"
+    title: ClassVar[str] = "Whist 22"
+    deck_size: ClassVar[int] = NUM_CARDS
+
+    def __init__(self, rules: Rules) -> None:
+        n = rules.num_players
+        self.rules = rules
+        self.num_players = n
+        self.max_hand = top = NUM_CARDS // n
+        self.cycle = hand_cycle(rules)
+        self.num_actions = BID + top + 1
+        fields = _fields(n, top, rules.start_score)
+        self.observation_size = sum(size for _, size, _ in fields)
+        self.observation_layout: dict[str, slice] = {}
+        start = 0
+        for name, size, _ in fields:
+            self.observation_layout[name] = slice(start, start + size)
+            start += size
+        self._scale = np.concatenate([np.full(size, s, np.float32) for _, size, s in fields])
+
+        # Per seat: translate tables for the card blocks (own hand, then every player's
+        # finished tricks and current trick, seat-relative) and the relative player order.
+        def table(code: int) -> bytes:
+            return bytes(1 if c == code else 0 for c in range(256))
+
+        self._tables = []
+        self._rotate = []
+        self._player = []  # [seat][p]: one-hot of player p relative to seat
+        for s in range(n):
+            rot = [(s + r) % n for r in range(n)]
+            self._tables.append(
+                [table(HAND + s)]
+                + [table(PLAYED + p) for p in rot]
+                + [table(TRICK + p) for p in rot]
+            )
+            self._rotate.append(itemgetter(*rot))
+            self._player.append([_one_hot(n, (p - s) % n) for p in range(n)])
+        # bids: index -1 (not yet bid) is the all-zero block
+        self._bid = [_one_hot(top + 1, b) for b in range(top + 1)] + [bytes(top + 1)]
+        self._fool = {-1: b"\x00\x00", 0: b"\x01\x00", FOOL_HIGH: b"\x00\x01"}
+        sizes = self.cycle
+        self._sizes = [  # hand_size and next_hand_size, by position in the cycle
+            _one_hot(top, size - 1) + _one_hot(top, sizes[(k + 1) % len(sizes)] - 1)
+            for k, size in enumerate(sizes)
+        ]
+        self._no_hand = bytes(2 * top + 1 + 2 * n)
+        self._phase = [b"\x01\x00", b"\x00\x01", b"\x00\x00"]
+        self._byte = [bytes((i,)) for i in range(256)]
+
+    def hand_size(self, hand: int) -> int:
+        """Cards each player gets in hand number ``hand`` (0-based)."""
+        return self.cycle[hand % len(self.cycle)]
+
+    # ------------------------------------------------------------------ states
+    def new_state(
+        self, deck: Sequence[Any] | None = None, *, seed: Any = None, log: bool = False
+    ) -> State:
+        """A new game. ``deck`` (names or ids, one or more whole decks of 22) fixes the deals
+        of the first hands, in the order they are dealt; ``seed`` shuffles every later hand
+        (and the first when no deck is given; a random seed when ``None``)."""
+        decks = [] if deck is None else self.parse_deck(deck)
+        if seed is None:
+            seed = random.getrandbits(63)
+        return State(self, decks, seed, log)
+
+    def parse_deck(self, deck: Sequence[Any]) -> list[int]:
+        return parse_decks(deck, NUM_CARDS, card_id, card_name)
+
+    def card_name(self, card: int) -> str:
+        return card_name(card)
+
+    def card_id(self, name: str) -> int:
+        return card_id(name)
+
+    def action_name(self, action: int) -> str:
+        if type(action) is not int or not 0 <= action < self.num_actions:
+            raise ValueError(f"action must be 0..{self.num_actions - 1}, got {action!r}")
+        return engine.action_name(action)
+
+    # ------------------------------------------------------------------ encoding
+    def observation(self, state: State, seat: int) -> np.ndarray:
+        """A fresh float32 vector of what ``seat`` may know (``observation_layout``)."""
+        where = state.loc.translate
+        rot = self._rotate[seat]
+        player = self._player[seat]
+        byte = self._byte
+        parts = list(map(where, self._tables[seat]))
+        parts.append(self._fool[state.fool])
+        parts += map(self._bid.__getitem__, rot(state.bids))
+        parts.append(bytes(rot(state.won)))
+        if state.phase == OVER:  # scores may be below zero now; the hand fields are zeros
+            parts += (bytes([max(s, 0) for s in rot(state.scores)]), self._no_hand)
+        else:
+            parts += (
+                bytes(rot(state.scores)),
+                self._sizes[state.hand_no % len(self.cycle)],
+                byte[state.tricks_played],
+                player[state.first - 1],  # the dealer (index -1: the last seat)
+                player[state.leader],
+            )
+        parts += (self._phase[state.phase], byte[min(state.hand_no, HAND_NUMBER_CAP)])
+        return np.frombuffer(b"".join(parts), np.uint8) * self._scale
+
+    # ------------------------------------------------------------------ text
+    def render(self, state: State, seat: int) -> str:
+        """The table as ``seat`` sees it: public memory and that seat's hand only."""
+        n = self.num_players
+        names = [f"player_{p}" for p in range(n)]
+        over = state.phase == OVER
+        number = state.hand_no if over else state.hand_no + 1  # over: hand_no hands played
+        lines = [
+            f"{self.title} ({n} players) - hand {number}, {state.size} card(s) "
+            f"each, dealer {names[state.dealer]}",
+            "scores: " + ", ".join(f"{names[p]} {state.scores[p]}" for p in range(n)),
+        ]
+        if not over or state.bids_made:
+            lines.append(
+                "bids:   "
+                + ", ".join(
+                    f"{names[p]} {'-' if b < 0 else b} (won {state.won[p]})"
+                    for p, b in enumerate(state.bids)
+                )
+            )
+        if state.trick:
+            lines.append("trick:  " + ", ".join(f"{names[p]} {_value(v)}" for p, v in state.trick))
+        done = [p for p in range(n) if state.played[p]]
+        if done:
+            lines.append(
+                "played: "
+                + "; ".join(
+                    f"{names[p]} " + " ".join(card_name(c) for c in state.played[p]) for p in done
+                )
+            )
+        lines.append(
+            f"{names[seat]} holds: " + (" ".join(map(card_name, state.hands[seat])) or "-")
+        )
+        if over:
+            outcome = state.outcome()
+            assert outcome is not None
+            lines.append(
+                "game over; places: "
+                + ", ".join(f"{names[p]} {outcome.places[p]}" for p in range(n))
+            )
+        else:
+            what = "bid" if state.phase == BIDDING else "play"
+            lines.append(f"to {what}: {names[state.current]}")
+        return "\n".join(lines)
+
+    def describe_event(self, event: dict[str, Any]) -> str:
+        kind = event["type"]
+        if kind == "deal":
+            hands = "; ".join(f"player_{p}: {' '.join(h)}" for p, h in enumerate(event["hands"]))
+            return (
+                f"hand {event['hand'] + 1}: player_{event['dealer']} deals {event['size']} "
+                f"card(s) each ({hands}); aside: {' '.join(event['aside']) or '-'}"
+            )
+        if kind == "bid":
+            return f"player_{event['player']} bids {event['bid']}"
+        if kind == "play":
+            return f"player_{event['player']} plays {_value(event['value'])}"
+        if kind == "trick":
+            return f"player_{event['winner']} wins the trick with {_value(event['value'])}"
+        if kind == "score":
+            return "scores after the hand: " + ", ".join(
+                f"player_{p} {s} (bid {b}, won {t}, lost {lost})"
+                for p, (s, b, t, lost) in enumerate(
+                    zip(event["scores"], event["bids"], event["tricks"], event["lost"], strict=True)
+                )
+            )
+        if kind == "end":
+            return "game over; places: " + ", ".join(
+                f"player_{p} {place}" for p, place in enumerate(event["places"])
+            )
+        raise KeyError(kind)
+
+
+def _value(value: int) -> str:
+    """A played card as its value: the Fool with its declared value."""
+    return engine.action_name(value) if value in (0, FOOL_HIGH) else str(value)
+
+
+def make_game(num_players: int = 4, **options: Any) -> WhistGame:
+    """Whist 22 for ``num_players`` (3 or 4) with any options of ``Rules``."""
+    return WhistGame(make_rules(num_players, **options))

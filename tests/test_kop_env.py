@@ -1,0 +1,143 @@
+"""Kop through the suite's env and registry: PettingZoo's checkers, bad input, the one-hand
+option, rendering and records."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, render_test, seed_test
+from kop_scenario import deck_of
+
+import koira_env
+from koira_env.core.game import IllegalActionError
+from koira_env.games.kop.engine import CALL, NUM_ACTIONS
+from koira_env.registry import spec
+
+B = ("JC TD TH AC", "QC QS JS AH", "JD JH QH AD", "TC TS AS QD")
+
+
+def play_out(env, rng: random.Random) -> tuple[dict[str, float], dict]:
+    """Random legal play to the end; the summed rewards per agent and the end info."""
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    end = {}
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            end = info
+            env.step(None)
+        else:
+            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    return totals, end
+
+
+@pytest.mark.filterwarnings("ignore:ignoring unknown reset option")  # api_test passes one
+@pytest.mark.filterwarnings("ignore:Observation")
+@pytest.mark.parametrize("options", [{}, {"single_hand": True}], ids=["game", "single-hand"])
+def test_pettingzoo_api_seed_and_render(options):
+    api_test(koira_env.make("kop", num_players=4, **options), num_cycles=100)
+    seed_test(lambda: koira_env.make("kop", num_players=4, **options), num_cycles=100)
+    render_test(
+        lambda render_mode=None: koira_env.make("kop", num_players=4, render_mode=render_mode)
+    )
+
+
+def test_spec_and_game_attributes():
+    entry = spec("kop")
+    assert (entry.title, entry.players, entry.default_players) == ("Kop", (4, 4), 4)
+    assert entry.rank_by == "win_rate" and entry.single_hand == {"single_hand": True}
+    game = koira_env.make_game("kop")
+    assert game.num_actions == NUM_ACTIONS == 19 and game.deck_size == 16
+    assert game.env_name == "kop_v0" and game.action_name(CALL) == "call"
+    assert game.action_id("QC") == 2 and game.action_id("solo") == 18
+    assert set(entry.bots()) >= {"lowest", "counter"} and entry.rollout() is not None
+
+
+def test_bad_player_counts_and_options_name_the_valid_choices():
+    with pytest.raises(ValueError, match="played by 4 players"):
+        koira_env.make("kop", num_players=3)
+    with pytest.raises(ValueError, match=r"valid options: \[.*'silent_scoring'"):
+        koira_env.make("kop", 4, colour="red")
+    with pytest.raises(ValueError, match=r"choose one of \['nobody', 'queens_lose'\]"):
+        koira_env.make("kop", 4, tie="split")
+    with pytest.raises(ValueError, match=r"victory_cards must be an int in 1\.\.20"):
+        koira_env.make("kop", 4, victory_cards=0)
+    with pytest.raises(ValueError, match="single_hand must be True or False"):
+        koira_env.make("kop", 4, single_hand="yes")
+
+
+def test_illegal_and_non_integer_actions_raise_and_change_nothing():
+    env = koira_env.make_raw("kop", 4)
+    env.reset(options={"deck": deck_of(*B)})
+    state = env.state_object
+    before = (state.history[:], state.current, [h[:] for h in state.hands])
+    for bad in (0, 2.0, "call", None, 19, -1, True):
+        with pytest.raises(IllegalActionError):
+            env.step(bad)
+        assert (state.history, state.current, state.hands) == before
+    with pytest.raises(IllegalActionError, match=r"legal: 16 \(call\), 17 \(silent\)"):
+        state.apply(0)
+    env.step(np.int64(CALL))
+    assert state.history == [CALL]
+
+
+def test_protected_env_ends_the_game_on_an_illegal_action():
+    env = koira_env.make("kop", 4)
+    env.reset(options={"deck": deck_of(*B)})
+    env.step(0)  # PettingZoo's logger warns "Illegal move made"
+    assert env.rewards["player_1"] == -1.0 and all(env.terminations.values())
+
+
+def test_reset_deck_option_and_whole_games_are_zero_sum():
+    env = koira_env.make("kop", 4)
+    env.reset(seed=1, options={"deck": deck_of(*B)})
+    assert env.agent_selection == "player_1"  # the holder of both black queens chooses
+    assert np.flatnonzero(env.observe("player_1")["action_mask"]).tolist() == [16, 17, 18]
+    rng = random.Random(0)
+    for seed in range(20):
+        env.reset(seed=seed)
+        totals, info = play_out(env, rng)
+        assert sum(totals.values()) == pytest.approx(0)
+        assert sum(info["scores"].values()) == 20 and set(info["places"]) == set(totals)
+
+
+def test_single_hand_env_gives_team_rewards():
+    env = koira_env.make("kop", 4, single_hand=True)
+    rng = random.Random(0)
+    seen = set()
+    for seed in range(60):
+        env.reset(seed=seed)
+        totals, info = play_out(env, rng)
+        seen.add(tuple(sorted(round(v, 3) for v in totals.values())))
+        assert "teams" in info
+    assert (-0.667, -0.667, 0.667, 0.667) in seen
+
+
+def test_render_shows_only_the_actors_cards_and_records_replay():
+    env = koira_env.make("kop", 4, render_mode="ansi")
+    env.reset(options={"deck": deck_of(*B)})
+    text = env.render()
+    assert text.startswith("Kop") and "QC AH JS QS" in text and "JC TD" not in text
+    env.step(17)  # silent: nobody else is told
+    text = env.render()
+    assert "player_0" in text and "silent" not in text and "QS" not in text
+    play_out(env, random.Random(1))
+    record = env.game_record()
+    from koira_env.core.record import replay
+
+    assert replay(record).history == env.state_object.history
+
+
+def test_truncated_game_ends_every_agent_without_rewards():
+    env = koira_env.make("kop", 4, max_hands=1)
+    rng = random.Random(0)
+    for seed in range(30):
+        env.reset(seed=seed)
+        totals, _ = play_out(env, rng)
+        state = env.state_object
+        if state.truncated:
+            assert all(env.truncations.values()) and set(totals.values()) == {0.0}
+            return
+    raise AssertionError("no truncated game in 30 seeds")

@@ -1,0 +1,231 @@
+"""Kop invariants over many random games: card conservation, termination, zero-sum returns,
+determinism, replay, and that no seat observes what it may not know."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from kop_scenario import deal, play, random_game
+
+from koira_env.core.record import game_record, replay
+from koira_env.games.kop.cards import NUM_CARDS, POINTS, QC, QS, card_id
+from koira_env.games.kop.engine import DECIDE, HAND, NOBODY, TRICK, WON, State
+from koira_env.games.kop.game import make_game
+
+GAMES = 1500
+
+
+def check_cards(state: State) -> None:
+    """Every card in exactly one place, and the location table agrees with the hands."""
+    places = [c for h in state.hands for c in h] + state.trick
+    places += [c for _, cards, _ in state.tricks for c in cards]
+    assert sorted(places) == list(range(NUM_CARDS))
+    for p, hand in enumerate(state.hands):
+        assert hand == sorted(hand)
+        assert all(state.loc[c] == HAND + p and state.by[c] == NOBODY for c in hand)
+    assert all(state.loc[c] == TRICK for c in state.trick)
+    for _, cards, winner in state.tricks:
+        assert all(state.loc[c] == WON + winner for c in cards)
+    assert sum(state.points) == sum(POINTS[c] for _, cards, _ in state.tricks for c in cards)
+
+
+def test_random_games_conserve_cards_end_and_are_zero_sum():
+    game = make_game(4)
+    rng = random.Random(1)
+    longest = 0
+    for seed in range(GAMES):
+        state = game.new_state(seed=seed)
+        steps = 0
+        while not state.is_terminal:
+            if steps % 5 == 0 or (state.hand_no and not state.tricks):
+                check_cards(state)
+            legal = state.legal_actions()
+            assert legal == sorted(legal) and legal
+            state.apply(rng.choice(legal))
+            steps += 1
+        assert not state.truncated and steps <= 17 * state.rules.max_hands
+        longest = max(longest, state.hand_no + 1)
+        assert sum(state.vc) == 20 and min(state.vc) <= 0
+        assert sum(state.returns()) == pytest.approx(0)
+        assert state.legal_actions() == []
+    assert longest < 100  # far below max_hands=200 (RULES.md: termination)
+
+
+def test_single_hand_games_are_zero_sum_with_partners_sharing_places():
+    game = make_game(4, single_hand=True)
+    for seed in range(GAMES):
+        state = random_game(game, seed)
+        outcome = state.outcome()
+        assert sum(outcome.returns) == pytest.approx(0)
+        assert sum(state.points) == 104 and state.hand_no == 0
+        for p in range(4):
+            for q in range(4):
+                if outcome.teams[p] == outcome.teams[q]:
+                    assert outcome.places[p] == outcome.places[q]
+
+
+def test_same_seed_same_game_and_records_replay():
+    game = make_game(4)
+    for seed in range(40):
+        a, b = random_game(game, seed, log=True), random_game(game, seed, log=True)
+        assert a.history == b.history and a.log == b.log and a.deck == b.deck
+        record = game_record(a)
+        again = replay(record)
+        assert again.history == a.history and again.vc == a.vc and again.log == a.log
+        assert len(a.deck) == 16 * (a.hand_no + 1)
+
+
+def test_deck_option_fixes_later_hands_and_seed_the_rest():
+    game = make_game(4)
+    first = game.new_state(seed=9)
+    fixed = game.new_state(first.deck[:16], seed=9)
+    assert fixed.hands == first.hands
+    assert game.new_state(seed=9).hands == first.hands
+
+
+def test_clone_is_independent():
+    state = make_game(4).new_state(seed=3)
+    copy = state.clone()
+    copy.apply(copy.legal_actions()[0])
+    assert state.history == [] and copy.history
+    assert state.hands != copy.hands or state.phase != copy.phase
+
+
+# ---------------------------------------------------------------- information
+def observe(state: State, seat: int) -> tuple[bytes, tuple[int, ...]]:
+    """What ``seat`` observes: its observation bytes and its legal actions (mask)."""
+    legal = tuple(state.legal_actions()) if state.current == seat else ()
+    return state.game.observation(state, seat).tobytes(), legal
+
+
+def test_observation_values_and_layout():
+    game = make_game(4)
+    assert game.observation_size == sum(s.stop - s.start for s in game.observation_layout.values())
+    for seed in range(100):
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            for seat in range(4):
+                obs = game.observation(state, seat)
+                assert obs.dtype == np.float32 and obs.shape == (game.observation_size,)
+                assert obs.min() >= 0.0 and obs.max() <= 1.0
+            state.apply(rng.choice(state.legal_actions()))
+
+
+def test_hidden_cards_swapped_change_nothing_a_seat_observes_until_seen():
+    """Swap two cards of two other seats in the deal: the seat observes the same things
+    (observation bytes and its legal actions) until one of them is played."""
+    game = make_game(4)
+    checked = 0
+    for seed in range(400):
+        rng = random.Random(seed)
+        deck = game.new_state(seed=seed).deck[:16]
+        seat = rng.randrange(4)
+        a, b = rng.sample([i for i in range(16) if i % 4 != seat], 2)
+        if a % 4 == b % 4:
+            continue
+        swapped = deck[:]
+        swapped[a], swapped[b] = swapped[b], swapped[a]
+        one = game.new_state(deck, seed=seed)
+        two = game.new_state(swapped, seed=seed)
+        if (one.decider >= 0) != (two.decider >= 0):
+            continue  # a silent chooser appears: test_a_silent_choice_is_invisible_to_others
+        hidden = {deck[a], deck[b]}
+        while not one.is_terminal and one.hand_no == 0:
+            assert observe(one, seat) == observe(two, seat)
+            checked += 1
+            action = rng.choice(one.legal_actions())
+            if action in hidden or action not in two.legal_actions():
+                break
+            if one.phase == DECIDE and one.current != two.current:
+                break
+            one.apply(action)
+            two.apply(action)
+    assert checked > 1000
+
+
+def test_a_silent_choice_is_invisible_to_the_others():
+    """player_1 holds both black queens and stays silent; in the other deal QS sits with
+    player_2. Players 0, 2 and 3 see nothing different, card by card."""
+    hands = ["JC TD TH AC", "QC QS JS AH", "JD JH QH AD", "TC TS AS QD"]
+    other = ["JC TD TH AC", "QC JD JS AH", "QS JH QH AD", "TC TS AS QD"]
+    silent = deal(*hands)
+    normal = deal(*other)
+    assert silent.current == 1 and normal.current == 0
+    for seat in (0, 3):  # the leader is asked to act only after the choice: compare bytes
+        assert observe(silent, seat)[0] == observe(normal, seat)[0]
+    play(silent, "silent")
+    assert silent.side == [1, 0, 1, 1] and normal.side == [1, 0, 0, 1]
+    swapped = {card_id("QS"), card_id("JD")}
+    compared = 0
+    while not silent.is_terminal:
+        for seat in (0, 3):
+            assert observe(silent, seat) == observe(normal, seat)
+        compared += 1
+        action = silent.legal_actions()[-1]
+        if action in swapped or action not in normal.legal_actions():
+            break
+        silent.apply(action)
+        normal.apply(action)
+    assert compared >= 4
+    assert observe(silent, 1) != observe(normal, 1)  # the chooser itself knows
+
+
+def test_determinize_keeps_what_the_seat_observes_and_respects_the_play():
+    game = make_game(4)
+    for seed in range(80):
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            seat = state.current
+            for who in (seat, (seat + 1) % 4):
+                world = state.determinize(who, rng)
+                assert world.history == [] and world.log is None and world.deck == []
+                assert world.hands[who] == state.hands[who]
+                assert sorted(map(len, world.hands)) == sorted(map(len, state.hands))
+                assert observe(world, who)[0] == observe(state, who)[0]
+                check_cards(world)
+            world = state.determinize(seat, rng)
+            assert observe(world, seat) == observe(state, seat)
+            while not world.is_terminal and world.hand_no == state.hand_no:
+                world.apply(rng.choice(world.legal_actions()))  # the re-deal plays on
+            state.apply(rng.choice(state.legal_actions()))
+
+
+def test_determinize_puts_a_public_callers_cards_back_in_their_hand():
+    hands = ["JC TD TH AC", "QC QS JS AH", "JD JH QH AD", "TC TS AS QD"]
+    rng = random.Random(0)
+    for choice in ("call", "solo"):
+        state = deal(*hands)
+        play(state, choice)
+        for _ in range(30):
+            world = state.determinize(0, rng)
+            assert {QC, QS} <= set(world.hands[1]) and world.side == state.side
+    state = deal("AH TD TH AC", "QC QS JC JS", "JD JH QH AD", "TC TS AS QD")
+    play(state, "call")  # calls JH: player_1 must hold JC and JS, and not JH
+    for _ in range(30):
+        world = state.determinize(0, rng)
+        assert {card_id("JC"), card_id("JS")} <= set(world.hands[1])
+        assert card_id("JH") not in world.hands[1]
+
+
+def test_determinize_respects_voids():
+    state = deal("TC QC JD TS", "QS JS AS AD", "AC AH TH JC", "QH QD JH TD")
+    play(state, "TC", "AD")  # player_1 trumps the club lead: no clubs in that hand
+    rng = random.Random(0)
+    seen = set()
+    for _ in range(60):
+        world = state.determinize(0, rng)
+        assert card_id("AC") not in world.hands[1]
+        seen.add(world.loc[card_id("AC")])
+    assert len(seen) == 2  # player_2 or player_3
+
+
+@pytest.mark.slow
+def test_many_more_random_games():
+    game = make_game(4)
+    for seed in range(30_000):
+        state = random_game(game, seed)
+        assert sum(state.returns()) == pytest.approx(0) and not state.truncated

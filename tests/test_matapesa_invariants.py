@@ -1,0 +1,167 @@
+"""Mätäpesä invariants over many random games: conservation, termination, zero-sum returns,
+determinism, record replay, cheap clones, and leak-free observations and determinization."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from koira_env.cards import RANK_OF
+from koira_env.core.game import IllegalActionError
+from koira_env.core.record import game_record, replay
+from koira_env.games.matapesa.engine import HAND, OUT_OF_PLAY, PLAYED, State
+from koira_env.registry import make_game
+
+PLAYER_COUNTS = range(3, 9)
+OPTION_SETS = [{}, {"follow": "previous"}, {"lowest_anytime": False}, {"tie_winner": "first"}]
+
+
+def random_game(n: int, seed: int, log: bool = False, **options: object) -> list[State]:
+    """Every state of a game played with random legal ranks (first state first)."""
+    rng = random.Random(seed)
+    state = make_game("matapesa", n, **options).new_state(seed=seed, log=log)
+    states = [state.clone()]
+    while not state.is_terminal:
+        state.apply(rng.choice(state.legal_actions()))
+        states.append(state.clone())
+    return states
+
+
+def check_conservation(state: State) -> None:
+    """Every card is in exactly one place, and the rank counts agree with the locations."""
+    n = state.n
+    counts = [bytearray(13) for _ in range(n)]
+    played = [bytearray(13) for _ in range(n)]
+    out = bytearray(13)
+    for card, where in enumerate(state.loc):
+        if where < PLAYED:
+            counts[where - HAND][RANK_OF[card]] += 1
+        elif where < OUT_OF_PLAY:
+            played[where - PLAYED][RANK_OF[card]] += 1
+        else:
+            assert where == OUT_OF_PLAY
+            out[RANK_OF[card]] += 1
+    assert counts == state.counts and played == state.played
+    assert bytes(out) == state.out_counts
+    assert sorted(state.plays) == [c for c in range(52) if PLAYED <= state.loc[c] < OUT_OF_PLAY]
+    assert len(state.plays) == state.actions_taken  # one card per action
+    assert state.hand_sizes == [sum(c) for c in counts]
+    assert list(state.in_hands) == [sum(c[r] for c in counts) for r in range(13)]
+    assert sum(state.out_counts) == 52 % n
+
+
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+def test_random_games_conserve_cards_end_and_are_zero_sum(n: int) -> None:
+    for seed in range(150):
+        options = OPTION_SETS[seed % len(OPTION_SETS)]
+        states = random_game(n, seed, **options)
+        for state in states:
+            check_conservation(state)
+            assert len(state.history) == state.actions_taken
+            legal = state.legal_actions()
+            assert legal == sorted(set(legal))
+            assert state.is_terminal or legal
+            for a in range(13):  # legal_actions and apply agree on every rank
+                probe = state.clone()
+                try:
+                    probe.apply(a)
+                except IllegalActionError:
+                    assert a not in legal
+                else:
+                    assert a in legal
+        final = states[-1]
+        assert final.is_terminal and final.actions_taken == n * (52 // n)
+        assert sum(final.returns()) == pytest.approx(0.0)
+        assert sorted(final.returns()) == pytest.approx([-1.0] + [1 / (n - 1)] * (n - 1))
+        assert final.outcome().places[final.loser] == n
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+def test_many_more_random_games(n: int) -> None:
+    for seed in range(5000):
+        final = random_game(n, seed, **OPTION_SETS[seed % len(OPTION_SETS)])[-1]
+        check_conservation(final)
+        assert final.actions_taken == n * (52 // n)
+
+
+@pytest.mark.parametrize("n", [3, 4, 8])
+def test_same_seed_same_game_and_records_replay(n: int) -> None:
+    for seed in range(20):
+        a = random_game(n, seed, log=True)[-1]
+        b = random_game(n, seed, log=True)[-1]
+        assert a.history == b.history and a.log == b.log and a.deck == b.deck
+        record = game_record(a)
+        again = replay(record)
+        assert again.log == a.log and again.returns() == a.returns()
+        assert record["result"]["places"] == list(a.outcome().places)
+
+
+def test_clone_is_independent() -> None:
+    state = random_game(4, 1)[20]
+    copy = state.clone()
+    before = (bytes(state.loc), [bytes(c) for c in state.counts], state.history[:])
+    while not copy.is_terminal:
+        copy.apply(copy.legal_actions()[0])
+    assert (bytes(state.loc), [bytes(c) for c in state.counts], state.history) == before
+
+
+def observed(state: State, seat: int) -> tuple[bytes, tuple[int, ...]]:
+    mask = tuple(state.legal_actions()) if state.current == seat else ()
+    return state.game.observation(state, seat).tobytes(), mask
+
+
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+def test_observation_ignores_how_hidden_cards_are_dealt(n: int) -> None:
+    """Swapping two cards between two other hands changes nothing ``seat`` observes until one
+    of them is played (the same actions are replayed on both deals)."""
+    rng = random.Random(n)
+    game = make_game("matapesa", n)
+    size = 52 // n
+    for trial in range(40):
+        seat = trial % n
+        deck = list(range(52))
+        rng.shuffle(deck)
+        p, q = rng.sample([s for s in range(n) if s != seat], 2)
+        i, j = p + n * rng.randrange(size), q + n * rng.randrange(size)
+        swapped = deck[:]
+        swapped[i], swapped[j] = deck[j], deck[i]
+        hidden = {deck[i], deck[j]}
+        a, b = game.new_state(deck), game.new_state(swapped)
+        while not a.is_terminal:
+            assert observed(a, seat) == observed(b, seat)
+            assert a.view(seat) == b.view(seat)
+            action = rng.choice(a.legal_actions())
+            a.apply(action)
+            try:
+                b.apply(action)
+            except IllegalActionError:
+                break  # the swap shows: a hidden card decided what was legal for its holder
+            if a.plays[-1] in hidden or b.plays[-1] != a.plays[-1]:
+                break  # a swapped card is face up now
+
+
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+def test_determinize_keeps_what_the_seat_knows(n: int) -> None:
+    rng = random.Random(n)
+    for seed in range(30):
+        states = random_game(n, seed)
+        state = states[rng.randrange(len(states))]
+        seat = rng.randrange(n)
+        sample = state.determinize(seat, rng)
+        check_conservation(sample)
+        assert sample.view(seat) == state.view(seat)
+        assert observed(sample, seat) == observed(state, seat)
+        assert sample.history == [] and sample.log is None and sample.deck == []
+        assert sample.seed != state.seed
+        while not sample.is_terminal:  # a full game goes on from it
+            sample.apply(rng.choice(sample.legal_actions()))
+
+
+def test_determinize_redeals_the_hidden_cards() -> None:
+    state = make_game("matapesa", 4).new_state(seed=3)
+    hands = {bytes(state.loc)}
+    for k in range(20):
+        hands.add(bytes(state.determinize(0, random.Random(k)).loc))
+    assert len(hands) > 10
