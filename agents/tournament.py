@@ -178,6 +178,8 @@ def schedule(config: TournamentConfig) -> list[tuple[str, ...]]:
     if len(tables) <= config.deals:
         rounds = math.ceil(config.deals / len(tables))
         chosen = [list(t) for _ in range(rounds) for t in tables]
+    elif len(labels) < n:  # fewer agents than seats: some sit twice, so sample the multisets
+        chosen = [list(t) for t in rng.sample(tables, config.deals)]
     else:
         chosen = _balanced_tables(labels, n, config.deals, rng)
     for table in chosen:

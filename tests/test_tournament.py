@@ -75,6 +75,12 @@ def test_schedule_plays_every_table_equally_often_and_rounds_deals_up():
             assert sorted(g[seat] for g in games) == sorted(games[0])
 
 
+def test_fewer_agents_than_seats_and_deals_than_tables_still_fill_every_seat():
+    config = TournamentConfig(agents=("a=random", "b=random", "c=random"), deals=2, seed=1)
+    tables = schedule(config)
+    assert len(tables) == 2 and all(len(t) == 4 and set(t) == {"a", "b", "c"} for t in tables)
+
+
 def test_schedule_samples_evenly_when_tables_outnumber_deals():
     agents = tuple(f"r{i}=random" for i in range(10))  # 210 possible tables
     config = TournamentConfig(agents=agents, deals=25, seed=3)

@@ -44,7 +44,7 @@ def as_action(action: Any) -> int:
     actions (``13.0 in [13]`` is true, so engines must not rely on ``in`` alone)."""
     if type(action) is int:
         return action
-    if isinstance(action, bool | float | str | bytes) or isinstance(action, np.floating):
+    if isinstance(action, bool | float | str | bytes | np.floating):
         raise IllegalActionError(f"an action must be an integer, got {action!r}")
     try:
         return operator.index(action)

@@ -3,10 +3,10 @@
 Self-play trainers (MaskablePPO and friends) want one agent per env. Here the learner holds
 one seat; at every ``step`` the opponents play until it is the learner's turn again (or the
 game ends), so every transition is the learner's own: its observation (the game's encoder,
-for its seat), its reward (``State.returns()`` of its seat at the end, zero before). Forced moves (one legal action) are played for whoever is due. An
-illegal action ends the episode as a loss. Opponents are plain
-callables ``(state, seat) -> action``; they are drawn afresh for each episode by
-``opponent_sampler``, which is how a league plugs in.
+for its seat), its reward (``State.returns()`` of its seat at the end, zero before). Forced
+moves (one legal action) are played for whoever is due. An illegal action ends the episode as
+a loss. Opponents are plain callables ``(state, seat) -> action``; they are drawn afresh for
+each episode by ``opponent_sampler``, which is how a league plugs in.
 """
 
 from __future__ import annotations

@@ -1,0 +1,199 @@
+"""Every game of the registry keeps the game protocol (``koira_env.core.game``).
+
+The same checks run on every game, so a new game gets them by being registered: the
+registry's errors, env metadata, action names, integer-only actions, leak-free observations
+(a seat observes the same thing on every deal consistent with what it knows), zero-sum
+returns and valid places, determinism, exact record replay, and the generic agents
+(``random``, ``ismcts``) and tournaments playing it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+import koira_env
+from agents.base import play_game
+from agents.ismcts import ISMCTSAgent
+from agents.registry import default_agents, make_agent
+from agents.tournament import TournamentConfig, run_tournament
+from koira_env import IllegalActionError, games, make, make_game, make_raw
+from koira_env.core.record import game_record, replay
+from koira_env.registry import spec
+
+GAMES = games()
+# (game, players): each game at its smallest and largest table
+TABLES = sorted({(g, n) for g in GAMES for n in spec(g).players})
+
+
+def random_states(game_id: str, n: int, count: int, seed: int = 0):
+    """Finished random games, with every decision state kept (cloned) along the way."""
+    game = make_game(game_id, n)
+    rng = random.Random(seed)
+    for g in range(count):
+        state = game.new_state(seed=seed * 1000 + g, log=True)
+        seen = []
+        while not state.is_terminal:
+            seen.append(state.clone())
+            state.apply(rng.choice(state.legal_actions()))
+        yield state, seen
+
+
+def test_games_are_listed_and_unknown_ones_named():
+    assert GAMES == ["koira", "matapesa", "whist22", "kop"]
+    with pytest.raises(ValueError, match=r"unknown game 'poker'.*valid games: \['koira'"):
+        make("poker")
+    with pytest.raises(ValueError, match="coming in a later release"):
+        make("red7")
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_bad_player_counts_and_options_name_the_valid_choices(game_id):
+    lo, hi = spec(game_id).players
+    for n in (lo - 1, hi + 1):
+        with pytest.raises(ValueError, match=f"num_players={n}"):
+            make(game_id, n)
+    with pytest.raises(ValueError, match=r"unknown .*option.*'no_such_option'.*valid options"):
+        make(game_id, lo, no_such_option=1)
+    with pytest.raises(ValueError, match="render_mode"):
+        make(game_id, lo, render_mode="rgb_array")
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_metadata_names_the_game_and_env_forms_agree(game_id):
+    assert make(game_id).metadata["name"] == f"{game_id}_v0"
+    assert koira_env.env(game_id).metadata["name"] == f"{game_id}_v0"
+    assert type(koira_env.raw_env(game_id)) is type(make_raw(game_id))
+
+
+def test_koira_presets_have_their_own_names():
+    names = {p: koira_env.env(4, p).metadata["name"] for p in ("koira", "koira-b", "mattis")}
+    assert names == {"koira": "koira_v0", "koira-b": "koira_b_v0", "mattis": "mattis_v0"}
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_action_names_round_trip(game_id):
+    game = make_game(game_id)
+    names = [game.action_name(a) for a in range(game.num_actions)]
+    assert len(set(names)) == len(names)
+    assert [game.action_id(name) for name in names] == list(range(game.num_actions))
+    assert [game.action_id(name.upper()) for name in names] == list(range(game.num_actions))
+    env = make(game_id)
+    assert env.unwrapped.action_id(env.unwrapped.action_name(0)) == 0
+    with pytest.raises(ValueError):
+        game.action_id("no such move")
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_non_integer_actions_change_nothing(game_id):
+    """``13.0 == 13``: a float once passed the legality check, corrupting the state."""
+    raw = make_raw(game_id)
+    raw.reset(seed=1)
+    state = raw.unwrapped.state_object
+    legal = state.legal_actions()[0]
+    before = (list(state.history), raw.agent_selection)
+    for bad in (float(legal), np.float32(legal), str(legal), None, True):
+        with pytest.raises(IllegalActionError):
+            raw.step(bad)
+        assert (list(state.history), raw.agent_selection) == before
+    for bad in (-1, raw.unwrapped.game.num_actions):
+        with pytest.raises(IllegalActionError):
+            raw.step(bad)
+    raw.step(np.int64(legal))  # numpy integers are integers
+    assert state.history[-1] == legal and type(state.history[-1]) is int
+    protected = make(game_id)
+    protected.reset(seed=1)
+    with pytest.raises(AssertionError, match="action space"):
+        protected.step(float(legal))
+    assert protected.unwrapped.state_object.history == []
+
+
+@pytest.mark.parametrize(("game_id", "n"), TABLES)
+def test_random_games_end_with_valid_places_and_zero_sum_returns(game_id, n):
+    for state, _ in random_states(game_id, n, 15):
+        outcome = state.outcome()
+        assert outcome is not None and not state.truncated
+        assert sorted(outcome.places)[0] == 1 and max(outcome.places) <= n
+        assert len(outcome.returns) == len(outcome.scores) == n
+        assert sum(outcome.returns) == pytest.approx(0.0, abs=1e-9)
+        assert list(outcome.returns) == state.returns()
+        for a in range(n):  # a better place never gets a smaller return
+            for b in range(n):
+                if outcome.places[a] < outcome.places[b]:
+                    assert outcome.returns[a] >= outcome.returns[b]
+        best, worst = outcome.places.index(1), outcome.places.index(max(outcome.places))
+        assert max(outcome.places) == 1 or outcome.returns[best] > outcome.returns[worst]
+        assert state.legal_actions() == []
+        with pytest.raises(IllegalActionError):
+            state.apply(0)
+
+
+@pytest.mark.parametrize(("game_id", "n"), TABLES)
+def test_records_replay_exactly_and_seeds_repeat_games(game_id, n):
+    for state, _ in random_states(game_id, n, 5, seed=3):
+        record = json.loads(json.dumps(game_record(state)))
+        assert record["game"] == game_id
+        again = replay(record)
+        assert again.history == state.history and again.log == state.log
+        assert again.outcome() == state.outcome()
+    first = [s.history for s, _ in random_states(game_id, n, 3, seed=9)]
+    assert first == [s.history for s, _ in random_states(game_id, n, 3, seed=9)]
+
+
+@pytest.mark.parametrize(("game_id", "n"), TABLES)
+def test_observations_do_not_depend_on_what_the_seat_cannot_see(game_id, n):
+    """Re-deal everything hidden from a seat (``determinize``): its observation and view stay
+    the same, and the re-dealt state is a playable game."""
+    game = make_game(game_id, n)
+    rng = random.Random(5)
+    checked = 0
+    for _, seen in random_states(game_id, n, 3, seed=11):
+        for state in seen[:: max(1, len(seen) // 12)]:
+            for seat in range(n):
+                other = state.determinize(seat, rng)
+                assert other.history == [] and other.log is None
+                expected = game.observation(state, seat)
+                assert expected.dtype == np.float32 and expected.shape == (game.observation_size,)
+                assert expected.min() >= 0.0 and expected.max() <= 1.0
+                assert game.observation(other, seat).tobytes() == expected.tobytes()
+                assert other.view(seat) == state.view(seat)
+                if seat == state.current:
+                    assert other.legal_actions() == state.legal_actions()
+                checked += 1
+            while not other.is_terminal:  # a determinized state plays to the end
+                other.apply(rng.choice(other.legal_actions()))
+    assert checked > 20
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_generic_agents_play_every_game(game_id):
+    game = make_game(game_id)
+    n = game.num_players
+    tables = [
+        [make_agent("random", game_id)] * n,
+        [make_agent("ismcts:4", game_id), *[make_agent("random", game_id)] * (n - 1)],
+        [ISMCTSAgent(4, rollout="random")] * n,
+    ]
+    for seats in tables:
+        result = play_game(seats, game, None, seed=4, deal_seed=4)
+        assert not result.truncated and sorted(result.places)[0] == 1
+    search = [make_agent("ismcts:3:1", game_id)] * n
+    if hasattr(game.new_state(seed=1).view(0), "phase"):
+        assert not play_game(search, game, None, seed=1, deal_seed=1).truncated
+    else:  # only games with phases can restrict the search to one
+        with pytest.raises(ValueError, match="no phases"):
+            play_game(search, game, None, seed=1, deal_seed=1)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_tournament_runs_on_every_game(game_id, tmp_path):
+    bots = [b for b in default_agents(game_id) if b != "random"][:2]
+    config = TournamentConfig(agents=("random", *bots), game=game_id, deals=2, seed=1)
+    summary = run_tournament(config, tmp_path / game_id, workers=1)
+    assert summary["complete"] and summary["rank_by"] == spec(game_id).rank_by
+    assert summary["config"]["game"] == game_id
+    for row in summary["agents"]:
+        assert 0 <= row["win_rate"] <= 1 and 0 <= row["loss_rate"] <= 1
