@@ -125,7 +125,7 @@ def _print_leaderboard(summary: dict[str, Any]) -> None:
             _ci(a["mean_place"], a["place_ci"], 2),
             f"{a['rating']:.1f} ({a['rating_mu']:.1f} ± {a['rating_sigma']:.1f})",
         )
-    Console(width=max(100, Console().width)).print(table)
+    Console(width=max(124, Console().width)).print(table)
 
 
 def _play(args: argparse.Namespace) -> int:

@@ -219,3 +219,11 @@ def test_env_attributes_stay_on_cpythons_fast_path(factory):
     classes = type(env).__mro__[:-1]  # not object
     assert [c.__name__ for c in classes if "__getattr__" in vars(c)] == []
     assert sorted(name for name in vars(env) if any(name in vars(c) for c in classes)) == []
+
+
+def test_text_is_titled_with_the_variant_played():
+    """The renderer once called every game "Koira", Mattis included."""
+    for preset, title in (("koira", "Koira"), ("koira-b", "Koira"), ("mattis", "Mattis")):
+        env = koira_env.env(4, preset, render_mode="ansi")
+        env.reset(seed=1)
+        assert env.render().startswith(f"{title} ({preset}, 4 players)")
