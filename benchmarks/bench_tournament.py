@@ -26,10 +26,9 @@ import time
 from pathlib import Path
 
 from agents.base import play_game
-from agents.registry import make_agent
-from agents.tournament import TournamentConfig, deal_deck, run_tournament
-from koira_env.games.koira.game import game_for
-from koira_env.games.koira.heuristics import HEURISTICS
+from agents.registry import default_agents, make_agent
+from agents.tournament import TournamentConfig, deal_key, run_tournament
+from koira_env.registry import spec
 
 
 def children_cpu() -> float:
@@ -38,12 +37,12 @@ def children_cpu() -> float:
 
 
 def single_process_rate(config: TournamentConfig, games: int) -> float:
-    rules = config.make_rules()
+    game = config.make_game()
     specs = list(config.entrants.values())
-    agents = [make_agent(specs[s % len(specs)]) for s in range(config.players)]
+    agents = [make_agent(specs[s % len(specs)], config.game) for s in range(config.players)]
     start = time.process_time()
     for g in range(games):
-        play_game(agents, game_for(rules), deal_deck(config.seed, g), g)
+        play_game(agents, game, None, g, deal_key(config.seed, g))
     return games / (time.process_time() - start)
 
 
@@ -51,13 +50,20 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1500, help="deals (x players games)")
     parser.add_argument("--workers", type=int, default=os.cpu_count())
-    parser.add_argument("--agents", default=",".join(sorted(HEURISTICS)))
+    parser.add_argument("--game", default="koira")
+    parser.add_argument(
+        "--agents", help="comma-separated (default: the game's league bots, Koira's heuristics)"
+    )
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--rules", default="koira")
+    parser.add_argument("--rules", default=None, help="the game's preset (Koira: koira, ...)")
     parser.add_argument("--json", help="also write the numbers here")
     args = parser.parse_args()
+    league = spec(args.game).training.get("bots")  # Koira: its six heuristics, as before
+    default = league or [a for a in default_agents(args.game) if a != "random"]
+    agents = args.agents.split(",") if args.agents else default
     config = TournamentConfig(
-        agents=tuple(args.agents.split(",")),
+        agents=tuple(agents),
+        game=args.game,
         rules=args.rules,
         players=args.players,
         deals=args.games,

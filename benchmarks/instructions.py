@@ -28,7 +28,7 @@ WHAT = ("env", "engine", "ceiling")
 _COLLECTED = re.compile(r"Collected\s*:\s*([\d,]+)")
 
 
-def _bench():  # noqa: ANN202 (a sibling script, not a package)
+def _bench():
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import bench
 

@@ -18,28 +18,39 @@ from .registry import games, make, make_game, make_raw
 
 def env(
     num_players: int | str = 4,
-    rules: str | Rules = "koira",
+    rules: str | Rules | int = "koira",
     render_mode: str | None = None,
     **options: Any,
 ) -> CardGameEnv:
     """Koira's env with PettingZoo's protections (illegal moves end the game with -1 for the
-    mover); ``env("kop", num_players=4)`` is ``make("kop", ...)``."""
+    mover). Given a game id first, ``env("whist22", 3)`` is ``make("whist22", 3)``."""
     if isinstance(num_players, str):
-        return make(num_players, render_mode=render_mode, **options)
+        return make(num_players, _players(rules), render_mode, **options)
     return make("koira", num_players, render_mode, rules=rules, **options)
 
 
 def raw_env(
     num_players: int | str = 4,
-    rules: str | Rules = "koira",
+    rules: str | Rules | int = "koira",
     render_mode: str | None = None,
     **options: Any,
 ) -> RawCardGameEnv:
-    """The bare env: illegal actions raise ``IllegalActionError`` (a ``ValueError``);
-    ``raw_env("kop", num_players=4)`` is ``make_raw("kop", ...)``."""
+    """The bare env: illegal actions raise ``IllegalActionError`` (a ``ValueError``).
+    Given a game id first, ``raw_env("kop")`` is ``make_raw("kop")``."""
     if isinstance(num_players, str):
-        return make_raw(num_players, render_mode=render_mode, **options)
+        return make_raw(num_players, _players(rules), render_mode, **options)
     return make_raw("koira", num_players, render_mode, rules=rules, **options)
+
+
+def _players(second: Any) -> int | None:
+    """``env(game, n)``: the table size given second, else the game's default."""
+    if second == "koira":  # the parameter's default: not given
+        return None
+    if isinstance(second, int) and not isinstance(second, bool):
+        return second
+    raise ValueError(
+        f"after a game id, give the number of players (or use koira_env.make), got {second!r}"
+    )
 
 
 __all__ = [

@@ -67,6 +67,8 @@ def test_metadata_names_the_game_and_env_forms_agree(game_id):
     assert make(game_id).metadata["name"] == f"{game_id}_v0"
     assert koira_env.env(game_id).metadata["name"] == f"{game_id}_v0"
     assert type(koira_env.raw_env(game_id)) is type(make_raw(game_id))
+    hi = spec(game_id).players[1]
+    assert len(koira_env.env(game_id, hi).possible_agents) == hi
 
 
 def test_koira_presets_have_their_own_names():
