@@ -35,6 +35,33 @@ def test_tournament_on_a_tiny_config(tmp_path, capsys):
     assert "different tournament" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("game", ["matapesa", "whist22", "kop"])
+def test_every_command_takes_the_game(game, tmp_path, capsys, monkeypatch):
+    """tournament, demo, play (through stdin, always the first move) and replay of its record."""
+    out = tmp_path / "t"
+    argv = ["tournament", "--game", game, "--games", "2", "--out", str(out), "--quiet"]
+    assert main([*argv, "--workers", "1", "--max-games", "8"]) == 0
+    printed = capsys.readouterr().out
+    assert f"{game}, 4 players: 8 games" in printed and "random" in printed
+    assert main(["demo", "--game", game, "--seed", "3"]) == 0
+    assert capsys.readouterr().out.strip()
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 3000))
+    record = tmp_path / "game.json"
+    assert main(["play", "--game", game, "--seed", "5", "--save-record", str(record)]) == 0
+    played = capsys.readouterr().out
+    assert "you finished in place" in played and "moves: [1]" in played
+    state = replay(load_record(record))
+    assert state.is_terminal and state.game.id == game
+    assert main(["replay", str(record)]) == 0
+    assert f"{len(state.history)} actions" in capsys.readouterr().out
+
+
+def test_an_unknown_game_is_a_clean_error(capsys):
+    with pytest.raises(SystemExit):
+        main(["tournament", "--game", "poker"])
+    assert "invalid choice: 'poker'" in capsys.readouterr().err
+
+
 def test_tournament_stops_and_resumes(tmp_path, capsys):
     argv = ["tournament", "--agents", "random,greedy", "--games", "3", "--out", str(tmp_path)]
     assert main([*argv, "--workers", "1", "--max-games", "5", "--quiet"]) == 0
