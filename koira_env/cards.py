@@ -39,28 +39,6 @@ def card_id(name: str) -> int:
 
 def parse_deck(deck: list[str] | list[int]) -> list[int]:
     """A full 52-card deck order as ids; ``ValueError`` says what is wrong with a bad one."""
-    if isinstance(deck, (str, bytes)) or not hasattr(deck, "__len__"):
-        raise ValueError(f"deck must be a list of 52 card names or ids, got {type(deck).__name__}")
-    ids = []
-    for i, item in enumerate(deck):
-        if isinstance(item, str):
-            try:
-                ids.append(card_id(item))
-            except ValueError as err:
-                raise ValueError(f"deck[{i}]: {err}") from None
-        elif isinstance(item, int) and not isinstance(item, bool) and 0 <= item < NUM_CARDS:
-            ids.append(int(item))
-        else:
-            raise ValueError(
-                f"deck[{i}] is {item!r}: expected a card name like 'QS' or an id 0..51"
-            )
-    if len(ids) != NUM_CARDS:
-        raise ValueError(f"deck must hold all 52 cards, got {len(ids)}")
-    seen: set[int] = set()
-    for i, c in enumerate(ids):
-        if c in seen:
-            raise ValueError(
-                f"deck[{i}] repeats {card_name(c)}: every card must appear exactly once"
-            )
-        seen.add(c)
-    return ids
+    from .core.deck import parse_decks
+
+    return parse_decks(deck, NUM_CARDS, card_id, card_name, max_decks=1)

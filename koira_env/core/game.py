@@ -165,6 +165,7 @@ class Game:
     id: ClassVar[str]  # registry id, e.g. "koira"
     title: ClassVar[str]  # for people, e.g. "Whist 22"
     deck_size: ClassVar[int]  # cards in one deck (ids 0..deck_size-1)
+    max_decks: ClassVar[int | None] = None  # 1 for games dealt once (a fixed deal is one deck)
 
     rules: Any  # the game's frozen options dataclass (``num_players``, ``to_dict()``)
     num_players: int
@@ -195,9 +196,15 @@ class Game:
 
     def parse_deck(self, deck: Sequence[Any]) -> list[int]:
         """Card names or ids, one or more whole decks, as ids; ``ValueError`` names the fault."""
-        raise NotImplementedError
+        from .deck import parse_decks
+
+        return parse_decks(deck, self.deck_size, self.card_id, self.card_name, self.max_decks)
 
     def card_name(self, card: int) -> str:
+        raise NotImplementedError
+
+    def card_id(self, name: str) -> int:
+        """The id of a card written as ``card_name`` writes it (games may accept more)."""
         raise NotImplementedError
 
     # ------------------------------------------------------------------ encoding

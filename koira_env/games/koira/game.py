@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from ...cards import NUM_CARDS, card_id, card_name, parse_deck
+from ...cards import NUM_CARDS, card_id, card_name
 from ...core.game import Game, shuffled
 from .engine import RISK, RUN_ACTION, TAKE, State, action_name
 from .observation import ObservationEncoder
@@ -27,6 +27,7 @@ class KoiraGame(Game):
     id = "koira"
     title = "Koira"
     deck_size = NUM_CARDS
+    max_decks = 1
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -54,11 +55,8 @@ class KoiraGame(Game):
     ) -> State:
         """``deck`` (52 names or ids, ``deck[0]`` dealt first) fixes the deal, else ``seed``
         shuffles; Koira deals once, so nothing else is random."""
-        order = shuffled(NUM_CARDS, seed) if deck is None else parse_deck(deck)
+        order = shuffled(NUM_CARDS, seed) if deck is None else self.parse_deck(deck)
         return State(self, order, log=log, seed=seed)
-
-    def parse_deck(self, deck: Sequence[Any]) -> list[int]:
-        return parse_deck(deck)
 
     def card_name(self, card: int) -> str:
         return card_name(card)

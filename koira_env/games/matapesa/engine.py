@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ...cards import NUM_CARDS, RANK_OF, RANKS, card_id, card_name
-from ...core.deck import hand_deck, parse_decks
+from ...core.deck import hand_deck
 from ...core.game import Game, IllegalActionError, Outcome, as_action, returns_from_places
 from .rules import Rules, make_rules
 
@@ -351,6 +351,7 @@ class MatapesaGame(Game):
     id = "matapesa"
     title = "Mätäpesä"
     deck_size = NUM_CARDS
+    max_decks = 1
 
     def __init__(self, rules: Rules) -> None:
         n = rules.num_players
@@ -389,9 +390,6 @@ class MatapesaGame(Game):
         ids = [] if deck is None else self.parse_deck(deck)
         hand_deck(ids, seed, 0, NUM_CARDS)  # shuffles the deck from the seed if none is given
         return State(self, ids, seed, log)
-
-    def parse_deck(self, deck: Sequence[Any]) -> list[int]:
-        return parse_decks(deck, NUM_CARDS, card_id, card_name, max_decks=1)
 
     def card_name(self, card: int) -> str:
         return card_name(card)

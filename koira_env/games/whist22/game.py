@@ -16,7 +16,6 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ...core.deck import parse_decks
 from ...core.game import Game
 from . import engine
 from .engine import (
@@ -137,9 +136,6 @@ class WhistGame(Game):
         if seed is None:
             seed = random.getrandbits(63)
         return State(self, decks, seed, log)
-
-    def parse_deck(self, deck: Sequence[Any]) -> list[int]:
-        return parse_decks(deck, NUM_CARDS, card_id, card_name)
 
     def card_name(self, card: int) -> str:
         return card_name(card)
