@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-from koira_env.games.kop.engine import CALL, SILENT, SOLO, State
+from koira_env.games.kop.engine import CALL, DECLARE, PASS, SILENT, SOLO, State
 from koira_env.games.kop.game import KopGame, make_game
 
-CHOICES = {"call": CALL, "silent": SILENT, "solo": SOLO}
+CHOICES = {"call": CALL, "silent": SILENT, "solo": SOLO, "pass": PASS}
 
 
 def deck_of(*hands: str) -> list[str]:
@@ -25,10 +25,18 @@ def deal(*hands: str, log: bool = False, **options: object) -> State:
 
 
 def play(state: State, *moves: str) -> None:
-    """Apply moves given as card names or ``call`` / ``silent`` / ``solo``."""
+    """Apply moves given as card names or ``call`` / ``silent`` / ``solo`` / ``pass``."""
     for move in moves:
         action = CHOICES[move] if move in CHOICES else state.game.card_id(move)
         state.apply(action)
+
+
+def declare(state: State, choice: str = "call") -> None:
+    """Finish the declaration round: every seat passes, the holder of both black queens (if
+    any) makes ``choice``."""
+    while state.phase == DECLARE:
+        legal = state.legal_actions()
+        state.apply(legal[0] if legal == [PASS] else CHOICES[choice])
 
 
 def names(game: KopGame, actions: list[int] | tuple[int, ...]) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from kop_scenario import deal, play
+from kop_scenario import deal, declare, play
 
 from koira_env.core.agent import Turn
 from koira_env.games.kop.bots import (
@@ -18,7 +18,7 @@ from koira_env.games.kop.bots import (
     known_sides,
 )
 from koira_env.games.kop.cards import POINTS, STRENGTH, SUIT_OF, TRUMP, beats, card_id
-from koira_env.games.kop.engine import CALL, SILENT, SOLO
+from koira_env.games.kop.engine import CALL, PASS, SILENT, SOLO
 from koira_env.games.kop.game import make_game
 
 
@@ -58,6 +58,8 @@ def test_rollout_plays_legal_moves_on_full_states():
 
 def test_lowest_sheds_the_fewest_points():
     state = deal("QC AC JD TS", "QS TC AS AD", "AH TH JC JS", "QH QD JH TD")
+    assert act(BOTS["lowest"](), state) == PASS  # no black queen pair: its only declaration
+    declare(state)
     assert state.game.action_name(act(BOTS["lowest"](), state)) == "JD"
 
 
@@ -93,21 +95,24 @@ def test_counter_schmears_onto_a_known_partner_and_takes_rich_last_tricks():
 
 def test_counter_choice_with_both_black_queens():
     strong = deal("JC TD TH AC", "QC QS AH QH", "JD JH JS AD", "TC TS AS QD")
+    assert act(CounterBot(), strong) == PASS
+    play(strong, "pass")
     assert strong.current == 1
     assert CounterBot.choose(strong.view(1), "solo") == SILENT
     assert CounterBot.choose(strong.view(1), "team") == SOLO
     weak = deal("JC TD TH AC", "QC QS JS AH", "JD JH QH AD", "TC TS AS QD")
+    play(weak, "pass")
     assert CounterBot.choose(weak.view(1), "solo") == CALL
     assert card_id("QC") in weak.view(1).hand
 
 
 def test_known_sides_after_a_public_call_and_a_silent_solo():
     state = deal("JC TD TH AC", "QC QS JS AH", "JD JH QH AD", "TC TS AS QD")
-    play(state, "call")  # calls JC: player_0 holds it and knows it
+    play(state, "pass", "call", "pass", "pass")  # calls JC: player_0 holds it and knows it
     assert known_sides(state.view(0)) == [PARTNER, PARTNER, OPPONENT, OPPONENT]
     assert known_sides(state.view(2))[1] == OPPONENT
     assert known_sides(state.view(1)) == [UNKNOWN, PARTNER, UNKNOWN, UNKNOWN]
     state = deal("JC TD TH AC", "QC QS JS AH", "JD JH QH AD", "TC TS AS QD")
-    play(state, "silent")
+    play(state, "pass", "silent", "pass", "pass")
     assert known_sides(state.view(1)) == [OPPONENT, PARTNER, OPPONENT, OPPONENT]
     assert known_sides(state.view(0)) == [PARTNER, UNKNOWN, UNKNOWN, UNKNOWN]

@@ -7,12 +7,12 @@ import random
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, render_test, seed_test
 from kop_scenario import deck_of
+from pettingzoo.test import api_test, render_test, seed_test
 
 import koira_env
 from koira_env.core.game import IllegalActionError
-from koira_env.games.kop.engine import CALL, NUM_ACTIONS
+from koira_env.games.kop.engine import CALL, NUM_ACTIONS, PASS
 from koira_env.registry import spec
 
 B = ("JC TD TH AC", "QC QS JS AH", "JD JH QH AD", "TC TS AS QD")
@@ -49,9 +49,10 @@ def test_spec_and_game_attributes():
     assert (entry.title, entry.players, entry.default_players) == ("Kop", (4, 4), 4)
     assert entry.rank_by == "win_rate" and entry.single_hand == {"single_hand": True}
     game = koira_env.make_game("kop")
-    assert game.num_actions == NUM_ACTIONS == 19 and game.deck_size == 16
+    assert game.num_actions == NUM_ACTIONS == 20 and game.deck_size == 16
     assert game.env_name == "kop_v0" and game.action_name(CALL) == "call"
     assert game.action_id("QC") == 2 and game.action_id("solo") == 18
+    assert game.action_id("pass") == PASS == 19
     assert set(entry.bots()) >= {"lowest", "counter"} and entry.rollout() is not None
 
 
@@ -71,21 +72,23 @@ def test_bad_player_counts_and_options_name_the_valid_choices():
 def test_illegal_and_non_integer_actions_raise_and_change_nothing():
     env = koira_env.make_raw("kop", 4)
     env.reset(options={"deck": deck_of(*B)})
+    env.step(PASS)  # player_0 passes: player_1, holding both black queens, chooses
     state = env.state_object
     before = (state.history[:], state.current, [h[:] for h in state.hands])
-    for bad in (0, 2.0, "call", None, 19, -1, True):
+    for bad in (0, 2.0, "call", None, PASS, 20, -1, True):
         with pytest.raises(IllegalActionError):
             env.step(bad)
         assert (state.history, state.current, state.hands) == before
     with pytest.raises(IllegalActionError, match=r"legal: 16 \(call\), 17 \(silent\)"):
         state.apply(0)
     env.step(np.int64(CALL))
-    assert state.history == [CALL]
+    assert state.history == [PASS, CALL]
 
 
 def test_protected_env_ends_the_game_on_an_illegal_action():
     env = koira_env.make("kop", 4)
     env.reset(options={"deck": deck_of(*B)})
+    env.step(PASS)
     env.step(0)  # PettingZoo's logger warns "Illegal move made"
     assert env.rewards["player_1"] == -1.0 and all(env.terminations.values())
 
@@ -93,6 +96,9 @@ def test_protected_env_ends_the_game_on_an_illegal_action():
 def test_reset_deck_option_and_whole_games_are_zero_sum():
     env = koira_env.make("kop", 4)
     env.reset(seed=1, options={"deck": deck_of(*B)})
+    assert env.agent_selection == "player_0"  # the declaration round starts with the leader
+    assert np.flatnonzero(env.observe("player_0")["action_mask"]).tolist() == [PASS]
+    env.step(PASS)
     assert env.agent_selection == "player_1"  # the holder of both black queens chooses
     assert np.flatnonzero(env.observe("player_1")["action_mask"]).tolist() == [16, 17, 18]
     rng = random.Random(0)
@@ -118,11 +124,13 @@ def test_single_hand_env_gives_team_rewards():
 def test_render_shows_only_the_actors_cards_and_records_replay():
     env = koira_env.make("kop", 4, render_mode="ansi")
     env.reset(options={"deck": deck_of(*B)})
+    env.step(PASS)
     text = env.render()
     assert text.startswith("Kop") and "QC AH JS QS" in text and "JC TD" not in text
+    assert "player_1 next" in text and "Legal: call silent solo" in text
     env.step(17)  # silent: nobody else is told
     text = env.render()
-    assert "player_0" in text and "silent" not in text and "QS" not in text
+    assert "player_2 next" in text and "silent" not in text and "QS" not in text
     play_out(env, random.Random(1))
     record = env.game_record()
     from koira_env.core.record import replay

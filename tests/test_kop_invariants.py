@@ -7,11 +7,11 @@ import random
 
 import numpy as np
 import pytest
-from kop_scenario import deal, play, random_game
+from kop_scenario import deal, declare, play, random_game
 
 from koira_env.core.record import game_record, replay
 from koira_env.games.kop.cards import NUM_CARDS, POINTS, QC, QS, card_id
-from koira_env.games.kop.engine import DECIDE, HAND, NOBODY, TRICK, WON, State
+from koira_env.games.kop.engine import DECLARE, HAND, NOBODY, PASS, SILENT, SOLO, TRICK, WON, State
 from koira_env.games.kop.game import make_game
 
 GAMES = 1500
@@ -43,9 +43,12 @@ def test_random_games_conserve_cards_end_and_are_zero_sum():
                 check_cards(state)
             legal = state.legal_actions()
             assert legal == sorted(legal) and legal
+            if steps % 20 < 4:  # the declaration round: every seat once, from the leader
+                assert state.phase == DECLARE and state.current == (state.leader + steps) % 4
+                assert (legal == [PASS]) == (state.current != state.decider)
             state.apply(rng.choice(legal))
             steps += 1
-        assert not state.truncated and steps <= 17 * state.rules.max_hands
+        assert not state.truncated and steps == 20 * (state.hand_no + 1)
         longest = max(longest, state.hand_no + 1)
         assert sum(state.vc) == 20 and min(state.vc) <= 0
         assert sum(state.returns()) == pytest.approx(0)
@@ -90,7 +93,7 @@ def test_clone_is_independent():
     copy = state.clone()
     copy.apply(copy.legal_actions()[0])
     assert state.history == [] and copy.history
-    assert state.hands != copy.hands or state.phase != copy.phase
+    assert state.current == 0 and copy.current == 1
 
 
 # ---------------------------------------------------------------- information
@@ -114,9 +117,15 @@ def test_observation_values_and_layout():
             state.apply(rng.choice(state.legal_actions()))
 
 
+def quiet(state: State) -> int:
+    """The declaration that announces nothing: a pass, or a holder's silence."""
+    return SILENT if SILENT in state.legal_actions() else PASS
+
+
 def test_hidden_cards_swapped_change_nothing_a_seat_observes_until_seen():
-    """Swap two cards of two other seats in the deal: the seat observes the same things
-    (observation bytes and its legal actions) until one of them is played."""
+    """Swap two cards of two other seats in the deal (which may make or unmake a holder of
+    both black queens): the seat observes the same things (observation bytes and its legal
+    actions) until one of them is played or a public call is made; silence and a pass match."""
     game = make_game(4)
     checked = 0
     for seed in range(400):
@@ -130,47 +139,67 @@ def test_hidden_cards_swapped_change_nothing_a_seat_observes_until_seen():
         swapped[a], swapped[b] = swapped[b], swapped[a]
         one = game.new_state(deck, seed=seed)
         two = game.new_state(swapped, seed=seed)
-        if (one.decider >= 0) != (two.decider >= 0):
-            continue  # a silent chooser appears: test_a_silent_choice_is_invisible_to_others
         hidden = {deck[a], deck[b]}
         while not one.is_terminal and one.hand_no == 0:
             assert observe(one, seat) == observe(two, seat)
             checked += 1
             action = rng.choice(one.legal_actions())
-            if action in hidden or action not in two.legal_actions():
-                break
-            if one.phase == DECIDE and one.current != two.current:
-                break
+            other = quiet(two) if action in (PASS, SILENT) else action
+            if action in hidden or other not in two.legal_actions():
+                break  # a card the seat now sees, or a public call only one deal can make
             one.apply(action)
-            two.apply(action)
+            two.apply(other)
     assert checked > 1000
+
+
+def compare_until_seen(one: State, two: State, seats: tuple[int, ...], moved: set[int]) -> int:
+    """Play both deals in step (declaring quietly, then the highest legal card) and check
+    that ``seats`` observe and view the same until a card of ``moved`` is played; returns
+    how many positions were compared."""
+    compared = 0
+    while not one.is_terminal and one.hand_no == 0:
+        for seat in seats:
+            assert observe(one, seat) == observe(two, seat)
+            assert one.view(seat) == two.view(seat)
+        compared += 1
+        if one.phase == DECLARE:
+            one.apply(quiet(one))
+            two.apply(quiet(two))
+            continue
+        action = one.legal_actions()[-1]
+        if action in moved or action not in two.legal_actions():
+            break
+        one.apply(action)
+        two.apply(action)
+    return compared
 
 
 def test_a_silent_choice_is_invisible_to_the_others():
     """player_1 holds both black queens and stays silent; in the other deal QS sits with
-    player_2. Players 0, 2 and 3 see nothing different, card by card."""
-    hands = ["JC TD TH AC", "QC QS JS AH", "JD JH QH AD", "TC TS AS QD"]
-    other = ["JC TD TH AC", "QC JD JS AH", "QS JH QH AD", "TC TS AS QD"]
-    silent = deal(*hands)
-    normal = deal(*other)
-    assert silent.current == 1 and normal.current == 0
-    for seat in (0, 3):  # the leader is asked to act only after the choice: compare bytes
-        assert observe(silent, seat)[0] == observe(normal, seat)[0]
-    play(silent, "silent")
+    player_2. Players 0 and 3 see nothing different, turn by turn: the same declaration
+    round (player_1's silence is a pass to them), then the same play."""
+    silent = deal("JC TD TH AC", "QC QS JS AH", "JD JH QH AD", "TC TS AS QD")
+    normal = deal("JC TD TH AC", "QC JD JS AH", "QS JH QH AD", "TC TS AS QD")
+    assert silent.decider == 1 and normal.decider == -1
+    moved = {card_id("QS"), card_id("JD")}
+    assert compare_until_seen(silent, normal, (0, 3), moved) >= 8
     assert silent.side == [1, 0, 1, 1] and normal.side == [1, 0, 0, 1]
-    swapped = {card_id("QS"), card_id("JD")}
-    compared = 0
-    while not silent.is_terminal:
-        for seat in (0, 3):
-            assert observe(silent, seat) == observe(normal, seat)
-        compared += 1
-        action = silent.legal_actions()[-1]
-        if action in swapped or action not in normal.legal_actions():
-            break
-        silent.apply(action)
-        normal.apply(action)
-    assert compared >= 4
     assert observe(silent, 1) != observe(normal, 1)  # the chooser itself knows
+
+
+def test_which_seat_holds_both_black_queens_is_invisible_to_a_third():
+    """Two deals differing only in whether player_1 or player_3 holds both black queens (and
+    stays silent): player_0 and player_2, who hold neither, observe and view exactly the
+    same things until a moved card is played, and the log announces four passes in both."""
+    one = deal("JC TD TH AC", "QC QS JS AH", "JD JH QH AD", "TC TS AS QD", log=True)
+    two = deal("JC TD TH AC", "TC TS AS QD", "JD JH QH AD", "QC QS JS AH", log=True)
+    assert (one.decider, two.decider) == (1, 3)
+    assert compare_until_seen(one, two, (0, 2), set(one.hands[1] + one.hands[3])) >= 5
+    assert one.history[:4] == [PASS, SILENT, PASS, PASS]
+    assert two.history[:4] == [PASS, PASS, PASS, SILENT]
+    for state in (one, two):
+        announced = [e["announce"] for e in state.log if e["type"] == "declare"]
+        assert announced == ["pass"] * 4
 
 
 def test_determinize_keeps_what_the_seat_observes_and_respects_the_play():
@@ -199,20 +228,43 @@ def test_determinize_puts_a_public_callers_cards_back_in_their_hand():
     rng = random.Random(0)
     for choice in ("call", "solo"):
         state = deal(*hands)
-        play(state, choice)
+        play(state, "pass", choice)
+        world = state.determinize(0, rng)
+        assert {QC, QS} <= set(world.hands[1]) and world.decision == state.decision
+        play(state, "pass", "pass")
         for _ in range(30):
             world = state.determinize(0, rng)
             assert {QC, QS} <= set(world.hands[1]) and world.side == state.side
     state = deal("AH TD TH AC", "QC QS JC JS", "JD JH QH AD", "TC TS AS QD")
-    play(state, "call")  # calls JH: player_1 must hold JC and JS, and not JH
+    play(state, "pass", "call", "pass", "pass")  # calls JH: player_1 holds JC and JS, not JH
     for _ in range(30):
         world = state.determinize(0, rng)
         assert {card_id("JC"), card_id("JS")} <= set(world.hands[1])
         assert card_id("JH") not in world.hands[1]
 
 
+def test_determinize_puts_a_silent_or_pending_holder_only_where_a_pass_allows():
+    """No announcement yet, player_2 to declare: a re-deal may give any other seat both black
+    queens; one that already passed is then a silent holder, one still to declare chooses
+    on its turn."""
+    state = deal("JC TD TH AC", "QC JD JS AH", "QS JH QH AD", "TC TS AS QD")
+    play(state, "pass", "pass")
+    rng = random.Random(0)
+    seen = set()
+    for _ in range(300):
+        world = state.determinize(0, rng)
+        seen.add(world.decider)
+        assert world.decision == (SILENT if world.decider == 1 else -1)
+        assert world.current == 2 and world.phase == DECLARE
+        declare(world, "solo")
+        if world.decider in (2, 3):
+            assert world.decision == SOLO
+    assert seen == {-1, 1, 2, 3}
+
+
 def test_determinize_respects_voids():
     state = deal("TC QC JD TS", "QS JS AS AD", "AC AH TH JC", "QH QD JH TD")
+    declare(state)
     play(state, "TC", "AD")  # player_1 trumps the club lead: no clubs in that hand
     rng = random.Random(0)
     seen = set()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 import pytest
-from kop_scenario import deal, deck_of, names, play
+from kop_scenario import deal, deck_of, declare, names, play
 
 from koira_env.core.game import IllegalActionError
 from koira_env.games.kop.cards import (
@@ -18,7 +18,7 @@ from koira_env.games.kop.cards import (
     card_id,
     card_name,
 )
-from koira_env.games.kop.engine import CALL, SILENT, SOLO
+from koira_env.games.kop.engine import CALL, PASS, PLAY, SILENT, SOLO
 from koira_env.games.kop.game import make_game
 
 # Scenario A: player_0 and player_1 hold the black queens (QC, QS).
@@ -83,39 +83,47 @@ def test_later_hands_are_dealt_from_and_led_by_the_next_seat():
 # ---------------------------------------------------------------- play
 def test_must_follow_suit():
     state = deal(*A)
+    declare(state)
     play(state, "AC")
     assert legal_names(state) == ["TC"]  # player_1's only club, although it cannot win
 
 
 def test_must_trump_when_void():
     state = deal(*A)
+    declare(state)
     play(state, "AC", "TC")
     assert legal_names(state) == ["JC", "TH", "AH", "JS"]  # every trump of player_2 wins
 
 
 def test_must_win_the_trick_as_it_stands_if_able():
     state = deal(*A)
+    declare(state)
     play(state, "AC", "TC", "JS")
     assert legal_names(state) == ["QD", "QH"]  # JH and TD would not beat JS
     state = deal(*A)
+    declare(state)
     play(state, "AC", "TC", "JS", "QD", "TD", "JD")
     assert legal_names(state) == ["QS"]  # AD is a trump too, but only QS beats JD
 
 
 def test_discard_anything_with_neither_suit_nor_trump():
     state = deal(*A)
+    declare(state)
     play(state, "AC", "TC", "JS", "QD", "TD", "JD", "QS", "TH", "JC", "QH", "QC")
     assert legal_names(state) == ["AD"]  # only one card left; it follows trumps, cannot win
     state = deal("JD QC JC QD", "TC AC TS AS", "TD AD JH QH", "QS JS TH AH")
+    declare(state)
     play(state, "JD")
     assert legal_names(state) == ["TC", "AC", "TS", "AS"]  # no trump at all: anything
     state = deal("AC JD QC TC", "TS AS JS QS", "TD AD JH QH", "JC QD TH AH")
+    declare(state)
     play(state, "AC")
     assert legal_names(state) == ["JS", "QS"]  # void in clubs: must trump (TS, AS not allowed)
 
 
 def test_leader_plays_any_card_and_the_winner_leads_next():
     state = deal(*A)
+    declare(state)
     assert legal_names(state) == ["QC", "AC", "JD", "TS"]
     play(state, "AC", "TC", "JS", "QD")
     assert state.current == 3 and state.points == [0, 0, 0, 26]
@@ -125,6 +133,7 @@ def test_leader_plays_any_card_and_the_winner_leads_next():
 # ---------------------------------------------------------------- partners and scoring
 def test_black_queen_holders_are_partners_and_a_team_win_moves_one_card_per_pair():
     state = deal(*A, log=True)
+    declare(state)
     play(state, "AC", "TC", "JS", "QD")  # player_3 takes 26
     play(state, "TD", "JD", "QS", "TH")  # player_2 takes 25
     play(state, "JC", "QH", "QC", "AD")  # player_0 takes 19
@@ -162,26 +171,51 @@ def test_tie_option_queens_side_loses():
 # ---------------------------------------------------------------- both black queens
 def test_both_black_queens_choose_before_the_first_lead():
     state = deal(*B)
-    assert state.current == 1 and state.legal_actions() == [CALL, SILENT, SOLO]
-    assert names(state.game, [CALL, SILENT, SOLO]) == ["call", "silent", "solo"]
+    assert state.current == 0 and state.legal_actions() == [PASS]  # the leader declares first
     with pytest.raises(IllegalActionError):
-        state.apply(card_id("JC"))  # no card before the choice
-    play(state, "call")
+        state.apply(card_id("JC"))  # no card before the declaration round is over
+    play(state, "pass")
+    assert state.current == 1 and state.legal_actions() == [CALL, SILENT, SOLO]
+    assert names(state.game, [CALL, SILENT, SOLO, PASS]) == ["call", "silent", "solo", "pass"]
+    with pytest.raises(IllegalActionError):
+        state.apply(PASS)  # the holder chooses; silence is its pass
+    play(state, "call", "pass", "pass")
+    assert state.phase == PLAY
     assert state.current == 0 and legal_names(state) == ["JC", "AC", "TD", "TH"]
+
+
+@pytest.mark.parametrize("holder", [None, 0, 1, 2, 3])
+def test_declaration_round_is_the_same_whoever_holds_both_black_queens(holder):
+    """Every seat declares once, from the leader, then the leader leads: the same four turns
+    whether nobody or any one seat holds both black queens."""
+    hands = ["JC TD TH AC", "JD JS AH TC", "JH QH AD TS", "AS QD QC QS"]
+    if holder is None:
+        hands[1], hands[3] = "JD JS AH QS", "AS QD QC TC"
+    else:
+        hands[holder], hands[3] = hands[3], hands[holder]
+    state = deal(*hands)
+    assert state.decider == (-1 if holder is None else holder)
+    order = []
+    while state.phase != PLAY:
+        order.append(state.current)
+        legal = state.legal_actions()
+        assert legal == ([CALL, SILENT, SOLO] if state.current == holder else [PASS])
+        state.apply(legal[0])
+    assert order == [0, 1, 2, 3] and state.current == state.leader == 0
 
 
 def test_call_takes_the_holder_of_the_highest_jack_as_partner():
     state = deal(*B)
-    play(state, "call")
+    play(state, "pass", "call", "pass", "pass")
     assert card_name(state.called_jack) == "JC" and state.side == [0, 0, 1, 1]
 
 
 def test_caller_holding_the_jack_of_clubs_calls_the_next_jack():
     state = deal("JS TD TH AC", "QC QS JC AH", "JD JH QH AD", "TC TS AS QD")
-    play(state, "call")
+    play(state, "pass", "call", "pass", "pass")
     assert card_name(state.called_jack) == "JS" and state.side == [0, 0, 1, 1]
     state = deal("AH TD TH AC", "QC QS JC JS", "JD JH QH AD", "TC TS AS QD")
-    play(state, "call")
+    play(state, "pass", "call", "pass", "pass")
     assert card_name(state.called_jack) == "JH" and state.side == [1, 0, 0, 1]
 
 
@@ -189,14 +223,16 @@ def test_no_call_option_when_holding_the_jack_of_clubs():
     state = deal(
         "JS TD TH AC", "QC QS JC AH", "JD JH QH AD", "TC TS AS QD", call_own_jack="no_call"
     )
+    play(state, "pass")
     assert state.legal_actions() == [SILENT, SOLO]
     state = deal(*B, call_own_jack="no_call")
+    play(state, "pass")
     assert state.legal_actions() == [CALL, SILENT, SOLO]
 
 
 def test_solo_plays_alone_and_wins_or_pays_two_per_opponent():
     state = deal(*B, log=True)
-    play(state, "solo")
+    play(state, "pass", "solo", "pass", "pass")
     assert state.side == [1, 0, 1, 1]
     play_lowest_ids(state)
     won = state.side_points[0] >= 53
@@ -207,7 +243,7 @@ def test_solo_plays_alone_and_wins_or_pays_two_per_opponent():
 
 def test_silent_is_a_secret_solo_scored_as_a_solo():
     state = deal(*B)
-    play(state, "silent")
+    play(state, "pass", "silent", "pass", "pass")
     assert state.side == [1, 0, 1, 1]
     play_lowest_ids(state)
     won = state.side_points[0] >= 53
@@ -216,12 +252,12 @@ def test_silent_is_a_secret_solo_scored_as_a_solo():
 
 def test_silent_scoring_team_option_moves_one_card_per_opponent():
     state = deal(*B, silent_scoring="team")
-    play(state, "silent")
+    play(state, "pass", "silent", "pass", "pass")
     play_lowest_ids(state)
     won = state.side_points[0] >= 53
     assert state.hand_delta == ([-1, 3, -1, -1] if won else [1, -3, 1, 1])
     state = deal(*B, silent_scoring="team")
-    play(state, "solo")  # an open solo keeps the text's two per opponent
+    play(state, "pass", "solo", "pass", "pass")  # an open solo keeps the text's two per opponent
     play_lowest_ids(state)
     assert abs(state.hand_delta[1]) == 6
 
@@ -229,8 +265,11 @@ def test_silent_scoring_team_option_moves_one_card_per_opponent():
 def test_only_the_double_queen_holder_ever_chooses():
     state = deal(*A)
     assert state.decider == -1 and state.current == 0
-    assert all(a < NUM_CARDS for a in state.legal_actions())
     assert {state.hands[0][0], state.hands[1][-2]} == set(BLACK_QUEENS)
+    for _ in range(4):
+        assert state.legal_actions() == [PASS]
+        play(state, "pass")
+    assert all(a < NUM_CARDS for a in state.legal_actions())
 
 
 # ---------------------------------------------------------------- the whole game
@@ -246,6 +285,7 @@ def test_game_ends_when_someone_has_no_victory_cards():
 
 def test_single_hand_option_places_the_winning_side_first():
     state = deal(*A, single_hand=True)
+    declare(state)
     play(state, "AC", "TC", "JS", "QD", "TD", "JD", "QS", "TH", "JC", "QH", "QC", "AD")
     play(state, "TS", "AS", "AH", "JH")
     outcome = state.outcome()
@@ -259,7 +299,7 @@ def test_single_hand_option_places_the_winning_side_first():
 
 def test_single_hand_solo_places():
     state = deal(*B, single_hand=True)
-    play(state, "solo")
+    play(state, "pass", "solo", "pass", "pass")
     play_lowest_ids(state)
     places = state.outcome().places
     assert places in ((2, 1, 2, 2), (1, 4, 1, 1))

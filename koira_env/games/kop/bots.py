@@ -79,12 +79,15 @@ def _safe(card: int, unseen: list[int]) -> bool:
 
 class LowestBot:
     """Plays the legal card with the fewest points (the weakest on ties), whatever the trick;
-    with both black queens it calls a partner (or stays silent if it may not call)."""
+    with both black queens it calls a partner (or stays silent if it may not call); without
+    them it passes (its only declaration)."""
 
     name = "lowest"
 
     def act(self, turn: Turn) -> int:
         legal = turn.view.legal
+        if len(legal) == 1:
+            return legal[0]
         if legal[0] >= NUM_CARDS:
             return CALL if CALL in legal else SILENT
         return _cheapest(legal)
@@ -151,7 +154,8 @@ def _no_argument(cls: type) -> Any:
 def greedy_move(state: State) -> int:
     """Rollout policy on a full state, reading only the mover's hand and the trick: take a
     trick with the richest card when last to play (must-win makes every legal card win),
-    otherwise shed the cheapest card; call a partner when holding both black queens."""
+    otherwise shed the cheapest card; call a partner when holding both black queens (pass,
+    the only legal declaration, otherwise)."""
     legal = state.legal_actions()
     if len(legal) == 1:
         return legal[0]

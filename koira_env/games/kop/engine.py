@@ -34,14 +34,14 @@ from .cards import (
     card_name,
 )
 
-# --- actions: 0..15 play that card; then the black-queen holder's three choices --------------
-CALL, SILENT, SOLO = 16, 17, 18
-NUM_ACTIONS = 19
-CHOICE_NAMES = {CALL: "call", SILENT: "silent", SOLO: "solo"}
+# --- actions: 0..15 play that card; the black-queen holder's three choices; everyone else's pass
+CALL, SILENT, SOLO, PASS = 16, 17, 18, 19
+NUM_ACTIONS = 20
+CHOICE_NAMES = {CALL: "call", SILENT: "silent", SOLO: "solo", PASS: "pass"}
 
 
 def action_name(action: int) -> str:
-    """A card's name (``"QC"``) or the black-queen holder's choice (``"call"``, ...)."""
+    """A card's name (``"QC"``) or a declaration (``"call"``, ``"pass"``, ...)."""
     return card_name(action) if action < NUM_CARDS else CHOICE_NAMES[action]
 
 
@@ -51,7 +51,7 @@ TRICK = 4  # in the trick being played
 WON = 5  # WON + p: in a trick player p took
 NOBODY = 4  # State.by of an unplayed card
 
-DECIDE, PLAY, OVER = 0, 1, 2
+DECLARE, PLAY, OVER = 0, 1, 2
 SUIT_CARDS = tuple(frozenset(c for c in range(NUM_CARDS) if SUIT_OF[c] == s) for s in range(3))
 BEATERS = tuple(frozenset(c for c in range(NUM_CARDS) if beats(c, b)) for b in range(NUM_CARDS))
 SHUFFLE_TRIES = 8  # determinize: plain shuffles tried before the backtracking deal
@@ -76,6 +76,7 @@ class KopView(NamedTuple):
     caller: int  # the seat holding both black queens, if it called publicly (or is me)
     call: str | None  # "call", "solo", or "silent" (only in the silent player's own view)
     called_jack: int  # the called jack, -1 unless a partner was called
+    declaring: int  # whose turn it is in the declaration round, -1 once play has begun
     deciding: bool  # I hold both black queens and must choose now
 
 
@@ -155,14 +156,12 @@ class State:
             hands = [[card_name(c) for c in h] for h in self.hands]
             self._event("deal", hand=self.hand_no, leader=leader, hands=hands)
         self.decider = self.loc[QC] if self.loc[QC] == self.loc[QS] else -1
-        if self.decider >= 0:
-            self.phase = DECIDE
-            self.current = self.decider
-        else:
-            self._start_play()
+        self.phase = DECLARE
+        self.current = leader
 
     def _start_play(self) -> None:
-        """Fix the sides (``side[p]`` 0: the black queens' side) and hand the lead over."""
+        """After the declaration round: fix the sides (``side[p]`` 0: the black queens' side)
+        and hand the lead over."""
         self.side = self._sides()
         self.phase = PLAY
         self.current = self.leader
@@ -197,9 +196,11 @@ class State:
         return legal[:]
 
     def _legal(self) -> list[int]:
-        """Decide: the three choices (no call if ``call_own_jack="no_call"`` and the jack of
-        clubs is in hand). Play: follow the led suit, else trump, else anything; and among
-        those, a card that takes the trick as it stands if there is one."""
+        """Declare: the holder of both black queens has the three choices (no call if
+        ``call_own_jack="no_call"`` and the jack of clubs is in hand), everyone else only
+        ``pass``, so the turn order never depends on who holds them. Play: follow the led
+        suit, else trump, else anything; and among those, a card that takes the trick as it
+        stands if there is one."""
         if self.phase == PLAY:
             hand = self.hands[self.current]
             if not self.trick:
@@ -210,7 +211,9 @@ class State:
                 allowed = [c for c in hand if SUIT_OF[c] == TRUMP] or hand
             best = self.best
             return [c for c in allowed if beats(c, best)] or allowed
-        if self.phase == DECIDE:
+        if self.phase == DECLARE:
+            if self.current != self.decider:
+                return [PASS]
             if self.rules.call_own_jack == "no_call" and self.loc[JACKS_HIGH_FIRST[0]] == (
                 HAND + self.current
             ):
@@ -233,7 +236,7 @@ class State:
         if action < NUM_CARDS:
             self._play(action)
         else:
-            self._decide(action)
+            self._declare(action)
 
     def _illegal(self, action: int) -> str:
         if self.phase == OVER:
@@ -245,17 +248,31 @@ class State:
     def _event(self, kind: str, **data: Any) -> None:
         self.log.append({"type": kind, **data})  # type: ignore[union-attr]
 
-    def _decide(self, action: int) -> None:
-        """The holder of both black queens calls the highest jack they do not hold, stays
-        silent (a secret solo) or calls solo; calls are public, silence is not."""
-        self.decision = action
-        if action == CALL:
-            mine = HAND + self.current
-            self.called_jack = next(j for j in JACKS_HIGH_FIRST if self.loc[j] != mine)
+    def _declare(self, action: int) -> None:
+        """One seat's turn in the declaration round. The holder of both black queens calls the
+        highest jack they do not hold, stays silent (a secret solo: announced as a pass) or
+        calls solo; calls are public, silence is not. Once all four have declared, the leader
+        leads."""
+        p = self.current
+        if action != PASS:
+            self.decision = action
+            if action == CALL:
+                mine = HAND + p
+                self.called_jack = next(j for j in JACKS_HIGH_FIRST if self.loc[j] != mine)
         if self.log is not None:
             jack = card_name(self.called_jack) if action == CALL else None
-            self._event("decide", player=self.current, choice=CHOICE_NAMES[action], jack=jack)
-        self._start_play()
+            public = "pass" if action == SILENT else CHOICE_NAMES[action]
+            choice = CHOICE_NAMES[action]
+            self._event("declare", player=p, announce=public, choice=choice, jack=jack)
+        self.current = (p + 1) % PLAYERS
+        if self.current == self.leader:
+            self._start_play()
+
+    def _declared(self, seat: int) -> bool:
+        """Whether ``seat`` has had its turn in this hand's declaration round."""
+        if self.phase != DECLARE:
+            return True
+        return (seat - self.leader) % PLAYERS < (self.current - self.leader) % PLAYERS
 
     def _play(self, card: int) -> None:
         p = self.current
@@ -416,7 +433,8 @@ class State:
 
     def view(self, seat: int) -> KopView:
         call = self.public_call(seat)
-        deciding = self.phase == DECIDE and seat == self.current
+        declaring = self.current if self.phase == DECLARE else -1
+        deciding = declaring == seat == self.decider
         return KopView(
             seat=seat,
             legal=tuple(self.legal_actions()) if seat == self.current else (),
@@ -431,13 +449,15 @@ class State:
             caller=self.decider if call >= 0 or deciding else -1,
             call=CHOICE_NAMES.get(call),
             called_jack=self.called_jack if call == CALL else -1,
+            declaring=declaring,
             deciding=deciding,
         )
 
     def determinize(self, seat: int, rng: random.Random) -> State:
         """The cards ``seat`` cannot see re-dealt among the other hands, counts kept, within
         everything public: voids and must-win refusals shown by the play, and a public
-        caller's black queens and jacks (``_random_deal``)."""
+        caller's black queens and jacks (``_random_deal``). A pass is no constraint: it is
+        what a seat without both black queens, or a silent holder, announces."""
         c = self.clone()
         c.history = []
         c.log = None
@@ -460,18 +480,14 @@ class State:
             for card in c.hands[p]:
                 c.loc[card] = HAND + p
         c.cached_legal = None
-        if self.public_call(seat) < 0 and not (self.phase == DECIDE and seat == self.current):
-            # a decision the seat does not know of (silence, or one still to come) is the
-            # new deal's: whoever now holds both black queens is silent or about to choose
+        if self.decision not in (CALL, SOLO):
+            # no public announcement: the new deal's holder of both black queens (if any) is
+            # silent if its turn to declare has passed (a pass looks the same), else still to
+            # choose; the seat's own hand is kept, so its own choice stays as it was
             owners = {c._owner(q) for q in BLACK_QUEENS}
             c.decider = owners.pop() if len(owners) == 1 else -1
-            c.decision = -1
-            if self.phase == DECIDE:
-                c.phase = DECIDE if c.decider >= 0 else PLAY
-                c.current = c.decider if c.decider >= 0 else c.leader
-            elif c.decider >= 0:
-                c.decision = SILENT
-        if c.phase != DECIDE:
+            c.decision = SILENT if c.decider >= 0 and c._declared(c.decider) else -1
+        if c.phase != DECLARE:
             c.side = c._sides()
         return c
 

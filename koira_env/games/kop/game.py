@@ -6,9 +6,9 @@ dominate at this size). Card blocks are ``bytes.translate`` of the engine's ``lo
 hand, trick, won piles) and ``by`` (who played what) bytearrays, so no Python loop runs over
 the cards. Everything is seat-relative: "player r" is r seats after the observer.
 
-Whose turn it is is deliberately absent: while the holder of both black queens chooses,
-nobody else may learn that such a player exists, so the other seats' observations are those
-of a table waiting for the first lead.
+Every hand opens with a declaration round in which each seat acts once, from the leader: the
+turn order never depends on who holds the black queens, and a silent holder's turn looks like
+anybody's pass, so the other seats' observations cannot tell whether it exists.
 """
 
 from __future__ import annotations
@@ -21,12 +21,11 @@ from typing import Any
 
 import numpy as np
 
-from ...core.deck import parse_decks
 from ...core.game import Game
 from .cards import JACKS_HIGH_FIRST, NUM_CARDS, SUIT_OF, TOTAL_POINTS, card_id, card_name
 from .engine import (
     CALL,
-    DECIDE,
+    DECLARE,
     HAND,
     NUM_ACTIONS,
     OVER,
@@ -53,6 +52,7 @@ def _fields(rules: Rules) -> list[tuple[str, int, float]]:
         ("trick_leader", PLAYERS, 1.0),
         ("trick_winner", PLAYERS, 1.0),
         ("led_suit", 3, 1.0),
+        ("declaring", PLAYERS, 1.0),
         ("call", 2, 1.0),
         ("caller", PLAYERS, 1.0),
         ("called_jack", 4, 1.0),
@@ -131,9 +131,6 @@ class KopGame(Game):
             seed = random.getrandbits(63)
         return State(self, order, seed, log=log)
 
-    def parse_deck(self, deck: Sequence[Any]) -> list[int]:
-        return parse_decks(deck, NUM_CARDS, card_id, card_name)
-
     def card_name(self, card: int) -> str:
         return card_name(card)
 
@@ -159,6 +156,7 @@ class KopGame(Game):
             one_hot[state.trick_leader],
             one_hot[state.best_seat],
             self._suit_one_hot[SUIT_OF[trick[0]] if trick else -1],
+            one_hot[state.current if state.phase == DECLARE else -1],
             self._no_choice if state.decider < 0 else self._choice(state, seat),
             bytes(rot(state.points)),
             bytes(vc) if min(vc) >= 0 else bytes(max(v, 0) for v in vc),
@@ -173,7 +171,8 @@ class KopGame(Game):
         """call .. my_choice: a public call or solo, and the seat's own pending or silent
         choice (a silence, like a choice still to come, is nobody else's knowledge)."""
         call = state.decision if state.decision in (CALL, SOLO) else -1
-        mine = (state.phase == DECIDE and seat == state.current, state.public_call(seat) == SILENT)
+        deciding = state.phase == DECLARE and seat == state.current == state.decider
+        mine = (deciding, state.public_call(seat) == SILENT)
         return b"".join(
             (
                 self._call_one_hot[call],
@@ -190,6 +189,8 @@ class KopGame(Game):
         vc = ", ".join(f"player_{p} {v}" for p, v in enumerate(view.victory_cards))
         head = f"{self.title} - hand {view.hand_no + 1}, led by player_{view.leader}"
         lines = [head, f"Victory cards: {vc}"]
+        if view.declaring >= 0:
+            lines.append(f"Declarations, from player_{view.leader}: player_{view.declaring} next")
         if view.call == "call":
             lines.append(f"player_{view.caller} called the holder of {card_name(view.called_jack)}")
         elif view.call == "solo":
@@ -222,13 +223,15 @@ class KopGame(Game):
         if kind == "deal":
             hands = "; ".join(f"player_{p}: {' '.join(h)}" for p, h in enumerate(event["hands"]))
             return f"Hand {event['hand'] + 1}, player_{event['leader']} leads. {hands}"
-        if kind == "decide":
+        if kind == "declare":
             who = f"player_{event['player']}"
             if event["choice"] == "call":
                 return f"{who} (both black queens) calls the holder of {event['jack']}"
             if event["choice"] == "solo":
                 return f"{who} (both black queens) plays solo"
-            return f"{who} (both black queens) stays silent: a secret solo"
+            if event["choice"] == "silent":
+                return f"{who} passes (secretly: both black queens, a silent solo)"
+            return f"{who} passes"
         if kind == "play":
             return f"player_{event['player']} plays {event['card']}"
         if kind == "trick":
