@@ -143,3 +143,25 @@ def test_gymnasium_env_checker_passes() -> None:
 def test_sb3_env_checker_passes() -> None:
     checker = pytest.importorskip("stable_baselines3.common.env_checker")
     checker.check_env(SingleAgentEnv(koira(3, "koira-b")), warn=True)
+
+
+def test_a_deal_without_a_choice_for_the_learner_is_dealt_again(monkeypatch):
+    """A deal can leave the learner only forced moves for a whole game (Mätäpesä, rarely):
+    the episode is dealt again rather than failing, and starts at a real choice."""
+    game = make_game("matapesa", 4)
+    fresh = game.new_state
+    dealt = []
+
+    def new_state(*args, **kwargs):
+        state = fresh(*args, **kwargs)
+        if not dealt:  # the first deal: a game that ends with no choice left for anyone
+            while not state.is_terminal:
+                state.apply(state.legal_actions()[0])
+        dealt.append(state)
+        return state
+
+    monkeypatch.setattr(game, "new_state", new_state)
+    env = SingleAgentEnv(game, learner_seat=0)
+    env.reset(seed=1)
+    assert len(dealt) == 2 and env.state is dealt[1]
+    assert env.action_masks().sum() >= 2

@@ -1,7 +1,8 @@
 """The evaluation curve of a run as a PNG: ``python -m training.plot RUN_DIR OUT.png``.
 
-Loss rate of the policy against wall-clock training time, with its 95% interval, next to the
-best heuristic bot of the same evaluation tournaments (the bar to get under).
+The policy's score by the game's ranking measure (Koira: loss rate; eval.csv's columns are
+named after it, see ``training.train.eval_columns``) against wall-clock training time, with its
+95% interval, next to the best heuristic bot of the same evaluation tournaments (the bar).
 """
 
 from __future__ import annotations
@@ -19,22 +20,25 @@ def plot_curve(run_dir: str | Path, out: str | Path) -> None:
     import matplotlib.pyplot as plt
 
     with (Path(run_dir) / "eval.csv").open() as f:
-        rows = list(csv.DictReader(f))
+        reader = csv.DictReader(f)
+        rows = list(reader)
     if not rows:
         raise ValueError(f"{run_dir}/eval.csv has no evaluations yet")
 
     def col(name: str) -> list[float]:
         return [float(r[name]) for r in rows]
 
+    measure, low, high, _, best, best_low, best_high = (reader.fieldnames or [])[2:9]
+    label = measure.replace("_", " ")
     minutes = col("minutes")
     fig, ax = plt.subplots(figsize=(7, 4))
-    ax.plot(minutes, col("loss_rate"), "o-", color="C0", label="PPO agent")
-    ax.fill_between(minutes, col("loss_low"), col("loss_high"), color="C0", alpha=0.2)
-    ax.plot(minutes, col("best_bot_loss"), "s--", color="C3", label="best heuristic bot")
-    ax.fill_between(minutes, col("best_bot_low"), col("best_bot_high"), color="C3", alpha=0.15)
+    ax.plot(minutes, col(measure), "o-", color="C0", label="PPO agent")
+    ax.fill_between(minutes, col(low), col(high), color="C0", alpha=0.2)
+    ax.plot(minutes, col(best), "s--", color="C3", label="best heuristic bot")
+    ax.fill_between(minutes, col(best_low), col(best_high), color="C3", alpha=0.15)
     ax.set_xlabel("training time (minutes, 2-core CPU, evaluations included)")
-    ax.set_ylabel("loss rate (95% CI)")
-    ax.set_title("Loss rate in tournaments against the heuristic bots")
+    ax.set_ylabel(f"{label} (95% CI)")
+    ax.set_title(f"{label.capitalize()} in tournaments against the heuristic bots")
     ax.grid(alpha=0.3)
     ax.legend()
     fig.tight_layout()

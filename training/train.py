@@ -39,26 +39,42 @@ from .league import League, LeagueMix, write_manifest
 from .warmstart import collect, fit
 
 CHECKPOINT, LATEST, EVAL_CSV, CONFIG = "checkpoint.zip", "latest.zip", "eval.csv", "config.json"
-EVAL_COLUMNS = [
-    "timesteps",
-    "minutes",
-    "loss_rate",
-    "loss_low",
-    "loss_high",
-    "best_bot",
-    "best_bot_loss",
-    "best_bot_low",
-    "best_bot_high",
-    "worst_bot_high",
-]
+# eval.csv follows the game's ranking measure (``GameSpec.rank_by``): the measure's short name
+# in the column names, the key of its 95% interval in a tournament summary, whether more is better.
+MEASURES = {
+    "loss_rate": ("loss", "loss_ci", False),
+    "win_rate": ("win", "win_ci", True),
+    "mean_place": ("place", "place_ci", False),
+}
+
+
+def eval_columns(measure: str) -> list[str]:
+    """The columns of eval.csv for a game ranked by ``measure`` (Koira: loss_rate, loss_low,
+    ...); the last is the bots' interval bound farthest from good play."""
+    short, _, higher = MEASURES[measure]
+    return [
+        "timesteps",
+        "minutes",
+        measure,
+        f"{short}_low",
+        f"{short}_high",
+        "best_bot",
+        f"best_bot_{short}",
+        "best_bot_low",
+        "best_bot_high",
+        "worst_bot_low" if higher else "worst_bot_high",
+    ]
+
+
 # Arguments that only say how long or how visibly to run: a resumed run may change them.
 RUN_LENGTH = frozenset({"total_timesteps", "minutes", "progress", "resume", "vec_env"})
 
 
 @dataclass
 class Args:
-    run_dir: str = "runs/koira4"
-    """folder for checkpoints, league policies, evaluation and TensorBoard logs"""
+    run_dir: str = ""
+    """folder for checkpoints, league policies, evaluation and TensorBoard logs; empty:
+    runs/<game><players> (runs/koira4)"""
     game: str = "koira"
     """the game the agent learns (koira_env.games())"""
     rules: str = ""
@@ -126,6 +142,10 @@ class Args:
     """torch threads of the learner (env processes of "subproc" use one each)"""
     extra: dict[str, Any] = field(default_factory=dict)
     """rule option overrides, e.g. {"reward": "placement"} (JSON on the command line)"""
+
+    def __post_init__(self) -> None:
+        if not self.run_dir:
+            self.run_dir = f"runs/{self.game}{self.players}"
 
     def make_game(self) -> Game:
         preset = {"rules": self.rules} if self.rules else {}
@@ -213,10 +233,10 @@ def read_eval(path: Path, upto: int) -> list[dict[str, str]]:
         return [row for row in csv.DictReader(f) if int(row["timesteps"]) <= upto]
 
 
-def write_eval(path: Path, rows: list[dict[str, Any]]) -> None:
+def write_eval(path: Path, rows: list[dict[str, Any]], columns: list[str]) -> None:
     tmp = path.with_name(path.name + ".tmp")
     with tmp.open("w", newline="") as f:
-        writer = csv.DictWriter(f, EVAL_COLUMNS)
+        writer = csv.DictWriter(f, columns)
         writer.writeheader()
         writer.writerows(rows)
     os.replace(tmp, path)
@@ -250,7 +270,10 @@ def _jsonable(args: Args) -> dict[str, Any]:
 
 # ------------------------------------------------------------------ evaluation
 def evaluate(args: Args, model_path: Path, timesteps: int, minutes: float) -> dict[str, Any]:
-    """A duplicate-deal tournament of the policy against the bots; one row of eval.csv."""
+    """A duplicate-deal tournament of the policy against the bots, judged by the game's
+    ranking measure; one row of eval.csv."""
+    measure = spec(args.game).rank_by
+    _, ci, higher = MEASURES[measure]
     config = TournamentConfig(
         agents=(f"ppo=ppo:{model_path.resolve()}", *args.league_bots()),
         game=args.game,
@@ -264,19 +287,12 @@ def evaluate(args: Args, model_path: Path, timesteps: int, minutes: float) -> di
     summary = run_tournament(config, out, workers=1)
     by_name = {a["agent"]: a for a in summary["agents"]}
     ppo = by_name.pop("ppo")
-    best = min(by_name.values(), key=lambda a: a["loss_rate"])
-    return {
-        "timesteps": timesteps,
-        "minutes": round(minutes, 2),
-        "loss_rate": ppo["loss_rate"],
-        "loss_low": ppo["loss_ci"][0],
-        "loss_high": ppo["loss_ci"][1],
-        "best_bot": best["agent"],
-        "best_bot_loss": best["loss_rate"],
-        "best_bot_low": best["loss_ci"][0],
-        "best_bot_high": best["loss_ci"][1],
-        "worst_bot_high": max(a["loss_ci"][1] for a in by_name.values()),
-    }
+    bots = list(by_name.values())
+    best = (max if higher else min)(bots, key=lambda a: a[measure])
+    worst = min(a[ci][0] for a in bots) if higher else max(a[ci][1] for a in bots)
+    values = [timesteps, round(minutes, 2), ppo[measure], *ppo[ci]]
+    values += [best["agent"], best[measure], *best[ci], worst]
+    return dict(zip(eval_columns(measure), values, strict=True))
 
 
 # ------------------------------------------------------------------ training
@@ -335,8 +351,10 @@ def train(args: Args) -> Path:
         model = new_model(args, envs, seed, tensorboard_log=str(run_dir / "tb"))
     meta_base = model_metadata(game, seed=args.seed, args=_jsonable(args))
     latest = run_dir / LATEST
+    columns = eval_columns(spec(args.game).rank_by)
+    measure, low, high, _, best = columns[2:7]
     rows = read_eval(run_dir / EVAL_CSV, timesteps)
-    write_eval(run_dir / EVAL_CSV, rows)
+    write_eval(run_dir / EVAL_CSV, rows, columns)
 
     def publish(now: int, minutes: float) -> None:
         meta = {**meta_base, "timesteps": now, "minutes": minutes, "snapshots": snapshots}
@@ -354,7 +372,7 @@ def train(args: Args) -> Path:
         publish(0, minutes_now())
         if args.bc_decisions:
             rows.append(evaluate(args, latest, 0, minutes_now()))
-            write_eval(run_dir / EVAL_CSV, rows)
+            write_eval(run_dir / EVAL_CSV, rows, columns)
     rollout = args.n_steps * args.num_envs
     chunk = max(rollout, args.eval_every // rollout * rollout)
     bar = _progress_bar(args, timesteps)
@@ -380,17 +398,17 @@ def train(args: Args) -> Path:
             publish(timesteps, minutes)
             row = evaluate(args, latest, timesteps, minutes)
             rows.append(row)
-            write_eval(run_dir / EVAL_CSV, rows)
-            for key in ("loss_rate", "loss_low", "loss_high", "best_bot_loss"):
+            write_eval(run_dir / EVAL_CSV, rows, columns)
+            for key in (measure, low, high, best):
                 model.logger.record(f"eval/{key}", row[key])
             model.logger.dump(timesteps)
             meta = {**meta_base, "timesteps": timesteps, "minutes": minutes}
             save_model(model, ckpt, {**meta, "snapshots": snapshots})
             interval = minutes_now() - round_start
             print(
-                f"[{minutes:6.1f} min] {timesteps:>9} steps: loss rate {row['loss_rate']:.3f} "
-                f"[{row['loss_low']:.3f}, {row['loss_high']:.3f}]; best bot {row['best_bot']} "
-                f"{row['best_bot_loss']:.3f} [{row['best_bot_low']:.3f}, "
+                f"[{minutes:6.1f} min] {timesteps:>9} steps: {measure.replace('_', ' ')} "
+                f"{row[measure]:.3f} [{row[low]:.3f}, {row[high]:.3f}]; best bot {row['best_bot']} "
+                f"{row[best]:.3f} [{row['best_bot_low']:.3f}, "
                 f"{row['best_bot_high']:.3f}]",
                 flush=True,
             )

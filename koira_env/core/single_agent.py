@@ -23,6 +23,7 @@ from .game import Game, State, as_action
 
 Opponent = Callable[[State, int], int]
 OpponentSampler = Callable[[random.Random], Opponent]
+REDEALS = 1000  # deals tried for one episode; a game where the learner never chooses is a bug
 
 
 def random_opponent(rng: random.Random) -> Opponent:
@@ -70,12 +71,13 @@ class SingleAgentEnv(gym.Env):
         n = self.game.num_players
         self.seat = self._rng.randrange(n) if self.fixed_seat is None else self.fixed_seat
         self.opponents = {s: self.opponent_sampler(self._rng) for s in range(n) if s != self.seat}
-        self.state = self.game.new_state(seed=self._rng.getrandbits(64))
         self._over = False
-        self._play_opponents()
-        if self.state.is_terminal:  # cannot happen at the start of a real game; kept honest
-            raise RuntimeError("the game ended before the learner's first turn")
-        return self._observation(), {"seat": self.seat}
+        for _ in range(REDEALS):  # a deal can leave the learner only forced moves (Mätäpesä)
+            self.state = self.game.new_state(seed=self._rng.getrandbits(64))
+            self._play_opponents()
+            if not self.state.is_terminal:
+                return self._observation(), {"seat": self.seat}
+        raise RuntimeError(f"{REDEALS} deals in a row gave the learner no choice to make")
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self.state is None or self._over:

@@ -17,6 +17,9 @@ SPEC = GameSpec(
     package="koira_env.games.matapesa",
     rank_by="loss_rate",
     single_hand={},  # a game is one round already
+    # imitate and play against the two sound bots: `lowest` loses ~95% of its games, so
+    # cloning it teaches losing, and at an evaluation table it hides every other difference
+    training={"bots": ("keeper", "shed"), "bc_bots": ("keeper", "shed")},
 )
 
 __all__ = ["SPEC", "MatapesaGame", "MatapesaView", "Rules", "State", "make_game", "make_rules"]
