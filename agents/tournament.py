@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from koira_env.core.files import claim_folder, pyplot, save_figure, write_csv, write_json
-from koira_env.core.game import Game, shuffled
+from koira_env.core.game import Game
 from koira_env.core.jobs import chunked, map_chunks, read_log
 from koira_env.core.record import game_record, save_record
 from koira_env.registry import make_game, spec
@@ -190,11 +190,6 @@ def schedule(config: TournamentConfig) -> list[tuple[str, ...]]:
 def deal_key(seed: int, deal: int) -> str:
     """The seed of a deal's decks: ``game.new_state(seed=deal_key(...))`` deals it."""
     return f"{seed}/deck/{deal}"
-
-
-def deal_deck(seed: int, deal: int, size: int = 52) -> list[int]:
-    """The first deck of a deal (the whole deal of a one-deck game such as Koira)."""
-    return shuffled(size, deal_key(seed, deal))
 
 
 def deal_seed(seed: int, deal: int) -> int:

@@ -21,7 +21,7 @@ from typing import Any
 
 from agents.base import play_out
 from agents.registry import make_agent
-from agents.tournament import deal_deck, deal_seed
+from agents.tournament import deal_key, deal_seed
 from koira_env.cards import RANK_OF
 from koira_env.core.files import pyplot, save_figure, write_csv, write_json
 from koira_env.games.koira.engine import PHASE_ONE, RISK, State, new_game
@@ -124,7 +124,7 @@ class Point:
 def _game(point: Point) -> State:
     """The whole game of ``point.policy`` bots on the point's deal."""
     state = new_game(
-        rules=make_rules(point.players, point.rules), deck=deal_deck(point.seed, point.deal)
+        rules=make_rules(point.players, point.rules), seed=deal_key(point.seed, point.deal)
     )
     agents = [make_agent(point.policy) for _ in range(point.players)]
     return play_out(state, agents, deal_seed(point.seed, point.deal))

@@ -17,7 +17,7 @@ from typing import Any
 from agents.base import play_out
 from agents.ratings import Estimate, cluster_mean, cluster_rate
 from agents.registry import make_agent
-from agents.tournament import deal_deck, deal_seed
+from agents.tournament import deal_key, deal_seed
 from koira_env.cards import RANK_OF, RANKS
 from koira_env.core.files import pyplot, save_figure, write_csv, write_json
 from koira_env.games.koira.engine import State, new_game
@@ -100,7 +100,7 @@ def play_deal(task: tuple[int, int, str]) -> dict[str, Any]:
         for rotation in range(1 if len(set(lineup)) == 1 else 4):
             seats = [lineup[(s + rotation) % 4] for s in range(4)]
             watcher = WarWatcher()
-            state = new_game(rules=rules, deck=deal_deck(seed, deal), log=True)
+            state = new_game(rules=rules, seed=deal_key(seed, deal), log=True)
             play_out(state, [make_agent(x) for x in seats], deal_seed(seed, deal), watcher)
             focal = (-rotation) % 4  # the seat holding lineup[0]
             games.append(

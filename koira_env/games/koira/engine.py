@@ -828,7 +828,7 @@ def new_game(
     num_players: int = 4,
     rules: str | Rules = "koira",
     *,
-    seed: int | None = None,
+    seed: int | str | None = None,
     deck: list[str] | list[int] | None = None,
     log: bool = False,
     **options: Any,
