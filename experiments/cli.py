@@ -14,7 +14,7 @@ from agents.registry import make_agent
 from agents.tournament import TournamentConfig, default_entrants, run_tournament
 from koira_env.core.game import Game
 from koira_env.core.record import describe_event, load_record, replay_states
-from koira_env.registry import games, make_game
+from koira_env.registry import games, make_game, spec
 
 DEFAULT_DEALS = 3500  # all default bots at 4-player tables: 14,000 games, 10-50 s on 2 cores
 DEFAULT_OPPONENT = "expert"
@@ -35,7 +35,12 @@ def parse_option(text: str) -> tuple[str, Any]:
 
 
 def _options(args: argparse.Namespace) -> tuple[tuple[str, Any], ...]:
-    return tuple(parse_option(o) for o in args.option)
+    """``--option`` pairs, after the game's one-hand options when ``--single-hand`` is given."""
+    options = dict(spec(args.game).single_hand) if args.single_hand else {}
+    if args.single_hand and not options:
+        raise ValueError(f"{args.game} has no one-hand option: a game is one hand already")
+    options.update(parse_option(o) for o in args.option)
+    return tuple(options.items())
 
 
 def _game(args: argparse.Namespace) -> Game:
@@ -188,6 +193,11 @@ def _add_rule_args(p: argparse.ArgumentParser) -> None:
         default=[],
         metavar="NAME=VALUE",
         help="override a rule option, e.g. --option war_trigger=highest_tie (repeatable)",
+    )
+    p.add_argument(
+        "--single-hand",
+        action="store_true",
+        help="play one hand of a game that lasts many (Whist 22, Kop)",
     )
 
 

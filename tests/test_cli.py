@@ -56,6 +56,20 @@ def test_every_command_takes_the_game(game, tmp_path, capsys, monkeypatch):
     assert f"{len(state.history)} actions" in capsys.readouterr().out
 
 
+def test_single_hand_plays_one_hand_of_the_long_games(tmp_path, capsys):
+    for game in ("whist22", "kop"):
+        out = tmp_path / game
+        argv = ["tournament", "--game", game, "--single-hand", "--games", "2", "--quiet"]
+        assert main([*argv, "--out", str(out), "--workers", "1", "--save-records", "4"]) == 0
+        paths = list((out / "records").glob("*.json"))
+        assert len(paths) == 4
+        for path in paths:
+            events = [e["type"] for e in load_record(path)["events"]]
+            assert events.count("deal") == 1, game
+    assert main(["demo", "--game", "matapesa", "--single-hand"]) == 2
+    assert "one hand already" in capsys.readouterr().err
+
+
 def test_an_unknown_game_is_a_clean_error(capsys):
     with pytest.raises(SystemExit):
         main(["tournament", "--game", "poker"])
