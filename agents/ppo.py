@@ -1,4 +1,5 @@
-"""A trained MaskablePPO policy as an agent like any other: ``make_agent("ppo:path/model.zip")``.
+"""A trained MaskablePPO policy as an agent like any other: ``make_agent("ppo:path/model.zip")``,
+or ``make_agent("ppo:koira4-ppo")`` for a model shipped in the package (``agents/models/``).
 
 Dependencies point experiments -> training -> agents -> koira_env, so the policy agent lives
 here, and torch / sb3-contrib (the ``train`` extra) are imported only when a model is loaded:
@@ -28,6 +29,26 @@ if TYPE_CHECKING:
 
 FORMAT = "koira-ppo/1"
 META_NAME = "koira.json"
+MODELS = Path(__file__).resolve().parent / "models"  # package data: arrives with the wheel
+
+
+def shipped_models() -> list[Path]:
+    """The policies shipped with the package (``docs/training.md`` says how each was trained);
+    a model's ``koira.json`` says which game and table it plays."""
+    return sorted(MODELS.glob("*.zip"))
+
+
+def model_path(spec: str | Path) -> Path:
+    """The file of ``ppo:<spec>``: a shipped model's name (its file stem, ``koira4-ppo``), so
+    specs mean the same in a clone and a wheel install, or else a path to a model file."""
+    path = Path(spec)
+    shipped = MODELS / f"{path.name}.zip"
+    if str(spec) == path.name and shipped.is_file():  # a bare name, no folder
+        return shipped
+    if not path.is_file():
+        names = ", ".join(p.stem for p in shipped_models()) or "none"
+        raise ValueError(f"no model file at {path} (shipped models, by name: {names})")
+    return path
 
 
 def model_metadata(game: Game, **extra: Any) -> dict[str, Any]:
@@ -186,7 +207,8 @@ class PolicyPlayer:
 
 
 class PPOAgent:
-    """``ppo:path/to/model.zip``: plays the policy's most likely legal action.
+    """``ppo:koira4-ppo`` or ``ppo:path/to/model.zip``: plays the policy's most likely legal
+    action.
 
     The observation is encoded from ``turn.sample_state()``, a deal consistent with what the
     seat knows, so nothing hidden can reach the network even by accident.
@@ -194,9 +216,9 @@ class PPOAgent:
 
     name = "ppo"
 
-    def __init__(self, path: str) -> None:
-        self.path = path
-        read_metadata(path)  # fail at creation on a bad file, not mid-tournament
+    def __init__(self, spec: str) -> None:
+        self.path = model_path(spec)
+        read_metadata(self.path)  # fail at creation on a bad file, not mid-tournament
         self._player: PolicyPlayer | None = None
         self._key: tuple[str, Any] | None = None  # the game and rules it was checked against
 

@@ -31,7 +31,7 @@ def agent_factories(game: str = "koira") -> dict[str, Callable[..., Any]]:
 
 
 def needs_argument(factory: Callable[..., Any]) -> bool:
-    """Whether a factory has a required parameter (``ppo:path``, ``risk:...``)."""
+    """Whether a factory has a required parameter (``ppo:model``, ``risk:...``)."""
     return any(
         p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
         for p in inspect.signature(factory).parameters.values()
@@ -57,6 +57,7 @@ def make_agent(text: str, game: str = "koira") -> Any:
     if arg:
         return factory(arg)
     if needs_argument(factory):
-        hint = " (a model path: ppo:path/to/model.zip)" if kind == "ppo" else ""
+        hint = " (a shipped model or a file: ppo:koira4-ppo, ppo:path/to/model.zip)"
+        hint = hint if kind == "ppo" else ""
         raise ValueError(f"{kind} needs an argument{hint}: write it as {kind}:argument")
     return factory()

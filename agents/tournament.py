@@ -33,29 +33,18 @@ from koira_env.core.record import game_record, save_record
 from koira_env.registry import make_game, spec
 
 from .base import Agent, play_out
-from .ppo import check_compatible, model_digest, read_metadata
+from .ppo import check_compatible, model_digest, model_path, read_metadata, shipped_models
 from .ratings import Estimate, cluster_mean, cluster_rate, head_to_head, plackett_luce
 from .registry import default_agents, make_agent
 
 FORMAT = "koira-tournament/2"
 LOG = "games.jsonl"
-MODELS = Path(__file__).resolve().parent.parent / "models"
-
-
-def shipped_models() -> list[Path]:
-    """The policies shipped with the repository (``docs/training.md`` says how each was
-    trained); a model's ``koira.json`` says which game and table it plays."""
-    return sorted(MODELS.glob("*.zip"))
-
-
-def shipped_model() -> Path:
-    """Koira's shipped 4-player policy."""
-    return MODELS / "koira4-ppo.zip"
 
 
 def default_entrants(game: Game) -> list[str]:
     """``default_agents(game)``, plus each shipped policy that can play ``game`` (as ``ppo``,
-    or ``ppo-<file stem>`` when several can), when the train extra is installed."""
+    or ``ppo-<name>`` when several can), when the train extra is installed. Policies are named
+    (``ppo:koira4-ppo``), not located, so a results folder means the same in any install."""
     agents = default_agents(game.id)
     if not all(importlib.util.find_spec(m) for m in ("torch", "sb3_contrib")):
         return agents
@@ -67,8 +56,8 @@ def default_entrants(game: Game) -> list[str]:
             continue
         fitting.append(path)
     if len(fitting) == 1:
-        return [*agents, f"ppo=ppo:{fitting[0]}"]
-    return [*agents, *(f"ppo-{path.stem}=ppo:{path}" for path in fitting)]
+        return [*agents, f"ppo=ppo:{fitting[0].stem}"]
+    return [*agents, *(f"ppo-{path.stem}=ppo:{path.stem}" for path in fitting)]
 
 
 def parse_entrant(entry: str) -> tuple[str, str]:
@@ -86,7 +75,7 @@ def parse_entrant(entry: str) -> tuple[str, str]:
 class TournamentConfig:
     """Everything that decides a tournament's games (not how it is run)."""
 
-    agents: tuple[str, ...]  # entries "spec" or "label=spec", e.g. "greedy", "ppo:model.zip"
+    agents: tuple[str, ...]  # entries "spec" or "label=spec": "greedy", "ppo:koira4-ppo", ...
     game: str = "koira"
     rules: str | None = None  # the game's preset (Koira: "koira", "koira-b", "mattis")
     players: int = 4
@@ -122,7 +111,7 @@ class TournamentConfig:
         data["agents"] = list(self.agents)
         data["options"] = dict(self.options)
         models = {
-            label: model_digest(text.partition(":")[2])
+            label: model_digest(model_path(text.partition(":")[2]))
             for label, text in self.entrants.items()
             if text.startswith("ppo:")
         }

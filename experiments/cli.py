@@ -12,6 +12,7 @@ from typing import Any
 
 from agents.registry import make_agent
 from agents.tournament import TournamentConfig, default_entrants, run_tournament
+from koira_env import __version__
 from koira_env.core.game import Game
 from koira_env.core.record import describe_event, load_record, replay_states
 from koira_env.registry import games, make_game, spec
@@ -209,6 +210,7 @@ def _train(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="koira", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"koira-rl {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     demo = sub.add_parser("demo", help="play and print one game between random players")
@@ -226,8 +228,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--agents",
         help="comma-separated agent specs, optionally labelled (label=spec); "
         "default: every built-in bot except search bots, plus the shipped policy "
-        "models/koira4-ppo.zip as 'ppo' when the train extra is installed and the model "
-        "fits the table and rules",
+        "koira4-ppo as 'ppo' when the train extra is installed and the model fits the "
+        "table and rules",
     )
     _add_rule_args(tour)
     tour.add_argument(
@@ -257,8 +259,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--opponents",
         default="",
-        help=f"agent specs for the other seats, comma-separated (default: Koira "
-        f"{DEFAULT_OPPONENT}, another game its first bot)",
+        help=f"agent specs for the other seats, comma-separated, e.g. expert,ppo:koira4-ppo "
+        f"(default: Koira {DEFAULT_OPPONENT}, another game its first bot)",
     )
     play.add_argument("--seat", type=int, default=0, help="your seat (0 plays first)")
     play.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")

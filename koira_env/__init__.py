@@ -15,6 +15,9 @@ from .games.koira.engine import RISK, TAKE, State, new_game
 from .games.koira.rules import PRESETS, Rules, make_rules
 from .registry import games, make, make_game, make_raw
 
+# The one place the version is written: pyproject.toml reads it, ``koira --version`` prints it.
+__version__ = "0.2.0"
+
 
 def env(
     num_players: int | str = 4,

@@ -20,9 +20,9 @@ pytest.importorskip("sb3_contrib")
 from bench_scripts import load_benchmark
 
 from agents.base import play_game
-from agents.ppo import META_NAME, load_policy, read_metadata
+from agents.ppo import META_NAME, load_policy, model_path, read_metadata
 from agents.registry import make_agent
-from agents.tournament import TournamentConfig, default_entrants, run_tournament, shipped_model
+from agents.tournament import TournamentConfig, default_entrants, run_tournament
 from koira_env.games.koira.engine import new_game
 from koira_env.games.koira.game import make_game as make_rules  # a KoiraGame
 from training.league import League, LeagueMix, write_manifest
@@ -231,8 +231,7 @@ def test_ppo_without_a_path_is_a_clear_error() -> None:
 
 
 def test_default_tournament_includes_the_shipped_policy_only_where_it_fits() -> None:
-    entry = f"ppo=ppo:{shipped_model()}"
-    assert shipped_model().is_file()
+    entry = "ppo=ppo:koira4-ppo"  # by name: the same entry in a clone and a wheel install
     assert entry in default_entrants(make_rules(4, "koira"))
     assert "greedy" in default_entrants(make_rules(4, "koira"))
     for rules in (make_rules(3, "koira"), make_rules(4, "koira-b"), make_rules(4, "mattis")):
@@ -240,7 +239,7 @@ def test_default_tournament_includes_the_shipped_policy_only_where_it_fits() -> 
     TournamentConfig(agents=tuple(default_entrants(make_rules(4, "koira"))), deals=1)
 
 
-def test_export_drops_the_optimizer_state_and_keeps_the_policy(
+def test_export_drops_the_optimizer_state_and_the_run_paths_and_keeps_the_policy(
     trained: Path, tmp_path: Path
 ) -> None:
     from training.export import export
@@ -250,6 +249,12 @@ def test_export_drops_the_optimizer_state_and_keeps_the_policy(
     dst = export(src, tmp_path / "small.zip")
     assert dst.stat().st_size < src.stat().st_size
     assert read_metadata(dst)["timesteps"] == read_metadata(src)["timesteps"]
+    assert read_metadata(src)["snapshots"] and "snapshots" not in read_metadata(dst)
+    with zipfile.ZipFile(src) as before, zipfile.ZipFile(dst) as after:
+        assert str(trained) in before.read("data").decode()  # SB3's tensorboard_log
+        assert after.read("policy.pth") == before.read("policy.pth")
+        for name in ("data", META_NAME):
+            assert str(trained) not in after.read(name).decode()
     state = new_game(4, "koira", seed=3)
     encoder = rules.encoder
     obs = encoder.observation(state, state.current)
@@ -264,7 +269,7 @@ def test_numpy_actor_matches_sb3s_masked_distribution(trained: Path, which: str)
     import torch
     from sb3_contrib import MaskablePPO
 
-    path = trained / "latest.zip" if which == "tiny run" else shipped_model()
+    path = trained / "latest.zip" if which == "tiny run" else model_path("koira4-ppo")
     rules = make_rules(4, "koira")
     encoder = rules.encoder
     ours = load_policy(path, rules)

@@ -4,27 +4,39 @@ A run's model files carry Adam's moment estimates (two more copies of every weig
 that a resumed run continues smoothly. A model that is only played needs none of that, so
 the export replaces the optimizer by a fresh one (SB3 still expects one when loading) and
 keeps the weights and the ``koira.json`` metadata; the result loads with ``ppo:`` as before.
+Paths of the training machine (the run folder, its snapshots, the TensorBoard folder) mean
+nothing where the model is shipped to, so the export leaves them out.
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 from agents.ppo import read_metadata
 
 from .train import save_model
 
 
+def shipping_metadata(meta: dict[str, Any]) -> dict[str, Any]:
+    """``koira.json`` without the run's paths: the run folder and its league snapshots."""
+    shipped = {key: value for key, value in meta.items() if key != "snapshots"}
+    if isinstance(meta.get("args"), dict):
+        shipped["args"] = {k: v for k, v in meta["args"].items() if k != "run_dir"}
+    return shipped
+
+
 def export(src: str | Path, dst: str | Path) -> Path:
-    """Write ``src`` without its optimizer state to ``dst`` (atomically)."""
+    """Write ``src`` without its optimizer state or machine paths to ``dst`` (atomically)."""
     from sb3_contrib import MaskablePPO
 
     meta = read_metadata(src)
     model = MaskablePPO.load(src, device="cpu")
+    model.tensorboard_log = None  # SB3 saves it in the "data" entry
     policy = model.policy
     policy.optimizer = type(policy.optimizer)(policy.parameters(), **policy.optimizer.defaults)
-    save_model(model, Path(dst), meta)
+    save_model(model, Path(dst), shipping_metadata(meta))
     return Path(dst)
 
 
