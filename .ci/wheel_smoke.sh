@@ -34,11 +34,13 @@ export PATH="$venv/bin:$PATH"
 koira --version
 python - "$root" <<'PY'
 import sys
+from pathlib import Path
 
 import agents.ppo
 
 models = agents.ppo.MODELS
-assert not models.is_relative_to(sys.argv[1]), f"imported from the clone: {models}"
+source = Path(sys.argv[1]) / "agents"  # the clone's own package: must not be the one imported
+assert not models.is_relative_to(source) and "site-packages" in models.parts, models
 assert agents.ppo.model_path("koira4-ppo").is_file()
 print(f"wheel smoke: shipped models in {models}")
 PY
