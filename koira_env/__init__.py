@@ -11,6 +11,7 @@ from typing import Any
 from .cards import card_id, card_name, parse_deck
 from .core.env import CardGameEnv, RawCardGameEnv
 from .core.game import IllegalActionError
+from .core.vector_env import VectorEnv
 from .games.koira.engine import RISK, TAKE, State, new_game
 from .games.koira.rules import PRESETS, Rules, make_rules
 from .registry import games, make, make_game, make_raw
@@ -45,6 +46,22 @@ def raw_env(
     return make_raw("koira", num_players, render_mode, rules=rules, **options)
 
 
+def vector_env(
+    num_envs: int,
+    num_players: int = 4,
+    rules: str | Rules | int = "koira",
+    game: str = "koira",
+    **options: Any,
+) -> VectorEnv:
+    """``num_envs`` games stepped together (``core.vector_env``): Koira's with ``rules`` as its
+    preset, or any game of the registry by id, ``vector_env(64, 4, game="whist22")``."""
+    if game == "koira":
+        return VectorEnv(make_game("koira", num_players, rules=rules, **options), num_envs)
+    if rules != "koira":  # the parameter's default: not given
+        raise ValueError(f"rules is Koira's preset; give {game}'s options by name, got {rules!r}")
+    return VectorEnv(make_game(game, num_players, **options), num_envs)
+
+
 def _players(second: Any) -> int | None:
     """``env(game, n)``: the table size given second, else the game's default."""
     if second == "koira":  # the parameter's default: not given
@@ -65,6 +82,7 @@ __all__ = [
     "RawCardGameEnv",
     "Rules",
     "State",
+    "VectorEnv",
     "card_id",
     "card_name",
     "env",
@@ -76,4 +94,5 @@ __all__ = [
     "new_game",
     "parse_deck",
     "raw_env",
+    "vector_env",
 ]

@@ -1,0 +1,199 @@
+"""A batched env in the style of EnvPool and pgx: ``N`` games of one ``Game`` stepped together.
+
+Learners that batch their forward pass want one call that advances many tables and answers
+with stacked arrays, not an AEC loop per table. ``VectorEnv`` keeps ``N`` engine states and
+steps each with one action per call: whoever is to act in env ``i`` plays ``actions[i]``.
+
+* **Views.** ``obs[i]`` is ``game.observation(state, seat)`` for the seat to act in env ``i``
+  (``player[i]``), ``mask[i]`` its legal actions: exactly what the AEC env's ``observe`` of
+  that seat gives (the same bytes), so a policy trained on one runs on the other.
+* **Rewards once.** ``rewards[i]`` (one entry per seat) is zero except in the step that ends
+  env ``i``'s game, when it holds ``State.returns()``; ``terminated[i]`` (a result) or
+  ``truncated[i]`` (the game's action limit: zero returns, no places) marks that step.
+* **Auto-reset.** A finished env deals its next game at once, in the same step: the returned
+  ``obs[i]``, ``mask[i]`` and ``player[i]`` are the new game's first decision. The old game's
+  result is in ``rewards`` and in ``info`` (``final_places``, ``episode_lengths``).
+* **Seeds.** ``reset(seed=s)`` deals env ``i``'s first game with ``new_state(seed=f"{s}/{i}")``
+  and its ``k``-th game after that (``k`` = 1, 2, ...) with ``seed=f"{s}/{i}:{k}"`` (not
+  ``/k``: that is the seed of hand ``k`` of a multi-hand game, ``deck_for_hand``). A reset
+  without a seed continues a sequence drawn from the last seed (OS entropy if none), as the
+  AEC env's reset does; ``options={"decks": [...]}`` fixes each env's first deal.
+* **Buffers.** Every array returned (and ``info``'s) is preallocated and owned by the env:
+  the next ``step`` or ``reset`` overwrites it in place. Copy what you keep across steps.
+"""
+
+from __future__ import annotations
+
+import random
+import warnings
+from collections.abc import Sequence
+from itertools import chain
+from typing import Any
+
+import numpy as np
+
+from .game import Game, IllegalActionError, State
+
+RESET_OPTIONS = ("decks",)
+Step = tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, np.ndarray]
+]
+
+
+def game_seed(seed: int, env: int, k: int) -> str:
+    """The seed of env ``env``'s ``k``-th game (0 = the first) after ``reset(seed=seed)``."""
+    return f"{seed}/{env}" if k == 0 else f"{seed}/{env}:{k}"
+
+
+class VectorEnv:
+    """``num_envs`` games of ``game``; build it with ``koira_env.vector_env(...)``."""
+
+    def __init__(self, game: Game, num_envs: int) -> None:
+        if type(num_envs) is not int or num_envs < 1:
+            raise ValueError(f"num_envs must be an int >= 1, got {num_envs!r}")
+        self.game = game
+        self.num_envs = n = num_envs
+        self.num_players = p = game.num_players
+        self.num_actions = game.num_actions
+        self.observation_size = game.observation_size
+        self._observation = game.observation  # bound once: the hot path
+        self._obs = np.zeros((n, game.observation_size), np.float32)
+        self._mask = np.zeros((n, game.num_actions), bool)
+        self._player = np.zeros(n, np.int64)
+        self._rows = np.arange(n)
+        self._rewards = np.zeros((n, p), np.float32)
+        self._terminated = np.zeros(n, bool)
+        self._truncated = np.zeros(n, bool)
+        self._final_places = np.full((n, p), -1, np.int64)
+        self._episode_lengths = np.zeros(n, np.int64)
+        self._info = {"final_places": self._final_places, "episode_lengths": self._episode_lengths}
+        self.states: list[State] = []  # env i's game in progress: for tools and tests
+        self._legal: list[list[int]] = []  # env i's legal actions, checked before any apply
+        self._lengths = [0] * n  # actions so far in env i's game
+        self._games = [0] * n  # games env i has dealt since the last reset
+        self._seed: int | None = None  # the seed series of the current reset
+        self._base_seed: int | None = None  # the last seed given to reset
+        self._rng: random.Random | None = None
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Deal a new game in every env; ``(obs, mask, player)`` of each one's first decision.
+
+        ``options={"decks": [...]}`` gives one deck per env (each as ``game.new_state(deck=)``
+        takes it); a bad deck or count raises ``ValueError`` and leaves every env as it was.
+        """
+        decks: Sequence[Any] | None = None
+        if options:
+            unknown = sorted(set(options) - set(RESET_OPTIONS))
+            if unknown:
+                warnings.warn(
+                    f"ignoring unknown reset option(s) {unknown}; known: {list(RESET_OPTIONS)}",
+                    stacklevel=2,
+                )
+            decks = options.get("decks")
+        if decks is not None:
+            listed = hasattr(decks, "__len__") and not isinstance(decks, str | bytes)
+            if not listed or len(decks) != self.num_envs:
+                got = len(decks) if listed else type(decks).__name__
+                raise ValueError(
+                    f"options['decks'] must hold one deck per env ({self.num_envs}), got {got}"
+                )
+        ids: list[Any] = [None] * self.num_envs
+        if decks is not None:  # parsed before anything changes, the seed sequence included
+            for i, deck in enumerate(decks):
+                try:
+                    ids[i] = self.game.parse_deck(deck)
+                except ValueError as err:
+                    raise ValueError(f"options['decks'][{i}]: {err}") from None
+        if seed is not None:
+            base = seed
+        else:
+            if self._rng is None:
+                self._rng = random.Random(self._base_seed)  # None: the OS's entropy
+            base = self._rng.getrandbits(63)
+        states = [self._deal(base, i, 0, ids[i]) for i in range(self.num_envs)]
+        if seed is not None:
+            self._base_seed, self._rng = seed, None
+        self._seed = base
+        self.states = states
+        self._lengths = [0] * self.num_envs
+        self._games = [0] * self.num_envs
+        observation, obs = self._observation, self._obs
+        for i, state in enumerate(states):
+            obs[i] = observation(state, state.current)
+        self._write_decisions()
+        return self._obs, self._mask, self._player
+
+    def step(self, actions: Any) -> Step:
+        """Play ``actions[i]`` in env ``i``; ``(obs, mask, player, rewards, terminated,
+        truncated, info)``. Every action is checked first: an illegal one raises
+        ``IllegalActionError`` (a ``ValueError``) naming the env, and no env moves."""
+        if not self.states:
+            raise RuntimeError("step() called before reset()")
+        array = np.asarray(actions)
+        if array.shape != (self.num_envs,) or array.dtype.kind not in "iu":
+            raise ValueError(
+                f"actions must be {self.num_envs} integers (shape ({self.num_envs},)), "
+                f"got shape {array.shape} of {array.dtype}"
+            )
+        chosen = array.tolist()
+        for i, (action, legal) in enumerate(zip(chosen, self._legal, strict=True)):
+            if action not in legal:
+                raise IllegalActionError(
+                    f"env {i}: action {action} is not legal (legal: {legal}); no env was stepped"
+                )
+        self._rewards.fill(0.0)
+        self._terminated.fill(False)
+        self._truncated.fill(False)
+        self._final_places.fill(-1)
+        self._episode_lengths.fill(0)
+        observation, obs, lengths = self._observation, self._obs, self._lengths
+        for i, (state, action) in enumerate(zip(self.states, chosen, strict=True)):
+            state.apply(action)
+            lengths[i] += 1
+            if state.is_terminal:
+                state = self._finish(i, state)
+            obs[i] = observation(state, state.current)
+        self._write_decisions()
+        return (
+            self._obs,
+            self._mask,
+            self._player,
+            self._rewards,
+            self._terminated,
+            self._truncated,
+            self._info,
+        )
+
+    def _finish(self, i: int, state: State) -> State:
+        """Record env ``i``'s result for this step and deal its next game in the slot."""
+        self._episode_lengths[i] = self._lengths[i]
+        if state.truncated:
+            self._truncated[i] = True
+        else:
+            self._terminated[i] = True
+            self._rewards[i] = state.returns()
+            outcome = state.outcome()
+            assert outcome is not None  # terminal and not truncated
+            self._final_places[i] = outcome.places
+        self._games[i] += 1
+        self._lengths[i] = 0
+        self.states[i] = state = self._deal(self._seed, i, self._games[i], None)
+        return state
+
+    def _deal(self, seed: int, i: int, k: int, deck: list[int] | None) -> State:
+        """Env ``i``'s ``k``-th game: from ``deck`` if given, its seed shuffling the rest."""
+        state = self.game.new_state(deck=deck, seed=game_seed(seed, i, k))
+        if state.is_terminal:  # the protocol does not promise a decision; the batch needs one
+            raise RuntimeError(f"env {i}: the game seeded {game_seed(seed, i, k)!r} has no move")
+        return state
+
+    def _write_decisions(self) -> None:
+        """Every env's acting seat and legal set into ``player`` and ``mask``: one numpy call
+        for the whole mask (a row at a time costs a third of a step)."""
+        self._legal = legal = [state.legal_actions() for state in self.states]
+        self._player[:] = [state.current for state in self.states]
+        rows = self._rows.repeat(list(map(len, legal)))
+        self._mask.fill(False)
+        self._mask[rows, list(chain.from_iterable(legal))] = True
