@@ -18,7 +18,6 @@ from koira_env.core.record import describe_event, load_record, replay_states
 from koira_env.registry import games, make_game, spec
 
 DEFAULT_DEALS = 3500  # all default bots at 4-player tables: 14,000 games, 10-50 s on 2 cores
-DEFAULT_OPPONENT = "expert"
 
 
 def parse_option(text: str) -> tuple[str, Any]:
@@ -152,12 +151,11 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _default_opponent(game: str) -> list[str]:
-    """Koira's card counter, else the game's first bot."""
+    """The game's chosen opponent (``GameSpec.opponent``), else its first bot."""
     from agents.registry import default_agents
 
-    if game == "koira":
-        return [DEFAULT_OPPONENT]
-    return [next(b for b in default_agents(game) if b != "random")]
+    chosen = spec(game).opponent
+    return [chosen or next(b for b in default_agents(game) if b != "random")]
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -259,8 +257,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--opponents",
         default="",
-        help=f"agent specs for the other seats, comma-separated, e.g. expert,ppo:koira4-ppo "
-        f"(default: Koira {DEFAULT_OPPONENT}, another game its first bot)",
+        help="agent specs for the other seats, comma-separated, e.g. expert,ppo:koira4-ppo "
+        "(default: the game's choice, Koira's expert; else its first bot)",
     )
     play.add_argument("--seat", type=int, default=0, help="your seat (0 plays first)")
     play.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")

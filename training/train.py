@@ -158,7 +158,7 @@ class Args:
         chosen = spec(self.game).training.get("bots")
         if chosen:
             return tuple(chosen)
-        return tuple(b for b in default_agents(self.game) if b not in ("random", "ppo"))
+        return tuple(b for b in default_agents(self.game) if b != "random")
 
     def imitated_bots(self) -> tuple[str, ...]:
         """``bc_bots``, or the game's choice, or the whole league."""

@@ -13,8 +13,6 @@ each game's encoder and docs/environment.md describe them.
 
 from __future__ import annotations
 
-import random
-import warnings
 from typing import Any, ClassVar
 
 import gymnasium
@@ -26,6 +24,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from .game import Game, IllegalActionError, State
 from .record import game_record
+from .reset import ResetSeeds, reset_option
 
 ILLEGAL_REWARD = -1.0  # TerminateIllegalWrapper's illegal_reward, as in PettingZoo's classic envs
 RESET_OPTIONS = ("deck",)
@@ -106,8 +105,7 @@ class CardGameEnv(AECEnv):
         self._state: State | None = None
         self._agents = self._agent_selection = None  # see _SetByReset
         self._rewards = self._terminations = self._truncations = self._infos = None
-        self._rng: random.Random | None = None
-        self._base_seed: int | None = None
+        self._seeds = ResetSeeds()
         self._over = False
         self._has_updated = False
 
@@ -140,23 +138,8 @@ class CardGameEnv(AECEnv):
         """Deal a new game: ``options={"deck": [...]}`` fixes the deal (see the game's RULES.md
         section), else ``seed`` shuffles; ``reset(seed=s)`` deals ``game.new_state(seed=s)``
         and later resets without a seed continue a sequence drawn from ``s``."""
-        if seed is not None:
-            self._base_seed = seed
-            self._rng = None  # built only if a reset without a seed follows (a few % of a game)
-            game_seed = seed
-        else:
-            if self._rng is None:
-                self._rng = random.Random(self._base_seed)  # None: the OS's entropy
-            game_seed = self._rng.getrandbits(63)
-        deck = None
-        if options:
-            unknown = sorted(set(options) - set(RESET_OPTIONS))
-            if unknown:
-                warnings.warn(
-                    f"ignoring unknown reset option(s) {unknown}; known: {list(RESET_OPTIONS)}",
-                    stacklevel=2,
-                )
-            deck = options.get("deck")
+        deck = reset_option(options, RESET_OPTIONS, "deck")
+        game_seed = self._seeds.next(seed)
         self._state = state = self.game.new_state(deck=deck, seed=game_seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)

@@ -277,6 +277,7 @@ class GameSpec:
     rank_by: str = "mean_place"  # the tournament leaderboard's headline measure
     single_hand: dict[str, Any] = field(default_factory=dict)  # options for a one-hand game
     training: dict[str, Any] = field(default_factory=dict)  # ``koira train`` default overrides
+    opponent: str = ""  # ``koira play``'s default opponent; empty: the game's first bot
 
     def _bots_module(self) -> Any:
         import importlib

@@ -24,8 +24,6 @@ steps each with one action per call: whoever is to act in env ``i`` plays ``acti
 
 from __future__ import annotations
 
-import random
-import warnings
 from collections.abc import Sequence
 from itertools import chain
 from typing import Any
@@ -33,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from .game import Game, IllegalActionError, State
+from .reset import ResetSeeds, reset_option
 
 RESET_OPTIONS = ("decks",)
 Step = tuple[
@@ -72,8 +71,7 @@ class VectorEnv:
         self._lengths = [0] * n  # actions so far in env i's game
         self._games = [0] * n  # games env i has dealt since the last reset
         self._seed: int | None = None  # the seed series of the current reset
-        self._base_seed: int | None = None  # the last seed given to reset
-        self._rng: random.Random | None = None
+        self._seeds = ResetSeeds()
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
@@ -83,15 +81,7 @@ class VectorEnv:
         ``options={"decks": [...]}`` gives one deck per env (each as ``game.new_state(deck=)``
         takes it); a bad deck or count raises ``ValueError`` and leaves every env as it was.
         """
-        decks: Sequence[Any] | None = None
-        if options:
-            unknown = sorted(set(options) - set(RESET_OPTIONS))
-            if unknown:
-                warnings.warn(
-                    f"ignoring unknown reset option(s) {unknown}; known: {list(RESET_OPTIONS)}",
-                    stacklevel=2,
-                )
-            decks = options.get("decks")
+        decks: Sequence[Any] | None = reset_option(options, RESET_OPTIONS, "decks")
         if decks is not None:
             listed = hasattr(decks, "__len__") and not isinstance(decks, str | bytes)
             if not listed or len(decks) != self.num_envs:
@@ -106,15 +96,8 @@ class VectorEnv:
                     ids[i] = self.game.parse_deck(deck)
                 except ValueError as err:
                     raise ValueError(f"options['decks'][{i}]: {err}") from None
-        if seed is not None:
-            base = seed
-        else:
-            if self._rng is None:
-                self._rng = random.Random(self._base_seed)  # None: the OS's entropy
-            base = self._rng.getrandbits(63)
+        base = self._seeds.next(seed)
         states = [self._deal(base, i, 0, ids[i]) for i in range(self.num_envs)]
-        if seed is not None:
-            self._base_seed, self._rng = seed, None
         self._seed = base
         self.states = states
         self._lengths = [0] * self.num_envs

@@ -11,6 +11,7 @@ SPEC = GameSpec(
     make_game=make_game,
     package=__name__,
     rank_by="loss_rate",
+    opponent="expert",  # the card counter: the strongest bot that needs no model file
     # the shipped recipe (docs/training.md): a league of the six heuristics, greedy imitated
     training={
         "bots": ("greedy", "dumper", "warrior", "gambler", "cautious", "hoarder"),
