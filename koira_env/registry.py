@@ -18,8 +18,10 @@ _PACKAGES = {
     "matapesa": "koira_env.games.matapesa",
     "whist22": "koira_env.games.whist22",
     "kop": "koira_env.games.kop",
+    "dois": "koira_env.games.dois",
+    "teka": "koira_env.games.teka",
+    "red7": "koira_env.games.red7",
 }
-COMING = ("dois", "teka", "red7")  # the seed's last three games, on this core next
 
 
 def games() -> list[str]:
@@ -30,8 +32,7 @@ def games() -> list[str]:
 def spec(game: str) -> GameSpec:
     """A game's registry entry; ``ValueError`` naming the valid ids for an unknown one."""
     if not isinstance(game, str) or game not in _PACKAGES:
-        hint = f" ({game} is coming in a later release)" if game in COMING else ""
-        raise ValueError(f"unknown game {game!r}{hint}; valid games: {games()}")
+        raise ValueError(f"unknown game {game!r}; valid games: {games()}")
     return importlib.import_module(_PACKAGES[game]).SPEC
 
 

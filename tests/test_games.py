@@ -43,11 +43,9 @@ def random_states(game_id: str, n: int, count: int, seed: int = 0):
 
 
 def test_games_are_listed_and_unknown_ones_named():
-    assert GAMES == ["koira", "matapesa", "whist22", "kop"]
+    assert GAMES == ["koira", "matapesa", "whist22", "kop", "dois", "teka", "red7"]
     with pytest.raises(ValueError, match=r"unknown game 'poker'.*valid games: \['koira'"):
         make("poker")
-    with pytest.raises(ValueError, match="coming in a later release"):
-        make("red7")
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -59,7 +57,7 @@ def test_bad_player_counts_and_options_name_the_valid_choices(game_id):
     with pytest.raises(ValueError, match=r"unknown .*option.*'no_such_option'.*valid options"):
         make(game_id, lo, no_such_option=1)
     with pytest.raises(ValueError, match="render_mode"):
-        make(game_id, lo, render_mode="rgb_array")
+        make(game_id, lo, render_mode="rgb")
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -27,6 +27,9 @@ GAMES: dict[str, tuple[str, int]] = {
     "matapesa": ("loss_rate", 30),
     "whist22": ("win_rate", 30),
     "kop": ("mean_place", 120),  # partners and luck: the win rate is too noisy this small
+    "dois": ("win_rate", 30),
+    "teka": ("mean_place", 30),
+    "red7": ("win_rate", 60),
 }
 TINY = (
     "--minutes", "0",

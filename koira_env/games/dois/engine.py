@@ -1,0 +1,697 @@
+"""The Dois rules engine: a mutable game state with a cheap ``clone()``.
+
+No RL imports here. Each rule is decided in one method; RULES.md (section Dois) points at
+them. Hands, the undealt cards and the played cards are counts per card kind (copies are
+interchangeable: ``cards``), kept in bytearrays so the observation is a few ``bytes`` calls.
+What each player shows is two ints: ``suit[p]`` (a suit 0-3, -1 before the first trick) and
+``number[p]`` (1-8, 0 before).
+
+Actions: 0-3 play a suit card (R Y G B), 4-11 a number card (1-8), ``BID + b`` bids b tricks.
+In the first trick a player plays two cards as two actions, the suit card first.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ...core.deck import hand_deck
+from ...core.game import (
+    IllegalActionError,
+    Outcome,
+    as_action,
+    places_from_scores,
+    returns_from_places,
+)
+from .cards import (
+    COPIES,
+    DECK_SIZE,
+    HAND_SIZE,
+    KIND_NAMES,
+    KIND_OF,
+    MIN_OF_EACH,
+    NUM_KINDS,
+    NUM_SUITS,
+    PLAY_CARDS,
+    SUITS,
+    TRUMP_CARD,
+    kind_names,
+)
+
+if TYPE_CHECKING:
+    from .game import DoisGame
+
+TRICKS = HAND_SIZE - 1  # the first trick takes two cards from each hand, the others one
+BID = NUM_KINDS  # action BID + b: bid b tricks
+NUM_ACTIONS = BID + TRICKS + 1
+NUMBERS_VOID = 1 << NUM_SUITS  # bit of State.void: no number card left in that hand
+SUIT_KINDS = range(NUM_SUITS)
+NUMBER_KINDS = range(NUM_SUITS, NUM_KINDS)
+TRUMP_BLOCK = 4  # the trump pile is reshuffled after every fourth hand
+
+BIDDING, FIRST, PLAYING, OVER = 0, 1, 2, 3
+PHASE_NAMES = ("bid", "first trick", "play", "over")
+SHUFFLE_TRIES = 12  # determinize: plain shuffles tried before the constructive deal
+
+
+def action_name(action: int) -> str:
+    """``"R"`` .. ``"B"`` (a suit card), ``"1"`` .. ``"8"`` (a number card), ``"bid 3"``."""
+    return KIND_NAMES[action] if action < BID else f"bid {action - BID}"
+
+
+def trick_winner(suits: Sequence[int], numbers: Sequence[int], leader: int, trump: int) -> int:
+    """Who takes a trick, from what everyone shows: the highest number shown with the trump
+    suit if anyone shows the trump suit, else the highest number shown with the lead suit (the
+    leader's); on a tie the later of the tied players (in play order from the leader)."""
+    n = len(suits)
+    target = trump if trump in suits else suits[leader]
+    best = winner = -1
+    for i in range(n):
+        q = (leader + i) % n
+        if suits[q] == target and numbers[q] >= best:
+            best, winner = numbers[q], q
+    return winner
+
+
+def _suits(counts: Any) -> int:
+    return sum(counts[k] for k in SUIT_KINDS)
+
+
+def _numbers(counts: Any) -> int:
+    return sum(counts[k] for k in NUMBER_KINDS)
+
+
+def _good(counts: Any) -> bool:
+    """A hand to keep: at least 3 suit cards and 3 number cards."""
+    return _suits(counts) >= MIN_OF_EACH and _numbers(counts) >= MIN_OF_EACH
+
+
+def _counts(kinds: list[int]) -> bytearray:
+    counts = bytearray(NUM_KINDS)
+    for kind in kinds:
+        counts[kind] += 1
+    return counts
+
+
+def _shuffle(kinds: list[int], deck: list[int]) -> list[int]:
+    """``kinds`` shuffled by ``deck``: by a generator seeded with the order of its kinds (a
+    deck written by names, as in a game record, gives the same shuffle)."""
+    order = bytes(KIND_OF[c] if c < PLAY_CARDS else NUM_KINDS + c - TRUMP_CARD for c in deck)
+    random.Random(order).shuffle(kinds)
+    return kinds
+
+
+class DoisView(NamedTuple):
+    """What one seat may know: its hand and the public memory a careful player keeps.
+
+    Player-indexed tuples are by absolute seat. ``suits``/``numbers`` are what each player
+    shows (-1/0 before the first trick); ``plays`` every card kind each played this hand, in
+    order; ``voids`` per player the bit mask of kinds it cannot hold (bit s: suit s, bit 4:
+    every number), as shown by the follow rule; ``bids`` -1 for a bid not made (or sealed);
+    ``shown`` the hands shown for a redeal this hand, (player, counts per kind).
+    """
+
+    seat: int
+    legal: tuple[int, ...]  # empty unless the seat is to act
+    hand: tuple[int, ...]  # the kinds held, in order (a kind is also its first card's id)
+    counts: tuple[int, ...]  # the hand as counts per kind
+    phase: str
+    current: int
+    hand_no: int  # 0-based
+    dealer: int
+    trump: int  # the trump suit
+    trumps_seen: tuple[int, ...]  # trump suits revealed since the trump pile was shuffled
+    leader: int  # of the trick being played
+    trick_no: int  # tricks finished this hand
+    in_trick: int  # players done with the current trick, from the leader
+    lead: int  # the lead suit of the current trick once its leader has played, else -1
+    suits: tuple[int, ...]
+    numbers: tuple[int, ...]
+    plays: tuple[tuple[int, ...], ...]
+    played: tuple[int, ...]  # counts per kind played this hand by everyone
+    voids: tuple[int, ...]
+    bids: tuple[int, ...]
+    won: tuple[int, ...]
+    scores: tuple[int, ...]
+    shown: tuple[tuple[int, tuple[int, ...]], ...]
+
+
+class State:
+    """A game of Dois in progress: build it with ``DoisGame.new_state``; advance with ``apply``."""
+
+    __slots__ = (
+        "actions_taken",
+        "bids",
+        "cached_legal",
+        "current",
+        "deck",
+        "decks_used",
+        "first",
+        "game",
+        "hand_delta",
+        "hand_no",
+        "hands",
+        "history",
+        "in_trick",
+        "leader",
+        "log",
+        "n",
+        "number",
+        "phase",
+        "played",
+        "plays",
+        "remains",
+        "rules",
+        "scores",
+        "seed",
+        "shown",
+        "step",
+        "suit",
+        "tricks_played",
+        "trump",
+        "trumps_seen",
+        "truncated",
+        "void",
+        "won",
+    )
+
+    def __init__(self, game: DoisGame, deck: list[int], seed: Any, log: bool = False) -> None:
+        n = game.num_players
+        self.game = game
+        self.rules = game.rules
+        self.n = n
+        self.deck = deck
+        self.seed = seed
+        self.log: list[dict[str, Any]] | None = [] if log else None
+        self.history: list[int] = []
+        self.actions_taken = 0
+        self.truncated = False  # never set: every game ends (RULES.md, termination)
+        self.scores = [0] * n
+        self.hand_delta = [0] * n
+        self.hand_no = 0
+        self.decks_used = 0
+        self.trumps_seen: list[int] = []
+        self._deal()
+
+    # ------------------------------------------------------------------ dealing
+    def _next_deck(self) -> list[int]:
+        """The next deck of the game's sequence (``hand_deck``): one per deal and redeal."""
+        order = hand_deck(self.deck, self.seed, self.decks_used, DECK_SIZE)
+        self.decks_used += 1
+        return order
+
+    def _deal_from(self, order: list[int]) -> tuple[list[list[int]], list[int]]:
+        """The kinds of 13 play cards to each player, one at a time from the dealer's left,
+        in deck order (trump cards skipped); the rest stay undealt."""
+        cards = [KIND_OF[c] for c in order if c < PLAY_CARDS]
+        n = self.n
+        hands: list[list[int]] = [[] for _ in range(n)]
+        for i in range(HAND_SIZE * n):
+            hands[(self.first + i) % n].append(cards[i])
+        return hands, cards[HAND_SIZE * n :]
+
+    def _deal(self) -> None:
+        """Hand k: dealt from player k mod n (the dealer, on their right, rotates one seat a
+        hand); the trump card revealed; bad hands dealt again (``_redeal``)."""
+        n = self.n
+        k = self.hand_no
+        self.first = k % n
+        if k % TRUMP_BLOCK == 0:
+            self.trumps_seen = []
+        order = self._next_deck()
+        # the top card of the shuffled trump pile: the first trump card of this deck not yet
+        # revealed since the pile was last shuffled
+        self.trump = next(
+            c - TRUMP_CARD
+            for c in order
+            if c >= TRUMP_CARD and c - TRUMP_CARD not in self.trumps_seen
+        )
+        self.trumps_seen.append(self.trump)
+        hands, rest = self._deal_from(order)
+        shows = self._redeal(hands, rest)
+        self.hands = [_counts(h) for h in hands]
+        self.remains = _counts(rest)
+        self.shown = shows
+        self.suit = [-1] * n
+        self.number = [0] * n
+        self.played = bytearray(NUM_KINDS)
+        self.plays: list[list[int]] = [[] for _ in range(n)]
+        self.void = [0] * n
+        self.bids = [-1] * n
+        self.won = [0] * n
+        self.tricks_played = 0
+        self.in_trick = 0
+        self.step = 0
+        self.leader = self.current = self.first
+        self.phase = BIDDING
+        self.cached_legal: list[int] | None = None
+        if self.log is not None:
+            self._event(
+                "deal",
+                hand=k,
+                dealer=self.dealer,
+                trump=SUITS[self.trump],
+                hands=[kind_names(h) for h in self.hands],
+                undealt=kind_names(self.remains),
+            )
+
+    def _redeal(
+        self, hands: list[list[int]], rest: list[int]
+    ) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
+        """Each hand with fewer than 3 suit or 3 number cards, from the dealer's left, is
+        dealt again until it is good: under ``redeal="player"`` its holder shows it and draws
+        13 from it and the undealt cards, shuffled by the next deck (``_shuffle``); under
+        ``"all"`` (or when
+        those cards cannot make a good hand) everyone is dealt again from the next deck.
+        Returns the public shows: (player, kinds shown, players whose hands were already
+        final then and so hold none of those cards)."""
+        n = self.n
+        shows: list[tuple[int, tuple[int, ...]]] = []
+        i = 0
+        while i < n:
+            p = (self.first + i) % n
+            counts = _counts(hands[p])
+            if _good(counts):
+                i += 1
+                continue
+            pool = hands[p] + rest
+            mode = "player" if self.rules.redeal == "player" and _good(_counts(pool)) else "all"
+            if self.log is not None:
+                self._event("redeal", player=p, shown=kind_names(counts), mode=mode)
+            order = self._next_deck()
+            if mode == "player":
+                shows.append((p, tuple(counts)))
+                pool = _shuffle(sorted(pool), order)
+                hands[p], rest[:] = pool[:HAND_SIZE], pool[HAND_SIZE:]
+            else:
+                shows = []
+                hands[:], rest[:] = self._deal_from(order)
+                i = 0
+        return [
+            (
+                p,
+                counts,
+                tuple(q for q in range(n) if q != p and all(r != q for r, _ in shows[j + 1 :])),
+            )
+            for j, (p, counts) in enumerate(shows)
+        ]
+
+    @property
+    def dealer(self) -> int:
+        return (self.first - 1) % self.n
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def lead(self) -> int:
+        """The lead suit of the current trick: what its leader shows once they have played."""
+        return self.suit[self.leader] if self.in_trick or self.step else -1
+
+    def legal_actions(self) -> list[int]:
+        legal = self.cached_legal
+        if legal is None:
+            legal = self.cached_legal = self._legal()
+        return legal[:]
+
+    def _legal(self) -> list[int]:
+        """Bids: 0 to 12. First trick: a suit card (the lead suit if held, unless leading),
+        then any number card. Later tricks (``_follow``)."""
+        phase = self.phase
+        if phase == PLAYING:
+            return self._follow()
+        if phase == BIDDING:
+            return list(range(BID, NUM_ACTIONS))
+        if phase == FIRST:
+            hand = self.hands[self.current]
+            if self.step:
+                return [k for k in NUMBER_KINDS if hand[k]]
+            lead = self.suit[self.leader] if self.in_trick else -1
+            if lead >= 0 and hand[lead]:
+                return [lead]
+            return [k for k in SUIT_KINDS if hand[k]]
+        return []
+
+    def _follow(self) -> list[int]:
+        """Tricks 2-12. The leader covers either of their cards. A follower who does not show
+        the lead suit must play it if held; one who shows it may cover it only with the lead
+        suit (a number card is always allowed), unless their hand is only other suits."""
+        p = self.current
+        hand = self.hands[p]
+        held = [k for k in range(NUM_KINDS) if hand[k]]
+        if not self.in_trick:
+            return held
+        lead = self.suit[self.leader]
+        if self.suit[p] != lead:
+            return [lead] if hand[lead] else held
+        return [k for k in held if k >= NUM_SUITS or k == lead] or held
+
+    # ------------------------------------------------------------------ acting
+    def apply(self, action: int) -> None:
+        if type(action) is not int:
+            action = as_action(action)
+        legal = self.cached_legal
+        if legal is None:
+            legal = self.cached_legal = self._legal()
+        if action not in legal:
+            raise IllegalActionError(self._illegal(action))
+        self.cached_legal = None
+        self.history.append(action)
+        self.actions_taken += 1
+        if action >= BID:
+            self._bid(action - BID)
+        else:
+            self._play(action)
+
+    def _illegal(self, action: int) -> str:
+        if self.phase == OVER:
+            return f"the game is over; action {action} is not legal"
+        name = action_name(action) if 0 <= action < NUM_ACTIONS else "out of range"
+        legal = ", ".join(f"{a} ({action_name(a)})" for a in self._legal())
+        return f"action {action} ({name}) is not legal for player_{self.current}; legal: {legal}"
+
+    def _event(self, kind: str, **data: Any) -> None:
+        self.log.append({"type": kind, **data})  # type: ignore[union-attr]
+
+    def _bid(self, bid: int) -> None:
+        """Bids go once round from the dealer's left; the last one starts the first trick,
+        led by the dealer's left."""
+        p = self.current
+        self.bids[p] = bid
+        if self.log is not None:
+            self._event("bid", player=p, bid=bid)
+        self.current = (p + 1) % self.n
+        if self.current == self.first:
+            self.phase = FIRST
+
+    def _play(self, kind: int) -> None:
+        p = self.current
+        self.hands[p][kind] -= 1
+        self.played[kind] += 1
+        self.plays[p].append(kind)
+        if self.in_trick:
+            self._note_void(p, kind)
+        if kind < NUM_SUITS:
+            self.suit[p] = kind
+        else:
+            self.number[p] = kind - NUM_SUITS + 1
+        if self.log is not None:
+            self._event("play", player=p, card=KIND_NAMES[kind])
+        if self.phase == FIRST and not self.step:
+            self.step = 1  # the same player now plays a number card
+            return
+        self.step = 0
+        self.in_trick += 1
+        if self.in_trick < self.n:
+            self.current = (p + 1) % self.n
+        else:
+            self._end_trick()
+
+    def _note_void(self, p: int, kind: int) -> None:
+        """What a follower's card shows about their hand (public: the follow rule). Not
+        playing the lead suit when it had to: no lead suit left. Covering a shown lead suit
+        with another suit: no lead suit and no number card left."""
+        lead = self.suit[self.leader]
+        if kind == lead:
+            return
+        if kind < NUM_SUITS:
+            if self.phase == PLAYING and self.suit[p] == lead:
+                self.void[p] |= NUMBERS_VOID | 1 << lead
+            else:
+                self.void[p] |= 1 << lead
+        elif self.phase == PLAYING and self.suit[p] != lead:
+            self.void[p] |= 1 << lead
+
+    def _end_trick(self) -> None:
+        """The trick goes to ``trick_winner``, who leads the next."""
+        suit, number = self.suit, self.number
+        winner = trick_winner(suit, number, self.leader, self.trump)
+        self.won[winner] += 1
+        self.tricks_played += 1
+        if self.log is not None:
+            shows = [f"{SUITS[suit[q]]}{number[q]}" for q in range(self.n)]
+            self._event("trick", winner=winner, shows=shows, trump_shown=self.trump in suit)
+        self.phase = PLAYING
+        self.in_trick = 0
+        self.leader = self.current = winner
+        if self.tricks_played == TRICKS:
+            self._end_hand()
+
+    # ------------------------------------------------------------------ scoring
+    def _end_hand(self) -> None:
+        """An exact bid scores the bid; a miss loses the difference. Then the next hand, or the
+        end after ``rules.hands`` hands."""
+        delta = [b if w == b else -abs(w - b) for w, b in zip(self.won, self.bids, strict=True)]
+        self.hand_delta = delta
+        for p in range(self.n):
+            self.scores[p] += delta[p]
+        if self.log is not None:
+            self._event(
+                "score",
+                hand=self.hand_no,
+                bids=self.bids[:],
+                won=self.won[:],
+                change=delta,
+                scores=self.scores[:],
+            )
+        self.hand_no += 1
+        if self.hand_no < self.rules.hands:
+            self._deal()
+            return
+        self.phase = OVER
+        self.cached_legal = None
+        if self.log is not None:
+            places = places_from_scores(self.scores)
+            self._event("game_end", places=places, scores=self.scores[:])
+
+    def outcome(self) -> Outcome | None:
+        """Places by total score (equal scores share a place), once the game is over."""
+        if self.phase != OVER:
+            return None
+        places = places_from_scores(self.scores)
+        return Outcome(
+            places=tuple(places),
+            returns=tuple(returns_from_places(places)),
+            scores=tuple(float(s) for s in self.scores),
+            extra={"hands": self.hand_no},
+        )
+
+    def returns(self) -> list[float]:
+        outcome = self.outcome()
+        return [0.0] * self.n if outcome is None else list(outcome.returns)
+
+    # ------------------------------------------------------------------ copies and views
+    def clone(self) -> State:
+        """A deep copy sharing only immutable parts; cheap enough for search."""
+        c = State.__new__(State)
+        c.game = self.game
+        c.rules = self.rules
+        c.n = self.n
+        c.deck = self.deck[:]
+        c.seed = self.seed
+        c.log = None if self.log is None else list(self.log)
+        c.history = self.history[:]
+        c.actions_taken = self.actions_taken
+        c.truncated = self.truncated
+        c.scores = self.scores[:]
+        c.hand_delta = self.hand_delta[:]
+        c.hand_no = self.hand_no
+        c.decks_used = self.decks_used
+        c.trumps_seen = self.trumps_seen[:]
+        c.first = self.first
+        c.trump = self.trump
+        c.hands = [h[:] for h in self.hands]
+        c.remains = self.remains[:]
+        c.shown = self.shown
+        c.suit = self.suit[:]
+        c.number = self.number[:]
+        c.played = self.played[:]
+        c.plays = [p[:] for p in self.plays]
+        c.void = self.void[:]
+        c.bids = self.bids[:]
+        c.won = self.won[:]
+        c.tricks_played = self.tricks_played
+        c.in_trick = self.in_trick
+        c.step = self.step
+        c.leader = self.leader
+        c.current = self.current
+        c.phase = self.phase
+        c.cached_legal = self.cached_legal
+        return c
+
+    def public_bids(self, seat: int) -> list[int]:
+        """The bids ``seat`` knows: all once bidding is over; while it lasts, the bids made so
+        far under open bidding, only its own under sealed bidding."""
+        if self.phase != BIDDING or self.rules.bidding == "open":
+            return self.bids
+        return [b if p == seat else -1 for p, b in enumerate(self.bids)]
+
+    def view(self, seat: int) -> DoisView:
+        return DoisView(
+            seat=seat,
+            legal=tuple(self.legal_actions()) if seat == self.current else (),
+            hand=tuple(k for k in range(NUM_KINDS) for _ in range(self.hands[seat][k])),
+            counts=tuple(self.hands[seat]),
+            phase=PHASE_NAMES[self.phase],
+            current=self.current,
+            hand_no=self.hand_no,
+            dealer=self.dealer,
+            trump=self.trump,
+            trumps_seen=tuple(self.trumps_seen),
+            leader=self.leader,
+            trick_no=self.tricks_played,
+            in_trick=self.in_trick,
+            lead=self.lead,
+            suits=tuple(self.suit),
+            numbers=tuple(self.number),
+            plays=tuple(tuple(p) for p in self.plays),
+            played=tuple(self.played),
+            voids=tuple(self.void),
+            bids=tuple(self.public_bids(seat)),
+            won=tuple(self.won),
+            scores=tuple(self.scores),
+            shown=tuple((p, counts) for p, counts, _ in self.shown),
+        )
+
+    def determinize(self, seat: int, rng: random.Random) -> State:
+        """The cards ``seat`` cannot see (the other hands and the undealt cards) dealt again
+        at random, counts kept, within everything public: the voids the follow rule showed,
+        that every hand began with 3 suit and 3 number cards or more, and that a hand final
+        before a redeal's show holds none of the shown cards."""
+        c = self.clone()
+        c.history = []
+        c.log = None
+        c.deck = []
+        c.seed = rng.getrandbits(63)
+        if c.phase == OVER:
+            return c
+        others = [p for p in range(self.n) if p != seat]
+        pool = bytearray(NUM_KINDS)
+        for hand in [*(self.hands[p] for p in others), self.remains]:
+            for k in range(NUM_KINDS):
+                pool[k] += hand[k]
+        rooms = [sum(self.hands[p]) for p in others] + [sum(self.remains)]
+        caps = [self._caps(p) for p in others] + [list(COPIES)]
+        needs = [self._needs(p) for p in others] + [(0, 0)]
+        deal = _constrained_deal(pool, rooms, caps, needs, rng)
+        for p, counts in zip(others, deal, strict=False):
+            c.hands[p] = bytearray(counts)
+        c.remains = bytearray(deal[-1])
+        c.cached_legal = None
+        return c
+
+    def _caps(self, p: int) -> list[int]:
+        """Per kind, the most ``p`` can hold now: none of a void kind; for a hand that was
+        final when another showed theirs, its copies minus the shown ones and its own plays."""
+        void = self.void[p]
+        caps = [
+            0
+            if (k < NUM_SUITS and void >> k & 1) or (k >= NUM_SUITS and void & NUMBERS_VOID)
+            else COPIES[k]
+            for k in range(NUM_KINDS)
+        ]
+        for _, counts, final in self.shown:
+            if p in final:
+                mine = self.plays[p]
+                for k in range(NUM_KINDS):
+                    caps[k] = min(caps[k], COPIES[k] - counts[k] - mine.count(k))
+        return caps
+
+    def _needs(self, p: int) -> tuple[int, int]:
+        """The suit and number cards ``p`` must still hold: its hand began with 3 of each."""
+        suits = sum(1 for k in self.plays[p] if k < NUM_SUITS)
+        numbers = len(self.plays[p]) - suits
+        return max(MIN_OF_EACH - suits, 0), max(MIN_OF_EACH - numbers, 0)
+
+
+def _fits(counts: list[int], cap: list[int], need: tuple[int, int]) -> bool:
+    return (
+        all(counts[k] <= cap[k] for k in range(NUM_KINDS))
+        and _suits(counts) >= need[0]
+        and _numbers(counts) >= need[1]
+    )
+
+
+def _constrained_deal(
+    pool: bytearray,
+    rooms: list[int],
+    caps: list[list[int]],
+    needs: list[tuple[int, int]],
+    rng: random.Random,
+) -> list[list[int]]:
+    """Counts per kind for each place, filling each ``rooms[j]`` from ``pool`` with at most
+    ``caps[j][k]`` of kind k and at least ``needs[j]`` suit and number cards: a few plain
+    shuffles first (uniform among the valid deals when one fits), then a depth-first deal,
+    kind by kind (the most constrained first), places and amounts in random order. The true
+    deal satisfies every constraint, so one exists."""
+    cards = [k for k in range(NUM_KINDS) for _ in range(pool[k])]
+    places = range(len(rooms))
+    for _ in range(SHUFFLE_TRIES):
+        rng.shuffle(cards)
+        deal = []
+        start = 0
+        for j in places:
+            counts = [0] * NUM_KINDS
+            for k in cards[start : start + rooms[j]]:
+                counts[k] += 1
+            start += rooms[j]
+            if not _fits(counts, caps[j], needs[j]):
+                break
+            deal.append(counts)
+        else:
+            return deal
+    kinds = [k for k in range(NUM_KINDS) if pool[k]]
+    rng.shuffle(kinds)
+    kinds.sort(key=lambda k: sum(1 for j in places if caps[j][k]))
+    deal = [[0] * NUM_KINDS for _ in places]
+    room = rooms[:]
+
+    def feasible(index: int) -> bool:
+        """Whether the kinds from ``index`` on can still fill every place and its needs."""
+        rest = kinds[index:]
+        for j in places:
+            supply_s = sum(min(pool[k], caps[j][k]) for k in rest if k < NUM_SUITS)
+            supply_n = sum(min(pool[k], caps[j][k]) for k in rest if k >= NUM_SUITS)
+            need_s = max(needs[j][0] - _suits(deal[j]), 0)
+            need_n = max(needs[j][1] - _numbers(deal[j]), 0)
+            if supply_s < need_s or supply_n < need_n or supply_s + supply_n < room[j]:
+                return False
+            if room[j] < need_s + need_n:
+                return False
+        return True
+
+    def place(index: int) -> bool:
+        if index == len(kinds):
+            return True
+        kind = kinds[index]
+        order = list(places)
+        rng.shuffle(order)
+
+        def spread(i: int, left: int) -> bool:
+            j = order[i]
+            most = min(left, room[j], caps[j][kind])
+            if i == len(order) - 1:
+                amounts = [left] if left <= most else []
+            else:
+                amounts = list(range(most + 1))
+                rng.shuffle(amounts)
+            for give in amounts:
+                deal[j][kind] += give
+                room[j] -= give
+                if i == len(order) - 1:
+                    if feasible(index + 1) and place(index + 1):
+                        return True
+                elif spread(i + 1, left - give):
+                    return True
+                deal[j][kind] -= give
+                room[j] += give
+            return False
+
+        return spread(0, pool[kind])
+
+    found = place(0)
+    assert found, "the true deal satisfies every constraint"
+    return deal

@@ -1,0 +1,265 @@
+"""Dois as a game of the suite: the rule set, deck parsing, the observation encoder and text.
+
+The observation is built as one ``bytes`` string of small integers turned into float32 by a
+single numpy multiply with a per-entry scale (numpy calls, not arithmetic, dominate at this
+size): card counts are the engine's bytearrays as they are, and everything else comes from
+tables built once per game. Everything is seat-relative: "player r" is the player r seats
+after the observer (r = 0 is the observer).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from operator import itemgetter
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ...core.game import Game
+from . import cards
+from .cards import (
+    COPIES,
+    DECK_SIZE,
+    KIND_NAMES,
+    NUM_KINDS,
+    NUM_NUMBERS,
+    NUM_SUITS,
+    SUITS,
+    card_id,
+    card_name,
+    kind_names,
+)
+from .engine import BIDDING, FIRST, NUM_ACTIONS, OVER, TRICKS, State, action_name
+from .rules import Rules, make_rules
+
+VOID_BITS = NUM_SUITS + 1  # per player: the four suits, then "no number card"
+
+
+def _fields(n: int, hands: int) -> list[tuple[str, int, Any]]:
+    """(name, size, scale) of every observation field, in vector order."""
+    per_kind = [1.0 / c for c in COPIES]
+    most = TRICKS * hands  # no score can pass this, either way
+    return [
+        ("hand", NUM_KINDS, per_kind),
+        *((f"shows_{r}", NUM_KINDS, 1.0) for r in range(n)),
+        ("played", NUM_KINDS, per_kind),
+        *((f"voids_{r}", VOID_BITS, 1.0) for r in range(1, n)),
+        ("trump", NUM_SUITS, 1.0),
+        ("trumps_seen", NUM_SUITS, 1.0),
+        ("lead", NUM_SUITS, 1.0),
+        ("leader", n, 1.0),
+        ("played_in_trick", n, 1.0),
+        ("dealer", n, 1.0),
+        *((f"bid_{r}", TRICKS + 1, 1.0) for r in range(n)),
+        ("won", n, 1.0 / TRICKS),
+        ("score_plus", n, 1.0 / most),
+        ("score_minus", n, 1.0 / most),
+        ("tricks_played", 1, 1.0 / TRICKS),
+        ("hand_no", 1, 1.0 / hands),
+        ("phase", 3, 1.0),
+    ]
+
+
+def _one_hot(size: int, index: int) -> bytes:
+    return bytes(index) + b"\x01" + bytes(size - 1 - index) if index >= 0 else bytes(size)
+
+
+class DoisGame(Game):
+    """Dois at one table size under one rule set (see RULES.md, section Dois)."""
+
+    id: ClassVar[str] = "dois"
+    title: ClassVar[str] = "Dois"
+    deck_size: ClassVar[int] = DECK_SIZE
+
+    def __init__(self, rules: Rules) -> None:
+        n = rules.num_players
+        self.rules = rules
+        self.num_players = n
+        self.num_actions = NUM_ACTIONS
+        fields = _fields(n, rules.hands)
+        self.observation_layout: dict[str, slice] = {}
+        start = 0
+        for name, size, _ in fields:
+            self.observation_layout[name] = slice(start, start + size)
+            start += size
+        self.observation_size = start
+        self._scale = np.concatenate(
+            [np.broadcast_to(np.float32(scale), size) for _, size, scale in fields]
+        ).astype(np.float32)
+        # shows: per (suit + 1, number): the suit one-hot then the number one-hot
+        self._shows = [
+            [
+                _one_hot(NUM_SUITS, s - 1) + _one_hot(NUM_NUMBERS, v - 1)
+                for v in range(NUM_NUMBERS + 1)
+            ]
+            for s in range(NUM_SUITS + 1)
+        ]
+        self._voids = [bytes((m >> b) & 1 for b in range(VOID_BITS)) for m in range(1 << VOID_BITS)]
+        self._suit = [_one_hot(NUM_SUITS, s) for s in range(NUM_SUITS)] + [bytes(NUM_SUITS)]
+        self._seen = [bytes((m >> s) & 1 for s in range(NUM_SUITS)) for m in range(1 << NUM_SUITS)]
+        self._seat = [  # [seat][p]: one-hot of player p relative to seat
+            [_one_hot(n, (p - s) % n) for p in range(n)] for s in range(n)
+        ]
+        self._in_trick = [  # [seat][leader][k]: flags of the first k players from the leader
+            [[self._done(s, lead, k) for k in range(n + 1)] for lead in range(n)] for s in range(n)
+        ]
+        self._bid = [_one_hot(TRICKS + 1, b) for b in range(TRICKS + 1)] + [bytes(TRICKS + 1)]
+        self._rotate = [itemgetter(*[(s + r) % n for r in range(n)]) for s in range(n)]
+        self._others = [itemgetter(*[(s + r) % n for r in range(1, n)]) for s in range(n)]
+        self._phase = [_one_hot(3, i) for i in range(3)] + [bytes(3)]  # bid, first, play; over
+        self._byte = [bytes((i,)) for i in range(256)]
+
+    def _done(self, seat: int, leader: int, k: int) -> bytes:
+        n = self.num_players
+        done = {(leader + i) % n for i in range(k)}
+        return bytes(1 if (seat + r) % n in done else 0 for r in range(n))
+
+    # ------------------------------------------------------------------ states
+    def new_state(
+        self, deck: Sequence[Any] | None = None, *, seed: Any = None, log: bool = False
+    ) -> State:
+        """``deck`` (68 names or ids per deck, in dealing order: one deck per deal and one per
+        redeal) fixes the first deals, ``seed`` shuffles the rest (a random seed if ``None``)."""
+        order = [] if deck is None else self.parse_deck(deck)
+        if seed is None:
+            seed = random.getrandbits(63)
+        return State(self, order, seed, log=log)
+
+    def parse_deck(self, deck: Sequence[Any]) -> list[int]:
+        """Names or ids, whole decks of 68; a repeated name is the next copy of that card."""
+        return cards.parse_deck(deck)
+
+    def card_name(self, card: int) -> str:
+        return card_name(card)
+
+    def card_id(self, name: str) -> int:
+        return card_id(name)
+
+    def action_name(self, action: int) -> str:
+        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
+            raise ValueError(f"action must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}")
+        return action_name(action)
+
+    # ------------------------------------------------------------------ encoding
+    def observation(self, state: State, seat: int) -> np.ndarray:
+        """A fresh float32 vector of what ``seat`` may know (``observation_layout``)."""
+        rot = self._rotate[seat]
+        shows = self._shows
+        suits, numbers = rot(state.suit), rot(state.number)
+        parts = [bytes(state.hands[seat])]
+        parts += [shows[s + 1][v] for s, v in zip(suits, numbers, strict=True)]
+        parts.append(bytes(state.played))
+        parts += map(self._voids.__getitem__, self._others[seat](state.void))
+        seen = 0
+        for s in state.trumps_seen:
+            seen |= 1 << s
+        scores = rot(state.scores)
+        parts += (
+            self._suit[state.trump],
+            self._seen[seen],
+            self._suit[state.lead],
+            self._seat[seat][state.leader],
+            self._in_trick[seat][state.leader][state.in_trick],
+            self._seat[seat][state.dealer],
+        )
+        parts += map(self._bid.__getitem__, rot(state.public_bids(seat)))
+        parts += (
+            bytes(rot(state.won)),
+            bytes(s if s > 0 else 0 for s in scores),
+            bytes(-s if s < 0 else 0 for s in scores),
+            self._byte[state.tricks_played],
+            self._byte[state.hand_no],
+            self._phase[state.phase],
+        )
+        return np.frombuffer(b"".join(parts), np.uint8) * self._scale
+
+    # ------------------------------------------------------------------ text
+    def render(self, state: State, seat: int) -> str:
+        """The table as ``seat`` sees it: public play and that seat's hand only."""
+        view = state.view(seat)
+        n = self.num_players
+        over = state.phase == OVER
+        number = min(view.hand_no + 1, self.rules.hands)
+        lines = [
+            f"{self.title} ({n} players) - hand {number} of {self.rules.hands}, "
+            f"dealer player_{view.dealer}, trump {SUITS[view.trump]}",
+            "scores: " + ", ".join(f"player_{p} {s}" for p, s in enumerate(view.scores)),
+            "bids:   "
+            + ", ".join(
+                f"player_{p} {'-' if b < 0 else b} (won {view.won[p]})"
+                for p, b in enumerate(view.bids)
+            ),
+        ]
+        for p, counts in view.shown:
+            lines.append(f"player_{p} showed {' '.join(kind_names(counts))} and drew a new hand")
+        if view.suits[0] >= 0 or view.numbers[0]:
+            lines.append(
+                "shows:  "
+                + ", ".join(f"player_{p} {_show(view.suits[p], view.numbers[p])}" for p in range(n))
+            )
+        if not over and view.phase != "bid":
+            done = [(view.leader + i) % n for i in range(view.in_trick)]
+            lead = f", lead suit {SUITS[view.lead]}" if view.lead >= 0 else ""
+            lines.append(
+                f"trick {view.trick_no + 1} of {TRICKS}, led by player_{view.leader}{lead}; "
+                f"played: {', '.join(f'player_{p}' for p in done) or '-'}"
+            )
+        hand = " ".join(KIND_NAMES[k] for k in view.hand)
+        lines.append(f"player_{seat} holds: {hand or '-'}")
+        if over:
+            outcome = state.outcome()
+            assert outcome is not None
+            places = ", ".join(f"player_{p} {k}" for p, k in enumerate(outcome.places))
+            lines.append(f"game over; places: {places}")
+        else:
+            what = "bid" if state.phase == BIDDING else "play"
+            if state.phase == FIRST:
+                what = "play a number card" if state.step else "play a suit card"
+            lines.append(f"to {what}: player_{state.current}")
+            if view.legal:
+                lines.append("legal: " + " ".join(action_name(a) for a in view.legal))
+        return "\n".join(lines)
+
+    def describe_event(self, event: dict[str, Any]) -> str:
+        kind = event["type"]
+        if kind == "deal":
+            hands = "; ".join(f"player_{p}: {' '.join(h)}" for p, h in enumerate(event["hands"]))
+            return (
+                f"hand {event['hand'] + 1}: player_{event['dealer']} deals, trump "
+                f"{event['trump']} ({hands}; undealt: {' '.join(event['undealt'])})"
+            )
+        if kind == "redeal":
+            who = f"player_{event['player']}"
+            shown = " ".join(event["shown"])
+            if event["mode"] == "player":
+                return f"{who} shows {shown} and draws a new hand"
+            return f"{who} shows {shown}: everyone is dealt again"
+        if kind == "bid":
+            return f"player_{event['player']} bids {event['bid']}"
+        if kind == "play":
+            return f"player_{event['player']} plays {event['card']}"
+        if kind == "trick":
+            shows = ", ".join(f"player_{p} {s}" for p, s in enumerate(event["shows"]))
+            return f"player_{event['winner']} wins the trick ({shows})"
+        if kind == "score":
+            return "hand scored: " + ", ".join(
+                f"player_{p} bid {b}, won {w}, {c:+d} -> {s}"
+                for p, (b, w, c, s) in enumerate(
+                    zip(event["bids"], event["won"], event["change"], event["scores"], strict=True)
+                )
+            )
+        if kind == "game_end":
+            return "game over; places: " + ", ".join(
+                f"player_{p} {place}" for p, place in enumerate(event["places"])
+            )
+        raise KeyError(kind)
+
+
+def _show(suit: int, number: int) -> str:
+    return (SUITS[suit] if suit >= 0 else "-") + (str(number) if number else "-")
+
+
+def make_game(num_players: int = 4, **options: Any) -> DoisGame:
+    """Dois for ``num_players`` (3 or 4) with any options of ``Rules``."""
+    return DoisGame(make_rules(num_players, **options))

@@ -1,0 +1,226 @@
+"""Red7 as a game of the suite: dealing, the observation encoder, action names and text.
+
+The observation is one ``bytes`` string of small integers turned into float32 by a single
+numpy multiply with a per-entry scale (Koira's trick). Card blocks are ``bytes.translate`` of
+the engine's ``loc`` bytearray, so no Python loop runs over the cards. Everything is
+seat-relative: "player r" is r seats after the observer.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from operator import itemgetter
+from typing import Any
+
+import numpy as np
+
+from ...core.game import Game
+from .cards import COLOUR_NAMES, NUM_CARDS, NUM_COLOURS, RULE_NAMES, card_id, card_name
+from .engine import (
+    CANVAS,
+    DEAD,
+    DRAW,
+    FOLDED,
+    HAND,
+    HAND_SIZE,
+    NUM_ACTIONS,
+    PALETTE,
+    SCORED,
+    State,
+    action_name,
+)
+from .rules import Rules, make_rules
+
+MAX_PLAYERS = 4
+
+
+def _fields(rules: Rules) -> list[tuple[str, int, float]]:
+    """(name, size, scale) of every observation field, in vector order."""
+    n = rules.num_players
+    fields = [("hand", NUM_CARDS, 1.0)]
+    fields += [(f"palette_{r}", NUM_CARDS, 1.0) for r in range(n)]
+    fields += [
+        ("canvas", NUM_CARDS, 1.0),
+        ("out_palettes", NUM_CARDS, 1.0),
+        ("unseen", NUM_CARDS, 1.0),
+    ]
+    if rules.scoring == "points":
+        fields.append(("scored", NUM_CARDS, 1.0))
+    fields += [("rule", NUM_COLOURS, 1.0)]
+    fields += [(f"leader_{name}", n, 1.0) for name in COLOUR_NAMES]
+    fields += [
+        ("active", n, 1.0),
+        ("hand_sizes", n, 1.0 / HAND_SIZE),
+        ("current_player", n, 1.0),
+        ("draw_size", 1, 1.0 / (NUM_CARDS - (HAND_SIZE + 1) * n)),
+    ]
+    if rules.scoring == "points":
+        fields += [("scores", n, 1.0 / rules.points_to_win), ("round", 1, 1.0 / 255)]
+    return fields
+
+
+def _table(codes: set[int]) -> bytes:
+    """A ``bytes.translate`` table sending the given codes to 1, the rest to 0."""
+    return bytes(1 if code in codes else 0 for code in range(256))
+
+
+def _one_hot(size: int, index: int) -> bytes:
+    return bytes(index) + b"\x01" + bytes(size - 1 - index) if index >= 0 else bytes(size)
+
+
+class Red7Game(Game):
+    """Red7 under one ``Rules``; build it with ``make_game``."""
+
+    id = "red7"
+    title = "Red7"
+    deck_size = NUM_CARDS
+
+    def __init__(self, rules: Rules) -> None:
+        n = rules.num_players
+        self.rules = rules
+        self.num_players = n
+        self.num_actions = NUM_ACTIONS
+        self.points = rules.scoring == "points"
+        self.max_decks = None if self.points else 1  # one deck per round
+        fields = _fields(rules)
+        self.observation_layout: dict[str, slice] = {}
+        start = 0
+        for name, size, _ in fields:
+            self.observation_layout[name] = slice(start, start + size)
+            start += size
+        self.observation_size = start
+        self._scale = np.concatenate([np.full(size, sc, np.float32) for _, size, sc in fields])
+        seats = range(n)
+        others = [[q for q in seats if q != s] for s in seats]
+        self._tables = [
+            [_table({HAND + s})]
+            + [_table({PALETTE + (s + r) % n}) for r in seats]
+            + [_table({CANVAS}), _table({DEAD + q for q in seats})]
+            + [_table({DRAW} | {HAND + q for q in others[s]} | {FOLDED + q for q in others[s]})]
+            + ([_table({SCORED + q for q in seats})] if self.points else [])
+            for s in seats
+        ]
+        self._seat_one_hot = [[_one_hot(n, (p - s) % n) for p in seats] + [bytes(n)] for s in seats]
+        self._rule_one_hot = [_one_hot(NUM_COLOURS, c) for c in range(NUM_COLOURS)]
+        self._rotate = [itemgetter(*[(s + r) % n for r in seats]) for s in seats]
+
+    # ------------------------------------------------------------------ states
+    def new_state(
+        self, deck: Sequence[Any] | None = None, *, seed: Any = None, log: bool = False
+    ) -> State:
+        """``deck`` (49 names or ids per round, in dealing order) fixes the first rounds'
+        deals, ``seed`` shuffles the rest (a fresh random seed if ``None``)."""
+        order = [] if deck is None else self.parse_deck(deck)
+        if seed is None:
+            seed = random.getrandbits(63)
+        return State(self, order, seed, log=log)
+
+    def card_name(self, card: int) -> str:
+        return card_name(card)
+
+    def card_id(self, name: str) -> int:
+        return card_id(name)
+
+    def action_name(self, action: int) -> str:
+        return action_name(action)
+
+    # ------------------------------------------------------------------ encoding
+    def observation(self, state: State, seat: int) -> np.ndarray:
+        """A fresh float32 vector of what ``seat`` may know (``observation_layout``)."""
+        one_hot = self._seat_one_hot[seat]
+        rot = self._rotate[seat]
+        parts = list(map(state.loc.translate, self._tables[seat]))
+        parts.append(self._rule_one_hot[state.rule])
+        parts += [one_hot[p] for p in state.leaders]
+        parts += (
+            bytes(rot(state.active)),
+            bytes(rot([len(hand) for hand in state.hands])),
+            one_hot[state.current],
+            bytes((len(state.draw),)),
+        )
+        if self.points:
+            target = self.rules.points_to_win
+            parts.append(bytes(min(s, target) for s in rot(state.scores)))
+            parts.append(bytes((min(state.round, 255),)))
+        return np.frombuffer(b"".join(parts), np.uint8) * self._scale
+
+    # ------------------------------------------------------------------ text
+    def render(self, state: State, seat: int) -> str:
+        """The table as ``seat`` sees it: palettes, canvas, who is out and its own hand."""
+        view = state.view(seat)
+        n = self.num_players
+        rule = f"{COLOUR_NAMES[view.rule]} ({RULE_NAMES[view.rule]})"
+        head = f"{self.title}, {n} players"
+        if self.points:
+            head += f", round {view.round + 1}, {view.target} points to win"
+        status = f"player_{view.current} to play" if view.current >= 0 else "game over"
+        lines = [f"{head}: {status}; rule: {rule}"]
+        canvas = " ".join(card_name(c) for c in view.canvas)
+        lines.append(f"Canvas: start card (red){' ' + canvas if canvas else ''}")
+        for p in range(n):
+            palette = " ".join(card_name(c) for c in view.palettes[p])
+            if view.active[p]:
+                lead = " (winning)" if p == view.winning else ""
+                line = f"player_{p}: {view.hand_sizes[p]} in hand; palette {palette}{lead}"
+            else:
+                line = f"player_{p}: out (palette was {palette})"
+            if self.points:
+                line += f"; {view.scores[p]} points"
+            lines.append(line)
+        if self.rules.canvas_draw:
+            lines.append(f"Draw pile: {view.draw_size} cards")
+        hand = " ".join(card_name(c) for c in view.hand) or "-"
+        lines.append(f"Hand of player_{seat}: {hand}")
+        if view.legal:
+            lines.append("Legal: " + ", ".join(action_name(a) for a in view.legal))
+        if state.over:
+            outcome = state.outcome()
+            if outcome is None:
+                lines.append(f"Stopped after {state.round + 1} rounds (max_rounds): no result")
+            else:
+                places = ", ".join(f"player_{p} {k}" for p, k in enumerate(outcome.places))
+                lines.append(f"Game over. Places: {places}")
+        return "\n".join(lines)
+
+    def describe_event(self, event: dict[str, Any]) -> str:
+        kind = event["type"]
+        if kind == "deal":  # public only: ``koira play`` shows these lines to a person
+            palettes = " ".join(event["palettes"])
+            return (
+                f"Round {event['round'] + 1}: palettes {palettes}; player_{event['first']} starts"
+            )
+        if kind == "play":
+            parts = []
+            if "palette" in event:
+                parts.append(f"{event['palette']} to the palette")
+            if "canvas" in event:
+                parts.append(f"{event['canvas']} to the canvas")
+            drew = ", draws a card" if "drew" in event else ""
+            return f"player_{event['player']} plays {' then '.join(parts)}{drew}"
+        if kind == "out":
+            return f"player_{event['player']} is out ({event['cards_left']} cards left in hand)"
+        if kind == "round_won":
+            cards = " ".join(event["cards"]) or "nothing"
+            return (
+                f"player_{event['player']} wins the round under {COLOUR_NAMES[event['rule']]} "
+                f"and scores {cards}: {event['points']} points"
+            )
+        if kind == "game_over":
+            if "scores" in event:
+                return f"Game over after {event['rounds']} rounds: scores {event['scores']}"
+            return f"Game over: player_{event['winner']} is the last player in and wins"
+        if kind == "truncated":
+            return f"Stopped after {event['rounds']} rounds (max_rounds): no result"
+        raise KeyError(kind)
+
+    def end_info(self, state: State) -> dict[str, Any]:
+        info = super().end_info(state)
+        if info:
+            info["round_winner"] = f"player_{state.winner}"
+        return info
+
+
+def make_game(num_players: int = 4, **options: Any) -> Red7Game:
+    """A ``Red7Game``; ``ValueError`` for a bad player count or option."""
+    return Red7Game(make_rules(num_players, **options))

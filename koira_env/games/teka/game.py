@@ -1,0 +1,250 @@
+"""Teka as a game of the suite: the observation encoder, card and action names, and text.
+
+The observation is built as one ``bytes`` string of small integers turned into float32 by a
+single numpy multiply with a per-entry scale (Koira's trick: numpy calls, not arithmetic,
+dominate at this size). Card blocks are ``bytes.translate`` of the engine's ``loc`` (own
+hand, current trick) and ``by`` (who played what) bytearrays, so no Python loop runs over the
+cards. Everything is seat-relative: "player r" is r seats after the observer.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from operator import itemgetter
+from typing import Any
+
+import numpy as np
+
+from ... import cards as std
+from ...core.game import Game
+from .engine import (
+    BEHI_TER,
+    BID,
+    DOUBLE,
+    HAND,
+    MIN_BID,
+    NOBODY,
+    NUM_ACTIONS,
+    OVER,
+    PASS,
+    PLAYERS,
+    SUIT_WORDS,
+    TER,
+    TRICK,
+    State,
+    action_name,
+)
+from .rules import Rules, make_rules
+
+CALL_CODES = (PASS, TER, BEHI_TER, *range(BID, DOUBLE), DOUBLE)  # a seat's call block, in order
+
+
+def _fields(rules: Rules) -> list[tuple[str, int, float]]:
+    """(name, size, scale) of every observation field, in vector order."""
+    return [
+        ("cards_mine", 52, 1.0),
+        *((f"cards_played_{r}", 52, 1.0) for r in range(PLAYERS)),
+        ("cards_trick", 52, 1.0),
+        ("trick_leader", PLAYERS, 1.0),
+        ("trick_winner", PLAYERS, 1.0),
+        ("led_suit", 4, 1.0),
+        ("phase", 4, 1.0),
+        ("dealer", PLAYERS, 1.0),
+        *((f"call_{r}", len(CALL_CODES), 1.0) for r in range(PLAYERS)),
+        ("declarer", PLAYERS, 1.0),
+        ("contract", 6, 1.0),
+        ("double", 1, 1.0),
+        ("trump", 4, 1.0),
+        ("tricks_won", PLAYERS, 1.0 / 13),
+        ("scores", 2, 1.0 / (rules.target + 52)),
+        ("hand_no", 1, 1.0 / rules.max_hands),
+    ]
+
+
+def _table(code: int) -> bytes:
+    """A ``bytes.translate`` table sending ``code`` to 1 and every other byte to 0."""
+    return bytes(1 if value == code else 0 for value in range(256))
+
+
+def _one_hot(size: int, index: int) -> bytes:
+    return bytes(index) + b"\x01" + bytes(size - 1 - index) if index >= 0 else bytes(size)
+
+
+class TekaGame(Game):
+    """Teka under one ``Rules``; build it with ``make_game``."""
+
+    id = "teka"
+    title = "Teka"
+    deck_size = std.NUM_CARDS
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.num_players = PLAYERS
+        self.num_actions = NUM_ACTIONS
+        fields = _fields(rules)
+        self.observation_layout = {}
+        start = 0
+        for name, size, _ in fields:
+            self.observation_layout[name] = slice(start, start + size)
+            start += size
+        self.observation_size = start
+        self._scale = np.concatenate([np.full(size, sc, np.float32) for _, size, sc in fields])
+        self._hand_tables = [_table(HAND + s) for s in range(PLAYERS)]
+        self._trick_table = _table(TRICK)
+        self._by_tables = [[_table((s + r) % PLAYERS) for r in range(PLAYERS)] for s in range(4)]
+        # per observer: a seat's one-hot (index PLAYERS, and -1 via NOBODY, give zeros)
+        self._seat_one_hot = [
+            [_one_hot(PLAYERS, (p - s) % PLAYERS) for p in range(PLAYERS)] + [bytes(PLAYERS)]
+            for s in range(PLAYERS)
+        ]
+        self._suit_one_hot = [_one_hot(4, k) for k in range(4)] + [bytes(4)]
+        self._phase_one_hot = [_one_hot(4, k) for k in range(4)] + [bytes(4)]
+        blocks = {code: _one_hot(len(CALL_CODES), i) for i, code in enumerate(CALL_CODES)}
+        self._call_block = {**blocks, -1: bytes(len(CALL_CODES))}
+        # contract + double: nothing yet, bids 8..13 (raised or not), double thirteen
+        self._contract = [bytes(7), *(_one_hot(7, b - MIN_BID) for b in range(MIN_BID, 15))]
+        self._hand_no = [bytes((k,)) for k in range(256)]
+        self._rotate = [itemgetter(*((s + r) % PLAYERS for r in range(PLAYERS))) for s in range(4)]
+
+    # ------------------------------------------------------------------ states
+    def new_state(
+        self, deck: Sequence[Any] | None = None, *, seed: Any = None, log: bool = False
+    ) -> State:
+        """``deck`` (52 names or ids per deal, the first deals' decks) fixes the first deals,
+        ``seed`` shuffles the rest (a fresh random seed if ``None``)."""
+        order = [] if deck is None else self.parse_deck(deck)
+        if seed is None:
+            seed = random.getrandbits(63)
+        return State(self, order, seed, log=log)
+
+    def card_name(self, card: int) -> str:
+        return std.card_name(card)
+
+    def card_id(self, name: str) -> int:
+        return std.card_id(name)
+
+    def action_name(self, action: int) -> str:
+        return action_name(action)
+
+    # ------------------------------------------------------------------ encoding
+    def observation(self, state: State, seat: int) -> np.ndarray:
+        """A fresh float32 vector of what ``seat`` may know (``observation_layout``)."""
+        one_hot = self._seat_one_hot[seat]
+        rot = self._rotate[seat]
+        loc = state.loc.translate
+        trick = state.trick
+        side = seat % 2
+        parts = [loc(self._hand_tables[seat])]
+        parts += map(state.by.translate, self._by_tables[seat])
+        parts += (
+            loc(self._trick_table),
+            one_hot[state.leader if trick else NOBODY],
+            one_hot[state.best_seat],
+            self._suit_one_hot[trick[0] // 13 if trick else -1],
+            self._phase_one_hot[state.phase if state.phase < OVER else -1],
+            one_hot[state.dealer],
+        )
+        parts += map(self._call_block.__getitem__, rot(state.calls))
+        parts += (
+            one_hot[state.declarer],
+            self._contract[0 if state.declarer < 0 else 7 if state.double else state.contract - 7],
+            self._suit_one_hot[state.trump],
+            bytes(rot(state.won)),
+            bytes((state.scores[side], state.scores[1 - side])),
+            self._hand_no[state.hand_no] if state.hand_no < 256 else b"\xff",
+        )
+        obs = np.frombuffer(b"".join(parts), np.uint8) * self._scale
+        if state.hand_no > 255:  # past one byte (max_hands above 256): the exact fraction
+            obs[-1] = state.hand_no / self.rules.max_hands
+        return obs
+
+    # ------------------------------------------------------------------ text
+    def render(self, state: State, seat: int) -> str:
+        """The table as ``seat`` sees it: the auction, the play, the score and its own hand."""
+        view = state.view(seat)
+        head = f"{self.title} - hand {view.hand_no + 1}, dealt by player_{view.dealer}"
+        lines = [head, f"Points: players 0+2 {view.scores[0]}, players 1+3 {view.scores[1]}"]
+        said = [
+            f"p{p} {action_name(view.calls[p])}"
+            for p in ((view.first + i) % PLAYERS for i in range(PLAYERS))
+            if view.calls[p] >= 0
+        ]
+        if said:
+            lines.append("Auction: " + ", ".join(said))
+        if view.declarer >= 0 and view.trump >= 0:
+            what = "double 13 (alone)" if view.double else f"{view.contract} tricks"
+            lines.append(
+                f"Contract: player_{view.declarer}, {what}, trumps {SUIT_WORDS[view.trump]}"
+            )
+        for lead, cards, winner in view.tricks[-3:]:
+            lines.append(f"Trick: {_played(state, lead, cards)} -> player_{winner}")
+        if view.trick:
+            lines.append(
+                "Trick now: " + " ".join(f"{std.card_name(c)}(p{p})" for p, c in view.trick)
+            )
+        if view.declarer >= 0 and view.phase == "play":
+            lines.append("Tricks: " + ", ".join(f"p{p} {w}" for p, w in enumerate(view.won)))
+        hand = " ".join(std.card_name(c) for c in view.hand) or "-"
+        lines.append(f"Hand of player_{seat}: {hand}")
+        if view.legal:
+            lines.append("Legal: " + ", ".join(action_name(a) for a in view.legal))
+        if state.phase == OVER:
+            outcome = state.outcome()
+            if outcome is None:
+                lines.append(f"Stopped after {state.hand_no + 1} hands (max_hands): no result")
+            else:
+                places = ", ".join(f"player_{p} {k}" for p, k in enumerate(outcome.places))
+                lines.append(f"Game over. Places: {places}")
+        return "\n".join(lines)
+
+    def describe_event(self, event: dict[str, Any]) -> str:
+        kind = event["type"]
+        if kind == "deal":
+            hands = "; ".join(f"player_{p}: {' '.join(h)}" for p, h in enumerate(event["hands"]))
+            return f"Hand {event['hand'] + 1}, dealt by player_{event['dealer']}. {hands}"
+        if kind == "redeal":
+            who = ", ".join(f"player_{p}" for p in event["players"])
+            return f"No ace, king, queen or jack for {who}: a new deal"
+        if kind == "ask":
+            return f"player_{event['player']}: {event['choice']}"
+        if kind == "call":
+            return f"player_{event['player']} calls {event['call']}"
+        if kind == "throw_in":
+            return "Everybody passed: the hand is thrown in"
+        if kind == "trump":
+            return f"player_{event['player']} names {event['suit']} trumps"
+        if kind == "raise":
+            return f"player_{event['player']} raises the contract to {event['contract']}"
+        if kind == "play":
+            return f"player_{event['player']} plays {event['card']}"
+        if kind == "trick":
+            return f"player_{event['winner']} takes {' '.join(event['cards'])}"
+        if kind == "hand_end":
+            side = "players 0+2" if event["declarer"] % 2 == 0 else "players 1+3"
+            what = "double 13" if event["double"] else f"{event['contract']}"
+            result = "made" if event["made"] else "failed"
+            return (
+                f"Hand {event['hand'] + 1}: {side} bid {what}, took {event['tricks']}: {result}; "
+                f"points {event['points']}, total {event['scores']}"
+            )
+        if kind == "game_end":
+            return f"Game over: places {event['places']}, points {event['scores']}"
+        if kind == "truncated":
+            return f"Stopped after {event['hands']} hands (max_hands): no result"
+        raise KeyError(kind)
+
+
+def _played(state: State, lead: int, cards: Sequence[int]) -> str:
+    """A finished trick as ``"AS(p1) 2S(p2) ..."``, seats in play order."""
+    parts = []
+    p = lead
+    for card in cards:
+        parts.append(f"{std.card_name(card)}(p{p})")
+        p = state.next_seat(p)
+    return " ".join(parts)
+
+
+def make_game(num_players: int = 4, **options: Any) -> TekaGame:
+    """A ``TekaGame``; ``ValueError`` for a bad player count or option."""
+    return TekaGame(make_rules(num_players, **options))

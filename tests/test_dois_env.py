@@ -1,0 +1,169 @@
+"""Dois through the suite's env and registry: PettingZoo's checkers at every table size, bad
+input, the single-hand option, rendering, records and the single-agent training env."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from dois_scenario import deck_of
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, render_test, seed_test
+
+import koira_env
+from koira_env.core.game import IllegalActionError
+from koira_env.core.record import replay
+from koira_env.core.single_agent import SingleAgentEnv
+from koira_env.games.dois.engine import BID, NUM_ACTIONS
+from koira_env.registry import spec
+
+H4 = (
+    "R R R Y Y G 1 2 3 4 5 6 7",
+    "R R Y Y G G 1 1 2 3 4 8 8",
+    "Y Y B B B G 5 5 6 6 7 7 8",
+    "G G G B B R 2 2 3 3 4 4 1",
+)
+
+
+def play_out(env, rng: random.Random) -> tuple[dict[str, float], dict]:
+    """Random legal play to the end; the summed rewards per agent and the end info."""
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    end = {}
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            end = info
+            env.step(None)
+        else:
+            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    return totals, end
+
+
+@pytest.mark.filterwarnings("ignore:ignoring unknown reset option")  # api_test passes one
+@pytest.mark.filterwarnings("ignore:Observation")
+@pytest.mark.parametrize("n", [3, 4])
+def test_pettingzoo_api_seed_and_render(n):
+    api_test(koira_env.make("dois", num_players=n), num_cycles=200)
+    api_test(koira_env.make("dois", num_players=n, hands=1), num_cycles=200)
+    seed_test(lambda: koira_env.make("dois", num_players=n), num_cycles=200)
+    render_test(
+        lambda render_mode=None: koira_env.make("dois", num_players=n, render_mode=render_mode)
+    )
+
+
+def test_spec_and_game_attributes():
+    entry = spec("dois")
+    assert (entry.title, entry.players, entry.default_players) == ("Dois", (3, 4), 4)
+    assert entry.rank_by == "win_rate" and entry.single_hand == {"hands": 1}
+    game = koira_env.make_game("dois")
+    assert game.num_actions == NUM_ACTIONS == 25 and game.deck_size == 68
+    assert game.env_name == "dois_v0" and game.action_id("bid 3") == BID + 3
+    assert set(entry.bots()) == {"greedy", "counter"} and entry.rollout() is not None
+
+
+def test_bad_player_counts_and_options_name_the_valid_choices():
+    with pytest.raises(ValueError, match="played by 3-4 players"):
+        koira_env.make("dois", num_players=5)
+    with pytest.raises(ValueError, match=r"valid options: \['bidding', 'hands', 'redeal'\]"):
+        koira_env.make("dois", 4, trumps=2)
+    with pytest.raises(ValueError, match=r"choose one of \['open', 'sealed'\]"):
+        koira_env.make("dois", 4, bidding="secret")
+    with pytest.raises(ValueError, match=r"choose one of \['player', 'all'\]"):
+        koira_env.make("dois", 4, redeal=True)
+    with pytest.raises(ValueError, match=r"hands must be an int in 1\.\.20"):
+        koira_env.make("dois", 4, hands=0)
+    env = koira_env.make("dois", 4)
+    with pytest.raises(ValueError, match="unknown card 'X'"):
+        env.reset(options={"deck": ["X"] * 68})
+    with pytest.raises(ValueError, match="every card must appear exactly once"):
+        env.reset(options={"deck": ["R"] * 68})
+
+
+def test_illegal_and_non_integer_actions_raise_and_change_nothing():
+    env = koira_env.make_raw("dois", 4)
+    env.reset(options={"deck": deck_of(*H4)})
+    for _ in range(4):
+        env.step(BID + 3)
+    env.step(0)  # player_0 leads R: player_0 now plays a number card
+    state = env.state_object
+    before = (state.history[:], state.current, [h[:] for h in state.hands], state.suit[:])
+    for bad in (0, 3.0, "R", None, BID, 25, -1, True, 11):
+        with pytest.raises(IllegalActionError):
+            env.step(bad)
+        assert (state.history, state.current, state.hands, state.suit) == before
+    with pytest.raises(IllegalActionError, match=r"legal: 4 \(1\), 5 \(2\)"):
+        state.apply(1)
+    env.step(np.int64(10))  # the 7
+    assert state.history[-2:] == [0, 10] and state.current == 1
+
+
+def test_protected_env_ends_the_game_on_an_illegal_action():
+    env = koira_env.make("dois", 4)
+    env.reset(options={"deck": deck_of(*H4)})
+    env.step(0)  # a card during the bidding: PettingZoo's logger warns "Illegal move made"
+    assert env.rewards["player_0"] == -1.0 and all(env.terminations.values())
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_whole_games_are_zero_sum_with_scores_in_the_end_info(n):
+    env = koira_env.make("dois", n)
+    rng = random.Random(0)
+    for seed in range(6):
+        env.reset(seed=seed)
+        totals, info = play_out(env, rng)
+        assert sum(totals.values()) == pytest.approx(0)
+        assert set(info["places"]) == set(totals) == set(info["scores"])
+        assert info["places"] == {
+            a: 1 + sum(s > info["scores"][a] for s in info["scores"].values()) for a in totals
+        }
+
+
+def test_single_hand_env():
+    env = koira_env.make("dois", 4, **spec("dois").single_hand)
+    env.reset(seed=3, options={"deck": deck_of(*H4)})
+    totals, info = play_out(env, random.Random(1))
+    state = env.state_object
+    assert state.hand_no == 1 and len(state.history) == 4 * 14
+    assert sum(totals.values()) == pytest.approx(0) and set(info["scores"]) == set(totals)
+
+
+def test_render_shows_only_the_actors_cards_and_records_replay():
+    env = koira_env.make("dois", 4, render_mode="ansi")
+    env.reset(options={"deck": deck_of(*H4, trump="G")})
+    text = env.render()
+    assert text.startswith("Dois (4 players) - hand 1 of 8, dealer player_3, trump G")
+    assert "player_0 holds: R R R Y Y G 1 2 3 4 5 6 7" in text and "8 8" not in text
+    for _ in range(4):
+        env.step(BID + 3)
+    env.step(0)
+    env.step(10)
+    text = env.render()
+    assert "player_1 holds: R R Y Y G G 1 1 2 3 4 8 8" in text and "player_0 holds" not in text
+    assert "shows:  player_0 R7, player_1 --" in text and "legal: R" in text
+    play_out(env, random.Random(1))
+    record = env.game_record()
+    assert record["deck"][:3] == ["R", "R", "Y"] and replay(record).history == (
+        env.state_object.history
+    )
+
+
+def test_records_of_games_with_a_redeal_replay():
+    game = koira_env.make_game("dois", 4)
+    for seed in range(200):
+        state = game.new_state(seed=seed, log=True)
+        if state.decks_used > 1:
+            break
+    rng = random.Random(0)
+    while not state.is_terminal:
+        state.apply(rng.choice(state.legal_actions()))
+    from koira_env.core.record import game_record
+
+    again = replay(game_record(state))
+    assert again.log == state.log and again.scores == state.scores
+
+
+def test_single_agent_env_passes_gymnasium_checker():
+    game = koira_env.make_game("dois", 3, hands=1)
+    check_env(SingleAgentEnv(game), skip_render_check=True)

@@ -1,0 +1,246 @@
+"""Dois invariants over many random games: card conservation, termination, zero-sum returns,
+determinism, replay, and that no seat observes what it may not know."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from dois_scenario import deal, random_game
+
+from koira_env.core.record import game_record, replay
+from koira_env.games.dois.cards import COPIES, DECK_SIZE, KIND_OF, NUM_SUITS
+from koira_env.games.dois.engine import BIDDING, State
+from koira_env.games.dois.game import make_game
+
+GAMES = 200  # whole games of eight hands per table size (about 90,000 positions)
+
+
+def check_cards(state: State) -> None:
+    """Every card in exactly one place (a hand, the undealt cards or the played ones), the
+    played ones matching each player's plays, and the shown cards the last ones played."""
+    for k in range(12):
+        held = sum(hand[k] for hand in state.hands)
+        assert held + state.remains[k] + state.played[k] == COPIES[k]
+        assert state.played[k] == sum(plays.count(k) for plays in state.plays)
+    for p, plays in enumerate(state.plays):
+        suits = [k for k in plays if k < NUM_SUITS]
+        numbers = [k - NUM_SUITS + 1 for k in plays if k >= NUM_SUITS]
+        assert state.suit[p] == (suits[-1] if suits else -1)
+        assert state.number[p] == (numbers[-1] if numbers else 0)
+        assert sum(state.hands[p]) + len(plays) == 13
+    assert len(state.trumps_seen) == (state.hand_no % 4) + 1 or state.is_terminal
+    assert state.trump == state.trumps_seen[-1] and len(set(state.trumps_seen)) == len(
+        state.trumps_seen
+    )
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_random_games_conserve_cards_end_and_are_zero_sum(n):
+    game = make_game(n)
+    for seed in range(GAMES):
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        steps = 0
+        while not state.is_terminal:
+            if steps % 7 == 0:
+                check_cards(state)
+            legal = state.legal_actions()
+            assert legal == sorted(legal) and legal
+            state.apply(rng.choice(legal))
+            steps += 1
+        assert steps == 8 * (n + 2 * n + 11 * n)  # bids, two cards, then eleven tricks
+        assert state.hand_no == 8 and not state.truncated
+        assert sum(state.returns()) == pytest.approx(0) and state.legal_actions() == []
+        assert len(state.deck) == DECK_SIZE * state.decks_used
+
+
+def test_same_seed_same_game_and_records_replay():
+    for n in (3, 4):
+        game = make_game(n, bidding="sealed")
+        for seed in range(15):
+            a, b = random_game(game, seed, log=True), random_game(game, seed, log=True)
+            assert a.history == b.history and a.log == b.log and a.deck == b.deck
+            again = replay(game_record(a))
+            assert again.history == a.history and again.scores == a.scores
+            assert again.log == a.log
+
+
+def test_deck_option_fixes_the_first_deals_and_the_seed_the_rest():
+    game = make_game(4)
+    first = random_game(game, 9)
+    fixed = game.new_state(first.deck[:DECK_SIZE], seed=9)
+    again = game.new_state(seed=9)
+    assert fixed.hands == again.hands and fixed.trump == again.trump
+
+
+def test_clone_is_independent():
+    state = make_game(4).new_state(seed=3)
+    copy = state.clone()
+    copy.apply(copy.legal_actions()[0])
+    assert state.history == [] and copy.history and state.bids == [-1] * 4
+
+
+# ---------------------------------------------------------------- information
+def observe(state: State, seat: int) -> tuple[bytes, tuple[int, ...]]:
+    """What ``seat`` observes: its observation bytes and its legal actions (mask)."""
+    legal = tuple(state.legal_actions()) if state.current == seat else ()
+    return state.game.observation(state, seat).tobytes(), legal
+
+
+def test_observation_values_and_layout():
+    for n in (3, 4):
+        game = make_game(n)
+        layout = game.observation_layout
+        assert game.observation_size == sum(s.stop - s.start for s in layout.values())
+        for seed in range(10):
+            state = game.new_state(seed=seed)
+            rng = random.Random(seed)
+            while not state.is_terminal:
+                for seat in range(n):
+                    obs = game.observation(state, seat)
+                    assert obs.dtype == np.float32 and obs.shape == (game.observation_size,)
+                    assert obs.min() >= 0.0 and obs.max() <= 1.0
+                    hand = np.rint(obs[layout["hand"]] * np.array(COPIES))
+                    assert hand.tolist() == list(state.hands[seat])
+                state.apply(rng.choice(state.legal_actions()))
+
+
+def test_observation_is_seat_relative():
+    state = deal(
+        "R R R Y Y G 1 2 3 4 5 6 7",
+        "R R Y Y G G 1 1 2 3 4 8 8",
+        "Y Y B B B G 5 5 6 6 7 7 8",
+        "G G G B B R 2 2 3 3 4 4 1",
+    )
+    for b in (1, 2, 3, 4):
+        state.apply(12 + b)
+    game = state.game
+    layout = game.observation_layout
+    for seat in range(4):
+        obs = game.observation(state, seat)
+        for r in range(4):
+            bid = obs[layout[f"bid_{r}"]].tolist().index(1.0)
+            assert bid == 1 + (seat + r) % 4
+
+
+def test_hidden_cards_swapped_change_nothing_a_seat_observes_until_played():
+    """Swap two cards of different kinds in the deal, both hidden from one seat (in two other
+    hands, or one of them undealt): that seat observes the same things (observation bytes
+    and its legal actions) until a card of either kind is played. Deals that need a redeal
+    are skipped (a bad hand is shown to everyone)."""
+    checked = 0
+    for n in (3, 4):
+        game = make_game(n)
+        for seed in range(150):
+            rng = random.Random(seed)
+            deck = game.new_state(seed=seed).deck[:DECK_SIZE]
+            seat = rng.randrange(n)
+            play = [i for i, c in enumerate(deck) if c < 64]
+            owner = {i: (k % n if k < 13 * n else -1) for k, i in enumerate(play)}
+            hidden = [i for i in play if owner[i] != seat]
+            a, b = rng.sample(hidden, 2)
+            moved = {KIND_OF[deck[a]], KIND_OF[deck[b]]}
+            one = game.new_state(deck, seed=seed)
+            swapped = deck[:]
+            swapped[a], swapped[b] = swapped[b], swapped[a]
+            two = game.new_state(swapped, seed=seed)
+            if one.decks_used > 1 or two.decks_used > 1 or owner[a] == owner[b]:
+                continue
+            if len(moved) < 2:
+                continue
+            while not one.is_terminal and one.hand_no == 0:
+                assert observe(one, seat) == observe(two, seat)
+                assert one.view(seat) == two.view(seat)
+                checked += 1
+                action = rng.choice(one.legal_actions())
+                if action in moved or action not in two.legal_actions():
+                    break
+                one.apply(action)
+                two.apply(action)
+    assert checked > 1000
+
+
+def test_sealed_bids_are_not_observed_before_all_have_bid():
+    game = make_game(4, bidding="sealed")
+    one, two = game.new_state(seed=1), game.new_state(seed=1)
+    one.apply(12 + 2)
+    two.apply(12 + 7)
+    for seat in (1, 2, 3):
+        assert observe(one, seat) == observe(two, seat)
+    assert observe(one, 0) != observe(two, 0)
+
+
+def test_determinize_keeps_what_the_seat_observes_and_respects_the_play():
+    for n in (3, 4):
+        game = make_game(n)
+        for seed in range(8):
+            state = game.new_state(seed=seed)
+            rng = random.Random(seed)
+            while not state.is_terminal:
+                seat = state.current
+                world = state.determinize(seat, rng)
+                assert world.history == [] and world.log is None and world.deck == []
+                assert observe(world, seat) == observe(state, seat)
+                assert world.view(seat) == state.view(seat)
+                check_cards(world)
+                for p in range(n):
+                    caps, (need_s, need_n) = state._caps(p), state._needs(p)
+                    assert all(world.hands[p][k] <= caps[k] for k in range(12))
+                    assert sum(world.hands[p][:4]) >= need_s
+                    assert sum(world.hands[p][4:]) >= need_n
+                if state.phase != BIDDING and rng.random() < 0.05:
+                    while not world.is_terminal and world.hand_no == state.hand_no:
+                        world.apply(rng.choice(world.legal_actions()))  # the re-deal plays on
+                state.apply(rng.choice(state.legal_actions()))
+
+
+def test_determinize_respects_shown_voids():
+    state = deal(
+        "R R R Y Y G 1 2 3 4 5 6 7",
+        "R R Y Y G G 1 1 2 3 4 8 8",
+        "Y Y B B B G 5 5 6 6 7 7 8",
+        "G G G B B R 2 2 3 3 4 4 1",
+        trump="Y",
+    )
+    for action in (15, 15, 15, 15, 0, 10, 0, 11, 2, 8, 0, 7):
+        state.apply(action)  # bids 3; R7, R8, G5 (player_2 has no R), R4
+    assert state.void == [0, 0, 1, 0]
+    rng = random.Random(0)
+    holders = set()
+    for _ in range(60):
+        world = state.determinize(0, rng)
+        assert world.hands[2][0] == 0  # no red card for player_2
+        holders |= {p for p in (1, 3) if world.hands[p][0]}
+        holders |= {-1} if world.remains[0] else set()
+    assert holders == {1, 3, -1}
+
+
+def test_determinize_puts_no_shown_card_in_a_hand_final_before_the_show():
+    """player_1 showed 2 suit cards and 11 number cards, among them both copies of 5 not
+    elsewhere: player_0, whose hand was final then, cannot hold those in any deal."""
+    game = make_game(4)
+    for seed in range(400):
+        state = game.new_state(seed=seed)
+        if state.shown:
+            break
+    else:
+        raise AssertionError("no redeal in 400 deals")
+    shower, shown, final = state.shown[0]
+    rng = random.Random(0)
+    seat = next(p for p in range(4) if p != shower)
+    for _ in range(100):
+        world = state.determinize(seat, rng)
+        for p in final:
+            if p != seat:
+                assert all(world.hands[p][k] <= COPIES[k] - shown[k] for k in range(12))
+
+
+@pytest.mark.slow
+def test_many_more_random_games():
+    for n in (3, 4):
+        game = make_game(n)
+        for seed in range(5000):
+            state = random_game(game, seed)
+            assert sum(state.returns()) == pytest.approx(0) and not state.truncated

@@ -1,0 +1,201 @@
+"""Red7 through the suite's env and registry: PettingZoo's checkers at every player count,
+bad input, fixed deals, rendering, records, the single-agent env and the bots."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, render_test, seed_test
+from red7_scenario import deck_of, turn
+
+import koira_env
+from koira_env.core.agent import Turn
+from koira_env.core.game import IllegalActionError
+from koira_env.core.record import game_record, replay
+from koira_env.core.single_agent import SingleAgentEnv
+from koira_env.games.red7.bots import BOTS, ROLLOUT, pressure_policy, thrifty_policy
+from koira_env.games.red7.engine import NUM_ACTIONS, PASS
+from koira_env.registry import spec
+
+# The rgb_array picture needs koira_env/games/red7/table.py (the web table's per-game hook).
+PICTURE = importlib.util.find_spec("koira_env.games.red7.table") is not None
+TWO = (["R6 G2 G4 V1 Y5 B7 I3", ""], "O5 R5")  # player_0 starts (player_1 leads at red)
+
+
+def play_out(env, rng: random.Random) -> tuple[dict[str, float], dict]:
+    """Random legal play to the end; the summed rewards per agent and the end info."""
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    end = {}
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            end = info
+            env.step(None)
+        else:
+            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    return totals, end
+
+
+@pytest.mark.filterwarnings("ignore:ignoring unknown reset option")  # api_test passes one
+@pytest.mark.filterwarnings("ignore:Observation")
+@pytest.mark.parametrize("n", [2, 3, 4])
+@pytest.mark.parametrize("options", [{}, {"scoring": "points", "canvas_draw": True}])
+def test_pettingzoo_api_seed_and_render(n, options):
+    api_test(koira_env.make("red7", num_players=n, **options), num_cycles=100)
+    seed_test(lambda: koira_env.make("red7", num_players=n, **options), num_cycles=100)
+
+    def make(render_mode=None):
+        env = koira_env.make("red7", num_players=n, render_mode=render_mode, **options)
+        if not PICTURE:  # the text modes only until the game's table module exists
+            env._metadata = {**env.metadata, "render_modes": ["ansi", "human"]}
+        return env
+
+    render_test(make)
+
+
+def test_spec_and_game_attributes():
+    entry = spec("red7")
+    assert (entry.title, entry.players, entry.default_players) == ("Red7", (2, 4), 4)
+    assert entry.rank_by == "win_rate" and entry.single_hand == {}  # one round already
+    game = koira_env.make_game("red7", 2)
+    assert game.num_actions == NUM_ACTIONS == 2500 and game.deck_size == 49
+    assert game.env_name == "red7_v0" and game.action_name(PASS) == "pass"
+    assert game.action_id("palette R7 canvas B3") == turn("R7", "B3") == 50 * 49 + 17
+    assert game.action_id("canvas v1") == turn(canvas="V1") == 1
+    assert game.action_name(turn("O5")) == "palette O5"
+    assert set(entry.bots()) == {"thrifty", "pressure"} and entry.rollout() is ROLLOUT
+
+
+def test_bad_player_counts_options_and_decks_name_the_valid_choices():
+    with pytest.raises(ValueError, match="played by 2-4 players"):
+        koira_env.make("red7", num_players=5)
+    with pytest.raises(ValueError, match=r"valid options: \[.*'canvas_draw'"):
+        koira_env.make("red7", 2, advanced=True)
+    with pytest.raises(ValueError, match=r"choose one of \['last_standing', 'points'\]"):
+        koira_env.make("red7", 2, scoring="rounds")
+    with pytest.raises(ValueError, match=r"choose one of \['left_of_leader', 'player_0'\]"):
+        koira_env.make("red7", 2, first_player="dealer")
+    with pytest.raises(ValueError, match=r"max_rounds must be an int in 1\.\.100000"):
+        koira_env.make("red7", 2, max_rounds=0)
+    with pytest.raises(ValueError, match="canvas_draw must be True or False"):
+        koira_env.make("red7", 2, canvas_draw=1)
+    env = koira_env.make("red7", 2)
+    with pytest.raises(ValueError, match="colour initial"):
+        env.reset(options={"deck": ["R9"] * 49})
+    with pytest.raises(ValueError, match="must hold all 49 cards"):
+        env.reset(options={"deck": deck_of(*TWO) * 2})  # two rounds: only with points
+
+
+def test_illegal_and_non_integer_actions_raise_and_change_nothing():
+    env = koira_env.make_raw("red7", 2)
+    env.reset(options={"deck": deck_of(*TWO)})
+    state = env.state_object
+    before = (state.history[:], state.current, [h[:] for h in state.hands], state.rule)
+    for bad in (turn("V1"), turn(canvas="G4"), 2.0, "pass", None, 2500, -1, True):
+        with pytest.raises(IllegalActionError):
+            env.step(bad)
+        assert (state.history, state.current, state.hands, state.rule) == before
+    with pytest.raises(
+        IllegalActionError, match=r"legal actions: 0 \(pass\), .*2100 \(palette R6\)"
+    ):
+        state.apply(turn("V1"))
+    env.step(np.int64(turn("R6")))
+    assert state.history == [turn("R6")]
+
+
+def test_protected_env_ends_the_game_on_an_illegal_action():
+    env = koira_env.make("red7", 2)
+    env.reset(options={"deck": deck_of(*TWO)})
+    env.step(turn("V1"))  # PettingZoo's logger warns "Illegal move made"
+    assert env.rewards["player_0"] == -1.0 and all(env.terminations.values())
+
+
+def test_fixed_deck_by_name_the_end_info_and_zero_sum_games():
+    env = koira_env.make("red7", 2)
+    env.reset(seed=1, options={"deck": deck_of(*TWO)})
+    assert env.agent_selection == "player_0"
+    mask = env.observe("player_0")["action_mask"]
+    assert mask[PASS] == 1 and mask[turn("R6")] == 1 and mask[turn("V1")] == 0
+    assert not env.observe("player_1")["action_mask"].any()
+    env.step(PASS)
+    assert env.rewards == {"player_0": -1.0, "player_1": 1.0}
+    assert env.infos["player_0"]["places"] == {"player_0": 2, "player_1": 1}
+    assert env.infos["player_1"]["round_winner"] == "player_1"
+    rng = random.Random(0)
+    for n, options in ((3, {}), (4, {"places": "elimination"}), (3, {"scoring": "points"})):
+        env = koira_env.make("red7", n, **options)
+        for seed in range(15):
+            env.reset(seed=seed)
+            totals, info = play_out(env, rng)
+            assert sum(totals.values()) == pytest.approx(0)
+            assert set(info["places"]) == set(totals) and min(info["places"].values()) == 1
+
+
+def test_render_shows_only_the_actors_cards_and_records_replay():
+    env = koira_env.make("red7", 2, render_mode="ansi")
+    env.reset(options={"deck": deck_of(*TWO)})
+    text = env.render()
+    assert text.startswith("Red7, 2 players: player_0 to play; rule: red (highest card)")
+    assert "Hand of player_0: V1 G2 I3 G4 Y5 R6 B7" in text and "palette R5 (winning)" in text
+    assert "Legal: pass, " in text and "palette R6" in text
+    env.step(turn("G2", "G4"))
+    text = env.render()
+    assert "Hand of player_1" in text and "R6" not in text.split("Hand of player_1")[1]
+    assert "rule: green (most even cards)" in text and "Canvas: start card (red) G4" in text
+    play_out(env, random.Random(1))
+    assert "Game over. Places:" in env.render()
+    record = game_record(env.state_object)
+    assert replay(record).history == env.state_object.history
+    game = env.game
+    lines = [game.describe_event(e) for e in env.state_object.log or []]
+    assert all(isinstance(line, str) for line in lines)
+
+
+def test_points_game_render_and_events():
+    game = koira_env.make_game("red7", 2, scoring="points", canvas_draw=True)
+    state = game.new_state(seed=4, log=True)
+    rng = random.Random(4)
+    while not state.is_terminal:
+        state.apply(rng.choice(state.legal_actions()))
+    text = game.render(state, 0)
+    assert "points to win" in text and "Draw pile:" in text
+    kinds = {e["type"] for e in state.log}
+    assert {"deal", "play", "out", "round_won", "game_over"} <= kinds
+    for event in state.log:
+        assert game.describe_event(event)
+
+
+def test_single_agent_env_passes_gymnasiums_checker():
+    check_env(SingleAgentEnv(koira_env.make_game("red7", 3)), skip_render_check=True)
+
+
+def test_bots_play_legal_turns_from_their_views():
+    game = koira_env.make_game("red7", 3)
+    bots = [factory() for factory in BOTS.values()]
+    with pytest.raises(ValueError, match="takes no argument"):
+        BOTS["thrifty"]("x")
+    for seed in range(40):
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            bot = bots[(seed + state.current) % len(bots)]
+            action = bot.act(Turn(state.view(state.current), game, rng, state))
+            assert action in state.legal_actions()
+            assert ROLLOUT(state) in state.legal_actions()
+            state.apply(action)
+
+
+def test_bot_strategies():
+    game = koira_env.make_game("red7", 2)
+    state = game.new_state(deck_of(*TWO), seed=0)
+    view = state.view(0)
+    assert thrifty_policy(view) == turn("R6")  # one card, to the palette, the weakest winner
+    choice = pressure_policy(view)
+    assert choice in view.legal and choice != PASS
+    only_pass = view._replace(legal=(PASS,))
+    assert thrifty_policy(only_pass) == pressure_policy(only_pass) == PASS

@@ -1,0 +1,167 @@
+"""Teka through the suite's env and registry: PettingZoo's checkers, bad input, the one-hand
+option, rendering, records and the single-agent wrapper."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env as gym_check_env
+from pettingzoo.test import api_test, render_test, seed_test
+from teka_scenario import POOR, STRONG, deck_of
+
+import koira_env
+from koira_env.core.game import IllegalActionError
+from koira_env.core.record import replay
+from koira_env.core.single_agent import SingleAgentEnv
+from koira_env.games.teka.engine import BID, DOUBLE, NUM_ACTIONS, PASS, TRUMP
+from koira_env.registry import spec
+
+
+def play_out(env, rng: random.Random) -> tuple[dict[str, float], dict]:
+    """Random legal play to the end; the summed rewards per agent and the end info."""
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    end = {}
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            end = info
+            env.step(None)
+        else:
+            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    return totals, end
+
+
+@pytest.mark.filterwarnings("ignore:ignoring unknown reset option")  # api_test passes one
+@pytest.mark.filterwarnings("ignore:Observation")
+@pytest.mark.parametrize("options", [{}, {"single_hand": True}], ids=["game", "single-hand"])
+def test_pettingzoo_api_seed_and_render(options):
+    api_test(koira_env.make("teka", num_players=4, **options), num_cycles=100)
+    seed_test(lambda: koira_env.make("teka", num_players=4, **options), num_cycles=100)
+    render_test(
+        lambda render_mode=None: koira_env.make("teka", num_players=4, render_mode=render_mode)
+    )
+
+
+def test_spec_and_game_attributes():
+    entry = spec("teka")
+    assert (entry.title, entry.players, entry.default_players) == ("Teka", (4, 4), 4)
+    assert entry.rank_by == "win_rate" and entry.single_hand == {"single_hand": True}
+    game = koira_env.make_game("teka")
+    assert game.num_actions == NUM_ACTIONS == 73 and game.deck_size == 52
+    assert game.env_name == "teka_v0" and game.action_name(DOUBLE) == "double 13"
+    assert game.action_id("QS") == 49 and game.action_id("bid 8") == BID
+    assert game.action_id("Trump Hearts") == TRUMP + 2 and game.action_id("pass") == PASS
+    assert set(entry.bots()) >= {"greedy", "counter"} and entry.rollout() is not None
+
+
+def test_bad_player_counts_and_options_name_the_valid_choices():
+    with pytest.raises(ValueError, match="played by 4 players"):
+        koira_env.make("teka", num_players=3)
+    with pytest.raises(ValueError, match=r"valid options: \[.*'failed_bid'"):
+        koira_env.make("teka", 4, colour="red")
+    with pytest.raises(ValueError, match=r"choose one of \['opponents', 'double', 'nothing'\]"):
+        koira_env.make("teka", 4, failed_bid="half")
+    with pytest.raises(ValueError, match=r"choose one of \['redeal', 'ask', 'keep'\]"):
+        koira_env.make("teka", 4, no_honours=True)
+    with pytest.raises(ValueError, match=r"target must be an int in 8\.\.200"):
+        koira_env.make("teka", 4, target=500)
+    with pytest.raises(ValueError, match="single_hand must be True or False"):
+        koira_env.make("teka", 4, single_hand="yes")
+    with pytest.raises(ValueError, match="deck must hold all 52 cards"):
+        koira_env.make_game("teka").new_state(deck_of(*STRONG)[:51])
+    with pytest.raises(ValueError, match="deck\\[5\\]: unknown card 'ZZ'"):
+        koira_env.make_game("teka").new_state(
+            ["ZZ" if i == 5 else c for i, c in enumerate(deck_of(*STRONG))]
+        )
+
+
+def test_illegal_and_non_integer_actions_raise_and_change_nothing():
+    env = koira_env.make_raw("teka", 4)
+    env.reset(options={"deck": deck_of(*STRONG)})
+    env.step(BID + 2)  # player_0 bids 10
+    state = env.state_object
+    before = (state.history[:], state.current, [h[:] for h in state.hands], state.calls[:])
+    for bad in (BID, 2.0, "pass", None, 0, NUM_ACTIONS, -1, True, TRUMP):
+        with pytest.raises(IllegalActionError):
+            env.step(bad)
+        assert (state.history, state.current, state.hands, state.calls) == before
+    with pytest.raises(IllegalActionError, match=r"legal: 52 \(pass\), 58 \(bid 11\)"):
+        state.apply(BID)
+    env.step(np.int64(PASS))
+    assert state.history == [BID + 2, PASS]
+
+
+def test_protected_env_ends_the_game_on_an_illegal_action():
+    env = koira_env.make("teka", 4)
+    env.reset(options={"deck": deck_of(*STRONG)})
+    env.step(PASS)
+    env.step(0)  # a card during the auction: PettingZoo's logger warns "Illegal move made"
+    assert env.rewards["player_1"] == -1.0 and all(env.terminations.values())
+
+
+def test_reset_deck_option_and_whole_games_are_zero_sum():
+    env = koira_env.make("teka", 4)
+    env.reset(seed=1, options={"deck": deck_of(*STRONG)})
+    assert env.agent_selection == "player_0"  # the dealer's right speaks first
+    mask = env.observe("player_0")["action_mask"]
+    assert np.flatnonzero(mask).tolist() == [PASS, *range(BID, DOUBLE + 1)]
+    assert not env.observe("player_1")["action_mask"].any()
+    rng = random.Random(0)
+    for seed in range(20):
+        env.reset(seed=seed)
+        totals, info = play_out(env, rng)
+        assert sum(totals.values()) == pytest.approx(0)
+        assert max(info["scores"].values()) >= 104 and info["teams"]["player_2"] == 0
+
+
+def test_reset_deck_without_honours_is_redealt_from_the_seed():
+    env = koira_env.make("teka", 4)
+    env.reset(seed=3, options={"deck": deck_of(*POOR)})
+    state = env.state_object
+    assert state.deal_no >= 1 and state.deck[52:104] != state.deck[:52]
+
+
+def test_single_hand_env_gives_team_rewards():
+    env = koira_env.make("teka", 4, single_hand=True)
+    rng = random.Random(0)
+    seen = set()
+    for seed in range(40):
+        env.reset(seed=seed)
+        totals, info = play_out(env, rng)
+        seen.add(tuple(sorted(round(v, 3) for v in totals.values())))
+        assert info["teams"] == {"player_0": 0, "player_1": 1, "player_2": 0, "player_3": 1}
+    assert seen == {(-0.667, -0.667, 0.667, 0.667)}
+
+
+def test_render_shows_only_the_actors_cards_and_records_replay():
+    env = koira_env.make("teka", 4, render_mode="ansi")
+    env.reset(options={"deck": deck_of(*STRONG)})
+    env.step(BID)
+    text = env.render()
+    assert text.startswith("Teka - hand 1, dealt by player_3")
+    assert "Hand of player_1: 4C 8C 9C TC JD QD KD TH JH QH 5S 6S 7S" in text
+    assert "AS" not in text and "Auction: p0 bid 8" in text and "Legal: pass, bid 9" in text
+    for _ in range(3):
+        env.step(PASS)
+    env.step(TRUMP + 3)
+    assert "Contract: player_0, 8 tricks, trumps spades" in env.render()
+    play_out(env, random.Random(1))
+    record = env.game_record()
+    assert replay(record).history == env.state_object.history
+
+
+def test_truncated_game_ends_every_agent_without_rewards():
+    env = koira_env.make("teka", 4, all_pass="redeal", max_hands=1)
+    env.reset(options={"deck": deck_of(*STRONG)})
+    for _ in range(4):
+        env.step(PASS)
+    assert env.state_object.truncated and all(env.truncations.values())
+    assert set(env.rewards.values()) == {0.0}
+
+
+def test_single_agent_env_passes_gymnasium_checker():
+    game = koira_env.make_game("teka", single_hand=True)
+    gym_check_env(SingleAgentEnv(game), skip_render_check=True)

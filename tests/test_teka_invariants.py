@@ -1,0 +1,228 @@
+"""Teka invariants over many random games: card conservation, termination, zero-sum returns,
+determinism, replay, and that no seat observes what it may not know."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from teka_scenario import STRONG, check_cards, deal, play, random_game
+
+from koira_env.cards import card_id
+from koira_env.core.record import game_record, replay
+from koira_env.games.teka.engine import HAND, PLAY, State
+from koira_env.games.teka.game import make_game
+
+GAMES = 1000
+
+
+def test_random_games_conserve_cards_end_and_are_zero_sum():
+    game = make_game(4)
+    rng = random.Random(1)
+    longest = 0
+    for seed in range(GAMES):
+        state = game.new_state(seed=seed)
+        steps = 0
+        while not state.is_terminal:
+            if steps % 7 == 0:
+                check_cards(state)
+            legal = state.legal_actions()
+            assert legal == sorted(legal) and legal
+            state.apply(rng.choice(legal))
+            steps += 1
+        assert not state.truncated and state.legal_actions() == []
+        assert max(state.scores) >= 104 > min(state.scores)
+        assert sum(state.returns()) == pytest.approx(0)
+        longest = max(longest, state.hand_no + 1)
+    assert longest <= 26  # every hand scores 8 or more for one side (RULES.md: termination)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"no_honours": "ask", "pass_signals": True},
+        {"all_pass": "redeal", "failed_bid": "nothing", "max_hands": 40},
+        {"raises": "once", "early_end": False, "failed_bid": "double", "no_honours": "keep"},
+    ],
+    ids=["ask-signals", "redeal-nothing", "once-full"],
+)
+def test_random_games_under_other_options(options):
+    game = make_game(4, **options)
+    for seed in range(GAMES // 3):
+        state = random_game(game, seed)
+        check_cards(state)
+        assert sum(state.returns()) == pytest.approx(0)
+        if not state.truncated:
+            assert max(state.scores) >= 104
+
+
+def test_single_hand_games_are_zero_sum_with_partners_sharing_places():
+    game = make_game(4, single_hand=True)
+    for seed in range(GAMES):
+        state = random_game(game, seed)
+        outcome = state.outcome()
+        assert sum(outcome.returns) == pytest.approx(0) and state.hand_no == 0
+        assert sorted(state.hand_points)[0] == 0 and max(state.hand_points) >= 8
+        assert outcome.places[0] == outcome.places[2] and outcome.places[1] == outcome.places[3]
+
+
+def test_same_seed_same_game_and_records_replay():
+    game = make_game(4)
+    for seed in range(30):
+        a, b = random_game(game, seed, log=True), random_game(game, seed, log=True)
+        assert a.history == b.history and a.log == b.log and a.deck == b.deck
+        record = game_record(a)
+        again = replay(record)
+        assert again.history == a.history and again.scores == a.scores and again.log == a.log
+        assert len(a.deck) == 52 * (a.deal_no + 1)
+
+
+def test_deck_option_fixes_later_deals_and_seed_the_rest():
+    game = make_game(4)
+    first = game.new_state(seed=9)
+    fixed = game.new_state(first.deck[:52], seed=9)
+    assert fixed.hands == first.hands
+    assert game.new_state(seed=9).hands == first.hands
+    other = game.new_state(first.deck[:52], seed=10)
+    assert other.hands == first.hands
+
+
+def test_clone_is_independent():
+    state = make_game(4).new_state(seed=3)
+    copy = state.clone()
+    copy.apply(copy.legal_actions()[0])
+    assert state.history == [] and copy.history
+    assert state.current == 0 and copy.current == 1
+
+
+# ---------------------------------------------------------------- information
+def observe(state: State, seat: int) -> tuple[bytes, tuple[int, ...]]:
+    """What ``seat`` observes: its observation bytes and its legal actions (mask)."""
+    legal = tuple(state.legal_actions()) if state.current == seat else ()
+    return state.game.observation(state, seat).tobytes(), legal
+
+
+def test_observation_values_and_layout():
+    game = make_game(4)
+    assert game.observation_size == sum(s.stop - s.start for s in game.observation_layout.values())
+    assert game.observation_size == 394
+    for seed in range(40):
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            for seat in range(4):
+                obs = game.observation(state, seat)
+                assert obs.dtype == np.float32 and obs.shape == (game.observation_size,)
+                assert obs.min() >= 0.0 and obs.max() <= 1.0
+            state.apply(rng.choice(state.legal_actions()))
+
+
+def test_observation_fields_are_seat_relative():
+    state = deal()
+    play(state, "pass", "bid 9", "pass", "pass", "trump hearts")
+    game = state.game
+    layout = game.observation_layout
+    obs = game.observation(state, 2)
+    assert obs[layout["declarer"]].tolist() == [0, 0, 0, 1]  # player_1: 3 seats after me
+    assert obs[layout["dealer"]].tolist() == [0, 1, 0, 0]  # player_3
+    assert obs[layout["contract"]].tolist() == [0, 1, 0, 0, 0, 0]
+    assert obs[layout["trump"]].tolist() == [0, 0, 1, 0]
+    assert obs[layout["phase"]].tolist() == [0, 0, 0, 1]
+    mine = np.flatnonzero(obs[layout["cards_mine"]]).tolist()
+    assert mine == state.hands[2]
+    play(state, "QH")
+    assert np.flatnonzero(game.observation(state, 2)[layout["cards_played_3"]]).tolist() == [
+        card_id("QH")
+    ]
+
+
+def test_hidden_cards_swapped_change_nothing_a_seat_observes_until_seen():
+    """Swap two cards of two other seats in the deal: the seat observes the same things
+    (observation bytes and its legal actions) until one of them is played."""
+    game = make_game(4)
+    checked = 0
+    for seed in range(150):
+        rng = random.Random(seed)
+        deck = game.new_state(seed=seed).deck[:52]
+        seat = rng.randrange(4)
+        a, b = rng.sample([i for i in range(52) if i // 13 != seat], 2)
+        if a // 13 == b // 13:
+            continue
+        swapped = deck[:]
+        swapped[a], swapped[b] = swapped[b], swapped[a]
+        one = game.new_state(deck, seed=seed)
+        two = game.new_state(swapped, seed=seed)
+        if one.deal_no or two.deal_no:
+            continue  # a swap that leaves a hand without honours redeals
+        hidden = {deck[a], deck[b]}
+        while not one.is_terminal and one.hand_no == 0:
+            assert observe(one, seat) == observe(two, seat)
+            checked += 1
+            action = rng.choice(one.legal_actions())
+            if action in hidden or action not in two.legal_actions():
+                break
+            one.apply(action)
+            two.apply(action)
+    assert checked > 1000
+
+
+def test_determinize_keeps_what_the_seat_observes_and_respects_the_play():
+    for options in ({}, {"no_honours": "ask", "pass_signals": True}):
+        game = make_game(4, **options)
+        for seed in range(25):
+            state = game.new_state(seed=seed)
+            rng = random.Random(seed)
+            while not state.is_terminal and state.hand_no < 2:
+                seat = state.current
+                for who in (seat, (seat + 1) % 4):
+                    world = state.determinize(who, rng)
+                    assert world.history == [] and world.log is None and world.deck == []
+                    assert world.hands[who] == state.hands[who]
+                    assert list(map(len, world.hands)) == list(map(len, state.hands))
+                    assert observe(world, who)[0] == observe(state, who)[0]
+                    assert world.view(who) == state.view(who)
+                    check_cards(world)
+                world = state.determinize(seat, rng)
+                assert observe(world, seat) == observe(state, seat)
+                while not world.is_terminal and world.hand_no == state.hand_no:
+                    world.apply(rng.choice(world.legal_actions()))  # the re-deal plays on
+                state.apply(rng.choice(state.legal_actions()))
+
+
+def test_determinize_respects_voids_the_trump_lead_and_honours():
+    state = deal()
+    play(state, "bid 8", "pass", "pass", "pass", "trump hearts")
+    rng = random.Random(0)
+    for _ in range(100):  # before the first lead the declarer holds a trump
+        world = state.determinize(1, rng)
+        assert any(c // 13 == 2 for c in world.hands[0]) and world.phase == PLAY
+        assert all(any(c % 13 >= 9 for c in hand) for hand in world.hands)
+    play(state, "AH", "TH", "6H", "2H", "AS", "5S", "3S", "2S", "KS", "6S", "4S", "3H")
+    seen = set()
+    for _ in range(100):  # player_3 showed no spades
+        world = state.determinize(0, rng)
+        assert not any(c // 13 == 3 for c in world.hands[3])
+        seen.add(world.loc[card_id("7S")])
+    assert seen == {HAND + 1, HAND + 2}
+
+
+def test_determinize_of_a_double_thirteen_redeals_the_idle_hand():
+    state = deal(*STRONG)
+    play(state, "double 13", "pass", "pass", "pass", "trump spades", "AS")
+    rng = random.Random(0)
+    moved = False
+    for _ in range(20):
+        world = state.determinize(1, rng)
+        assert len(world.hands[2]) == 13 and world.out == 2
+        moved |= world.hands[2] != state.hands[2]
+    assert moved
+
+
+@pytest.mark.slow
+def test_many_more_random_games():
+    game = make_game(4)
+    for seed in range(10_000):
+        state = random_game(game, seed)
+        assert sum(state.returns()) == pytest.approx(0) and not state.truncated
+        assert state.hand_no < 26
