@@ -12,7 +12,7 @@ from typing import TextIO
 
 from agents.base import Agent, Turn
 from koira_env.core.game import Game, State
-from koira_env.core.record import describe_event, game_record, save_record
+from koira_env.core.record import game_record, save_record
 
 
 class GameAbandoned(Exception):
@@ -80,9 +80,7 @@ def play_human(
             p = state.current
             bot = bots[p]
             if bot is None:
-                for event in state.log[shown:]:
-                    print(describe_event(game, event), file=out)
-                shown = len(state.log)
+                shown = _print_events(game, state, seat, shown, out)
                 print(describe_turn(game, state, p), file=out)
                 action = _ask_move(game, state.legal_actions(), ask, out)
             else:
@@ -91,8 +89,7 @@ def play_human(
     except GameAbandoned:
         _save(state, record_path, out)
         raise
-    for event in state.log[shown:]:
-        print(describe_event(game, event), file=out)
+    _print_events(game, state, seat, shown, out)
     outcome = state.outcome()
     _save(state, record_path, out)
     if outcome is None:
@@ -103,6 +100,15 @@ def play_human(
     print(f"final places: {order}", file=out)
     print(f"you finished in place {outcome.places[seat]} of {n}", file=out)
     return list(outcome.places)
+
+
+def _print_events(game: Game, state: State, seat: int, shown: int, out: TextIO) -> int:
+    """Print the events after the first ``shown`` as the person's seat saw them (the table's
+    log: another seat's dealt hand or secret choice never reaches the screen)."""
+    lines = game.table(state, seat)["log"]
+    for line in lines[shown:]:
+        print(line, file=out)
+    return len(lines)
 
 
 def _save(state: State, path: str | None, out: TextIO) -> None:

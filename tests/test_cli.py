@@ -9,8 +9,9 @@ import sys
 
 import pytest
 
+from agents.registry import make_agent
 from experiments.cli import main, parse_option
-from experiments.human_play import parse_move
+from experiments.human_play import parse_move, play_human
 from koira_env import make_game
 from koira_env.cards import card_name
 from koira_env.core.record import load_record, replay
@@ -178,3 +179,22 @@ def test_play_abandoned_when_input_ends(tmp_path, capsys, monkeypatch):
 def test_demo_still_runs(capsys):
     assert main(["demo", "--seed", "2"]) == 0
     assert "GAME OVER" in capsys.readouterr().out
+
+
+def test_play_shows_the_person_only_what_their_seat_saw():
+    """Kop's deal event names every hand and a silent holder's choice; at the terminal the
+    person sees the deal with the other hands hidden, as the web table's log shows it."""
+    game = make_game("kop", 4, single_hand=True)
+    out = io.StringIO()
+    moves = iter(["1"] * 100)
+    opponents = [make_agent("random", game="kop") for _ in range(3)]
+    play_human(game, opponents, seat=0, seed=5, ask=lambda _: next(moves), out=out)
+    state = game.new_state(seed=5, log=True)
+    deal = state.log[0]
+    assert deal["type"] == "deal"
+    text = out.getvalue()
+    mine = " ".join(deal["hands"][0])
+    assert f"player_0: {mine}" in text
+    for p in (1, 2, 3):
+        assert f"player_{p}: {' '.join(deal['hands'][p])}" not in text
+        assert f"player_{p}: ? ? ?" in text

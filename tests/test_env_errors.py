@@ -154,7 +154,7 @@ def test_step_after_the_game_warns(logged):
         ({"war_mood": "split"}, r"unknown rule option\(s\) \['war_mood'\]"),
         ({"take": "top"}, "option take='top' is not valid"),
         ({"take_one_card": True}, "needs sequences=2 or sequences=3"),
-        ({"render_mode": "rgb_array"}, "render_mode='rgb_array' is not supported"),
+        ({"render_mode": "rgb"}, "render_mode='rgb' is not supported"),
     ],
 )
 @pytest.mark.parametrize("factory", [koira_env.env, koira_env.raw_env])

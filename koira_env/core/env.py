@@ -63,7 +63,7 @@ class CardGameEnv(AECEnv):
     """Any game of the registry as an AEC env; build it with ``koira_env.make(game, ...)``."""
 
     _METADATA: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "is_parallelizable": False,
     }
     terminate_illegal = True  # False in RawCardGameEnv: illegal actions raise instead
@@ -252,13 +252,19 @@ class CardGameEnv(AECEnv):
         return _OrderEnforcingIterable(self, max_iter)
 
     # ------------------------------------------------------------------ output
-    def render(self) -> str | None:
-        """``"ansi"``: the text; ``"human"``: print it. Public info plus the actor's hand only."""
+    def render(self) -> str | np.ndarray | None:
+        """``"ansi"``: the text; ``"human"``: print it; ``"rgb_array"``: a picture of the table
+        as an HxWx3 uint8 array (``core.picture``; needs Pillow). Public info plus the actor's
+        hand only."""
         if self._state is None:
             EnvLogger.error_render_before_reset()
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; set render_mode='ansi'")
             return None
+        if self.render_mode == "rgb_array":
+            from .picture import picture
+
+            return picture(self._state, self._state.current)
         text = self.game.render(self._state, self._state.current)
         if self.render_mode == "human":
             print(text)

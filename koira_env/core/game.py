@@ -241,6 +241,25 @@ class Game:
         """One line for a logged event (``koira replay``)."""
         raise NotImplementedError
 
+    def table(self, state: State, seat: int | None) -> dict[str, Any]:
+        """The table as ``seat`` sees it (``None``: everything, for replays) as a JSON-ready
+        dict in the schema of ``core.table``: the one source of the web table and the
+        ``rgb_array`` picture. Built from ``state.view(seat)`` and public facts only, so no
+        card hidden from the seat can reach it. Each game implements it as ``table(state,
+        seat)`` in its package's ``table`` module, found through the registry like its bots."""
+        import importlib
+
+        from ..registry import spec
+
+        name = f"{spec(self.id).package}.table"
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as err:
+            if err.name != name:
+                raise
+            raise NotImplementedError(f"{self.title} has no table module ({name})") from None
+        return module.table(state, seat)
+
     def end_info(self, state: State) -> dict[str, Any]:
         """The env's ``info`` at the end: the outcome with seats as agent names, raw scores."""
         outcome = state.outcome()

@@ -1,0 +1,133 @@
+"""The table as one seat sees it, as a JSON-ready dict: the one source of every picture.
+
+``Game.table(state, seat)`` (each game's ``table`` module) describes the table in one generic
+shape, so the web table (``experiments/web``) and the ``rgb_array`` painter
+(``core.picture``) draw every game without knowing which game it is. docs/games.md ("The
+table") documents the schema; in short::
+
+    {"game", "title", "variant", "players",
+     "seat": the viewer (None: the full view of a replay), "current": to act (None: over),
+     "status": one line,
+     "seats": [{"seat", "name", "hand": [visible card names], "hidden": unseen card count,
+                "piles": [zone], "info": [str], "flags": [str]}],
+     "zones": [zone],   # zone: {"label"} plus any of "cards", "count", "plays", "text"
+     "moves": [{"action", "name", "cards"}],   # the viewer's legal moves, when it is to act
+     "log": [str],      # the events so far as the viewer saw them (states built with log)
+     "result": {"places", "scores"} or None}
+
+A game builds a seat's dict from ``state.view(seat)`` and public facts only (table size,
+whose turn, the result once over, the events as that seat saw them), so nothing hidden from
+the seat can reach it; tests/test_picture_table.py re-deals the hidden cards to check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from .game import Game, State
+
+
+def zone(
+    label: str,
+    *,
+    cards: Iterable[str] | None = None,
+    count: int | None = None,
+    plays: Iterable[tuple[int, Sequence[str]]] | None = None,
+    text: str | None = None,
+) -> dict[str, Any]:
+    """A labelled place on the table: face-up ``cards``, a face-down ``count``, ``plays``
+    (who played which cards, in order) and/or a ``text``; absent parts are left out."""
+    entry: dict[str, Any] = {"label": label}
+    if cards is not None:
+        entry["cards"] = list(cards)
+    if count is not None:
+        entry["count"] = count
+    if plays is not None:
+        entry["plays"] = [{"seat": p, "cards": list(cs)} for p, cs in plays]
+    if text is not None:
+        entry["text"] = text
+    return entry
+
+
+def seat_entry(
+    p: int,
+    hand: Iterable[str],
+    hidden: int = 0,
+    piles: Iterable[dict[str, Any]] = (),
+    info: Iterable[str] = (),
+    flags: Iterable[str] = (),
+) -> dict[str, Any]:
+    """One seat: the cards of its hand the viewer sees, how many more it holds unseen, its
+    piles, short public facts (``"bid 2"``) and badges (``"dealer"``, ``"out 1st"``)."""
+    return {
+        "seat": p,
+        "name": f"player_{p}",
+        "hand": list(hand),
+        "hidden": hidden,
+        "piles": list(piles),
+        "info": list(info),
+        "flags": list(flags),
+    }
+
+
+def legal_moves(
+    game: Game, legal: Iterable[int], cards: Callable[[int], Sequence[str]]
+) -> list[dict[str, Any]]:
+    """The legal moves with their names and the hand cards each puts down (``cards(a)``:
+    empty for moves such as a bid or a pass), so a page can make exactly those cards
+    clickable."""
+    return [{"action": a, "name": game.action_name(a), "cards": list(cards(a))} for a in legal]
+
+
+def seen_log(
+    state: State, seat: int | None, seen: Callable[[dict[str, Any], int], dict[str, Any]]
+) -> list[str]:
+    """The logged events described as ``seat`` saw them: ``seen(event, seat)`` is the game's
+    redaction of what that seat could not see (a deal's other hands, a secret choice);
+    ``seat`` ``None`` describes every event in full. Empty when the state keeps no log."""
+    from .record import describe_event
+
+    game = state.game
+    events = state.log or ()
+    if seat is None:
+        return [describe_event(game, e) for e in events]
+    return [describe_event(game, seen(e, seat)) for e in events]
+
+
+def table_dict(
+    state: State,
+    viewer: int | None,
+    *,
+    status: str,
+    seats: list[dict[str, Any]],
+    zones: list[dict[str, Any]],
+    moves: list[dict[str, Any]],
+    log: list[str],
+) -> dict[str, Any]:
+    """The whole dict: the game's parts plus the public facts every game shares."""
+    game = state.game
+    outcome = state.outcome() if state.is_terminal else None
+    result = None
+    if outcome is not None:
+        result = {"places": list(outcome.places), "scores": list(outcome.scores)}
+    return {
+        "game": game.id,
+        "title": game.title,
+        "variant": game.variant,
+        "players": state.n,
+        "seat": viewer,
+        "current": None if state.is_terminal else state.current,
+        "status": status,
+        "seats": seats,
+        "zones": zones,
+        "moves": moves,
+        "log": log,
+        "result": result,
+    }
+
+
+def place_name(place: int) -> str:
+    """``1`` -> ``"1st"``: places in badges and status lines."""
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
