@@ -1,5 +1,5 @@
-"""Round-robin tournaments of any game: duplicate deals in every seat rotation, parallel and
-resumable.
+"""Round-robin tournaments of any game: duplicate deals in every seat rotation, parallel (on
+local processes or a Ray cluster) and resumable.
 
 A tournament is a pure function of its ``TournamentConfig``: the schedule (which agents sit
 where for each deal), the deal (every deck of a game of several hands: the deal's seed
@@ -18,7 +18,6 @@ import importlib.util
 import itertools
 import json
 import math
-import os
 import random
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -28,14 +27,14 @@ from typing import Any
 
 from koira_env.core.files import claim_folder, pyplot, save_figure, write_csv, write_json
 from koira_env.core.game import Game
-from koira_env.core.jobs import chunked, map_chunks, read_log
+from koira_env.core.jobs import PROCESS, Backend, chunked, map_chunks, read_log
 from koira_env.core.record import game_record, save_record
 from koira_env.registry import make_game, spec
 
 from .base import Agent, play_out
 from .ppo import check_compatible, model_digest, model_path, read_metadata, shipped_models
 from .ratings import Estimate, cluster_mean, cluster_rate, head_to_head, plackett_luce
-from .registry import default_agents, make_agent
+from .registry import agent_factories, default_agents, make_agent
 
 FORMAT = "koira-tournament/2"
 LOG = "games.jsonl"
@@ -251,9 +250,20 @@ class Player:
 _WORKER: Player | None = None
 
 
-def _init_worker(config: TournamentConfig) -> None:
+def _init_worker(config: TournamentConfig, modules: Sequence[str] = ()) -> None:
+    """The worker's ``Player``, after importing ``modules``: those of the game's agents
+    (``agent_modules``), which a worker not forked from the driver (Ray) has not imported."""
     global _WORKER
+    for module in modules:
+        importlib.import_module(module)
     _WORKER = Player(config)
+
+
+def agent_modules(game: str) -> tuple[str, ...]:
+    """The modules defining ``game``'s agents, those of studies included (``experiments.risk``
+    registers ``risk:``): importing them makes a fresh process know every agent this one does."""
+    modules = {getattr(f, "__module__", None) for f in agent_factories(game).values()}
+    return tuple(sorted(m for m in modules if m))
 
 
 def _play_chunk(chunk: list[Job]) -> list[dict[str, Any]]:
@@ -263,12 +273,18 @@ def _play_chunk(chunk: list[Job]) -> list[dict[str, Any]]:
 
 # ------------------------------------------------------------------ the results folder
 def _run_parallel(
-    config: TournamentConfig, todo: list[Job], workers: int, emit: Callable[[list[dict]], None]
+    config: TournamentConfig,
+    todo: list[Job],
+    workers: int,
+    emit: Callable[[list[dict]], None],
+    backend: Backend,
 ) -> None:
-    """Play ``todo`` on ``workers`` processes, a bounded number of chunks in flight."""
+    """Play ``todo`` on ``workers`` processes (or Ray tasks), a bounded number of chunks in
+    flight."""
     size = max(1, min(250, len(todo) // (workers * 8) or 1))
     chunks = chunked(todo, size)
-    for rows in map_chunks(_play_chunk, chunks, workers, _init_worker, (config,)):
+    setup = (config, agent_modules(config.game))
+    for rows in map_chunks(_play_chunk, chunks, workers, _init_worker, setup, backend):
         emit(rows)
 
 
@@ -279,11 +295,15 @@ def run_tournament(
     max_games: int | None = None,
     save_records: int = 0,
     progress: bool = False,
+    backend: Backend = PROCESS,
 ) -> dict[str, Any]:
     """Play (or finish) a tournament in ``out`` and write its summaries; returns the summary.
 
     ``max_games`` stops after that many new games (the next run continues); ``save_records``
     writes game records of the first that many games of the schedule to ``out/records``.
+    ``backend`` runs the games on a Ray cluster instead of local processes (``workers``
+    defaults to all of its cores): the same files either way, and a folder started on one
+    finishes on the other.
     """
     out = Path(out)
     claim_folder(out, config.to_json(), LOG, "tournament")
@@ -293,7 +313,6 @@ def run_tournament(
     todo = [j for j in all_jobs if game_key(j.deal, j.rotation) not in done]
     if max_games is not None:
         todo = todo[: max(0, max_games)]
-    workers = workers or os.cpu_count() or 1
     if save_records:
         _save_records(config, all_jobs[:save_records], out / "records")
     with log_path.open("a") as log, _progress(progress, len(all_jobs), len(done)) as advance:
@@ -305,12 +324,12 @@ def run_tournament(
             log.flush()
             advance(len(rows))
 
-        if workers == 1 or len(todo) <= 8:
+        if backend.local and (backend.parallelism(workers) == 1 or len(todo) <= 8):
             player = Player(config)
             for chunk in chunked(todo, 50):
                 emit([player.play(job) for job in chunk])
-        else:
-            _run_parallel(config, todo, workers, emit)
+        elif todo:
+            _run_parallel(config, todo, backend.parallelism(workers), emit, backend)
     rows = [done[k] for k in (game_key(j.deal, j.rotation) for j in all_jobs) if k in done]
     result = summarize(config, rows, total=len(all_jobs))
     write_summaries(out, result)

@@ -12,8 +12,10 @@ from typing import Any
 
 from agents.registry import make_agent
 from agents.tournament import TournamentConfig, default_entrants, run_tournament
+from experiments.common import WORKERS
 from koira_env import __version__
 from koira_env.core.game import Game
+from koira_env.core.jobs import BACKENDS, Backend
 from koira_env.core.record import describe_event, load_record, replay_states
 from koira_env.registry import games, make_game, spec
 
@@ -82,6 +84,7 @@ def _tournament(args: argparse.Namespace) -> int:
         max_games=args.max_games,
         save_records=args.save_records,
         progress=not args.quiet and sys.stderr.isatty(),
+        backend=Backend(args.backend, args.address),
     )
     _print_leaderboard(summary)
     print(f"results in {args.out}/ (results.json, leaderboard.csv, head_to_head.csv/.png)")
@@ -137,7 +140,7 @@ def _play(args: argparse.Namespace) -> int:
     from experiments.human_play import GameAbandoned, play_human
 
     game = _game(args)
-    specs = _split(args.opponents) or _default_opponent(args.game)
+    specs = _split(args.opponents) or [default_opponent(args.game)]
     n = game.num_players
     opponents = [make_agent(specs[i % len(specs)], args.game) for i in range(n - 1)]
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
@@ -150,18 +153,21 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _default_opponent(game: str) -> list[str]:
-    """The game's chosen opponent (``GameSpec.opponent``), else its first bot."""
+def default_opponent(game: str) -> str:
+    """The game's chosen opponent (``GameSpec.opponent``), else its first bot (``koira play``
+    and the web lobby)."""
     from agents.registry import default_agents
 
     chosen = spec(game).opponent
-    return [chosen or next(b for b in default_agents(game) if b != "random")]
+    return chosen or next(b for b in default_agents(game) if b != "random")
 
 
 def _replay(args: argparse.Namespace) -> int:
     record = load_record(args.file)
     states = replay_states(record)
     game = states[0].game
+    if args.gif:
+        return _gif(states, args.gif, args.seat)
     print(
         f"{args.file}: {game.title} ({game.variant}), {game.num_players} players, "
         f"{len(states) - 1} actions"
@@ -178,6 +184,24 @@ def _replay(args: argparse.Namespace) -> int:
             except EOFError:
                 break
     return 0
+
+
+def _gif(states: list[Any], path: str, seat: int | None) -> int:
+    """The record as an animation: one frame per state, as ``seat`` saw it (default: all)."""
+    from koira_env.core.picture import picture, save_gif
+
+    n = states[0].n
+    if seat is not None and not 0 <= seat < n:
+        raise ValueError(f"--seat must be in 0..{n - 1}, got {seat}")
+    count = save_gif((picture(state, seat) for state in states), path)
+    print(f"{count} frames written to {path}")
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from experiments.web.app import serve  # starlette and uvicorn only when serving
+
+    return serve(args.host, args.port, args.records)
 
 
 def _add_rule_args(p: argparse.ArgumentParser) -> None:
@@ -197,6 +221,20 @@ def _add_rule_args(p: argparse.ArgumentParser) -> None:
         "--single-hand",
         action="store_true",
         help="play one hand of a game that lasts many (Whist 22, Kop)",
+    )
+
+
+def _add_backend_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="process",
+        help="where the games run: local processes (default) or a Ray cluster (docs/ray.md)",
+    )
+    p.add_argument(
+        "--address",
+        help="with --backend ray: the cluster (head host:port, ray://host:port or auto); "
+        "default: the Ray job's cluster, else a Ray started on this machine",
     )
 
 
@@ -238,7 +276,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     tour.add_argument("--seed", type=int, default=0)
     tour.add_argument("--out", default="results/tournament", help="results folder")
-    tour.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    tour.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="processes, or Ray tasks at once (default: all cores, of the cluster with Ray)",
+    )
+    _add_backend_args(tour)
     tour.add_argument(
         "--max-games", type=int, default=None, help="stop after this many new games (resumable)"
     )
@@ -268,7 +312,34 @@ def build_parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="step through a saved game record")
     replay.add_argument("file")
     replay.add_argument("--step", action="store_true", help="wait for Enter after each move")
+    replay.add_argument("--gif", metavar="OUT", help="save the game as an animated GIF instead")
+    replay.add_argument(
+        "--seat", type=int, default=None, help="with --gif: that seat's view (default: all)"
+    )
     replay.set_defaults(func=_replay)
+
+    serve = sub.add_parser(
+        "serve",
+        help="the web page: play the bots, replay records (http://127.0.0.1:8000)",
+        description="A local web app: a lobby, a table to play any game against its bots, "
+        "and a replay viewer for game records (docs/web.md).",
+    )
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to bind (default 127.0.0.1: this machine only; 0.0.0.0 opens it to "
+        "the network)",
+    )
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--records",
+        action="append",
+        default=None,
+        metavar="DIR",
+        help="a folder whose game records the replay viewer may open (repeatable; default: "
+        "results, where tournaments write)",
+    )
+    serve.set_defaults(func=_serve)
 
     # Flags are defined by training.train.Args; "+" as prefix hands every "--flag" through.
     train = sub.add_parser(
@@ -288,7 +359,13 @@ def build_parser() -> argparse.ArgumentParser:
         e.add_argument("--quick", action="store_true", help="the small setting used by the tests")
         e.add_argument("--out", default=f"results/{name}", help="results folder (resumable)")
         e.add_argument("--seed", type=int, default=0)
-        e.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+        e.add_argument(
+            "--workers",
+            type=int,
+            default=None,
+            help="processes, or Ray tasks at once (default 2; with Ray: the cluster's cores)",
+        )
+        _add_backend_args(e)
         e.add_argument(
             "--max-tasks", type=int, default=None, help="stop after this many new games/tasks"
         )
@@ -302,6 +379,8 @@ EXPERIMENTS = ("risk", "probe", "wars")
 
 
 def _experiment(args: argparse.Namespace) -> int:
+    if args.workers is None and args.backend == "process":
+        args.workers = WORKERS
     result = args.run(args)
     print(f"results in {args.out}/")
     if not result["complete"]:

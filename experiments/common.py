@@ -1,5 +1,5 @@
 """Plumbing shared by the experiments: a results folder owned by one config, a resumable task
-log, atomic writes, a parallel map with progress, and figure saving.
+log, atomic writes, a parallel map (local processes or Ray) with progress, and figure saving.
 
 Every experiment is a list of keyed tasks whose results are pure functions of the task. Finished
 results are appended to ``tasks.jsonl`` as they arrive (a torn last line from a kill is cut
@@ -19,7 +19,7 @@ from typing import Any
 
 from agents.tournament import read_log
 from koira_env.core.files import claim_folder
-from koira_env.core.jobs import chunked, map_chunks
+from koira_env.core.jobs import PROCESS, Backend, chunked, map_chunks
 
 TASKS = "tasks.jsonl"
 WORKERS = 2  # the shared 2-core machine
@@ -58,14 +58,15 @@ def run_tasks(
     config: dict[str, Any],
     tasks: Sequence[tuple[str, Any]],
     fn: Callable[[Any], dict[str, Any]],
-    workers: int = WORKERS,
+    workers: int | None = WORKERS,
     max_tasks: int | None = None,
     progress: bool = False,
     label: str = "tasks",
+    backend: Backend = PROCESS,
 ) -> list[dict[str, Any]]:
     """Run the keyed ``tasks`` missing from ``out/tasks.jsonl``; return the finished rows in task
     order. ``fn`` must be a picklable top-level function; ``max_tasks`` stops after that many
-    new tasks (the next run continues)."""
+    new tasks (the next run continues). ``workers`` None: every core of the backend."""
     out.mkdir(parents=True, exist_ok=True)
     claim_folder(out, config, TASKS, "experiment")
     path = out / TASKS
@@ -83,11 +84,14 @@ def run_tasks(
             log.flush()
             bar.advance(len(rows))
 
-        size = max(1, min(20, len(todo) // (max(workers, 1) * 8) or 1))
-        if workers <= 1 or len(todo) <= size:
-            for chunk in chunked(todo, size):
+        workers = backend.parallelism(workers) if todo else 1
+        size = max(1, min(20, len(todo) // (workers * 8) or 1))
+        chunks = chunked(todo, size)
+        if backend.local and (workers == 1 or len(todo) <= size):
+            for chunk in chunks:
                 emit(_run_chunk(fn, chunk))
         else:
-            for rows in map_chunks(partial(_run_chunk, fn), chunked(todo, size), workers):
+            task = partial(_run_chunk, fn)
+            for rows in map_chunks(task, chunks, workers, backend=backend):
                 emit(rows)
     return [done[key] for key, _ in tasks if key in done]

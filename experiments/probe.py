@@ -24,6 +24,7 @@ from agents.registry import make_agent
 from agents.tournament import deal_key, deal_seed
 from koira_env.cards import RANK_OF
 from koira_env.core.files import pyplot, save_figure, write_csv, write_json
+from koira_env.core.jobs import PROCESS, Backend
 from koira_env.games.koira.engine import PHASE_ONE, RISK, State, new_game
 from koira_env.games.koira.heuristics import WAR, WIN, card_outcome, round_summary
 from koira_env.games.koira.rules import make_rules
@@ -186,9 +187,10 @@ def run(
     seed: int = 0,
     rules: str = "koira",
     policy: str = "greedy",
-    workers: int = WORKERS,
+    workers: int | None = WORKERS,
     max_tasks: int | None = None,
     progress: bool = False,
+    backend: Backend = PROCESS,
 ) -> dict[str, Any]:
     """Probe sampled decision points and write ``points.csv``, ``table.csv`` and heatmaps."""
     out = Path(out)
@@ -199,7 +201,9 @@ def run(
     config.update(per_deal=per_deal, rollouts=rollouts, policy=policy)
     points = sample_points(rules, 4, seed, deals, per_deal, rollouts, policy)
     tasks = [(f"{p.deal}.{p.index}", p) for p in points]
-    rows = run_tasks(out, config, tasks, probe_point, workers, max_tasks, progress, "probe points")
+    rows = run_tasks(
+        out, config, tasks, probe_point, workers, max_tasks, progress, "probe points", backend
+    )
     table = tabulate(rows)
     result = {"config": config, "complete": len(rows) == len(tasks), "points": len(rows)}
     result["overall"] = _mean_ci([r["diff"] for r in rows])
@@ -309,4 +313,5 @@ def main(args: argparse.Namespace) -> dict[str, Any]:
         workers=args.workers,
         max_tasks=args.max_tasks,
         progress=not args.quiet,
+        backend=Backend(args.backend, args.address),
     )

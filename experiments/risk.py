@@ -20,6 +20,7 @@ from agents.registry import register
 from agents.tournament import LOG, TournamentConfig, read_log, run_tournament
 from koira_env.cards import RANK_OF
 from koira_env.core.files import claim_folder, pyplot, save_figure, write_csv, write_json
+from koira_env.core.jobs import PROCESS, Backend
 from koira_env.games.koira.engine import PHASE_ONE, RISK
 from koira_env.games.koira.heuristics import HEURISTICS, WAR, WIN, card_outcome, round_summary
 
@@ -172,9 +173,10 @@ def run(
     deals: int | None = None,
     seed: int = 0,
     rules: str = "koira",
-    workers: int = WORKERS,
+    workers: int | None = WORKERS,
     max_games: int | None = None,
     progress: bool = False,
+    backend: Backend = PROCESS,
 ) -> dict[str, Any]:
     """Play (or finish) every policy's tournament and write the tables and figures."""
     out = Path(out)
@@ -198,7 +200,9 @@ def run(
         before = len(read_log(folder / LOG))
         if progress:
             print(f"[risk {i}/{len(jobs)}] {spec} vs 3 {field}", flush=True)
-        summary = run_tournament(tour, folder, workers=workers, max_games=budget, progress=progress)
+        summary = run_tournament(
+            tour, folder, workers=workers, max_games=budget, progress=progress, backend=backend
+        )
         if budget is not None:
             budget = max(0, budget - (summary["games_played"] - before))
         complete = complete and summary["complete"]
@@ -355,4 +359,5 @@ def main(args: argparse.Namespace) -> dict[str, Any]:
         workers=args.workers,
         max_games=args.max_tasks,
         progress=not args.quiet,
+        backend=Backend(args.backend, args.address),
     )

@@ -20,6 +20,7 @@ from agents.registry import make_agent
 from agents.tournament import deal_key, deal_seed
 from koira_env.cards import RANK_OF, RANKS
 from koira_env.core.files import pyplot, save_figure, write_csv, write_json
+from koira_env.core.jobs import PROCESS, Backend
 from koira_env.games.koira.engine import State, new_game
 from koira_env.games.koira.rules import make_rules
 
@@ -127,9 +128,10 @@ def run(
     quick: bool = False,
     deals: int | None = None,
     seed: int = 0,
-    workers: int = WORKERS,
+    workers: int | None = WORKERS,
     max_tasks: int | None = None,
     progress: bool = False,
+    backend: Backend = PROCESS,
 ) -> dict[str, Any]:
     """Play every deal (resumably) and write ``wars.json``, CSV tables and figures."""
     out = Path(out)
@@ -137,7 +139,9 @@ def run(
     config = {"format": FORMAT, "seed": seed, "deals": deals, "rules": list(RULES)}
     config["lineups"] = [list(x) for x in LINEUPS]
     tasks = [(f"{r}/{d}", (seed, d, r)) for r in RULES for d in range(deals)]
-    rows = run_tasks(out, config, tasks, play_deal, workers, max_tasks, progress, "war deals")
+    rows = run_tasks(
+        out, config, tasks, play_deal, workers, max_tasks, progress, "war deals", backend
+    )
     result = {"config": config, "complete": len(rows) == len(tasks)}
     result["rules"] = {
         r: summarize([x for x in rows if x["key"].startswith(r + "/")]) for r in RULES
@@ -348,4 +352,5 @@ def main(args: argparse.Namespace) -> dict[str, Any]:
         workers=args.workers,
         max_tasks=args.max_tasks,
         progress=not args.quiet,
+        backend=Backend(args.backend, args.address),
     )

@@ -32,11 +32,12 @@ from agents.ppo import META_NAME, check_compatible, model_metadata, read_metadat
 from agents.registry import default_agents
 from agents.tournament import TournamentConfig, run_tournament
 from koira_env.core.game import Game
+from koira_env.core.jobs import Backend
 from koira_env.core.single_agent import SingleAgentEnv
 from koira_env.registry import make_game, spec
 
 from .league import League, LeagueMix, write_manifest
-from .warmstart import collect, fit
+from .warmstart import Demonstrations, collect, fit, shard_bounds
 
 CHECKPOINT, LATEST, EVAL_CSV, CONFIG = "checkpoint.zip", "latest.zip", "eval.csv", "config.json"
 # eval.csv follows the game's ranking measure (``GameSpec.rank_by``): the measure's short name
@@ -66,8 +67,10 @@ def eval_columns(measure: str) -> list[str]:
     ]
 
 
-# Arguments that only say how long or how visibly to run: a resumed run may change them.
-RUN_LENGTH = frozenset({"total_timesteps", "minutes", "progress", "resume", "vec_env"})
+# Arguments that only say how long, how visibly or where to run: a resumed run may change them.
+RUN_LENGTH = frozenset(
+    {"total_timesteps", "minutes", "progress", "resume", "vec_env", "workers", "backend", "address"}
+)
 
 
 @dataclass
@@ -121,6 +124,18 @@ class Args:
     """warm start: passes over the demonstrations"""
     bc_lr: float = 1e-3
     """warm start: Adam step size of the behaviour cloning"""
+    bc_shards: int = 1
+    """warm start: streams of bot games the decisions are split into, each seeded on its own,
+    played in parallel on ``workers`` (1: one stream in this process)"""
+    workers: int = 0
+    """warm start: processes, or Ray tasks at once, playing the shards; 0: every core of this
+    machine, or of the Ray cluster"""
+    backend: str = "process"
+    """warm start: where the shards run, "process" (local processes) or "ray" (a Ray cluster,
+    docs/ray.md); the demonstrations are the same either way"""
+    address: str = ""
+    """warm start with backend "ray": the cluster's address (host:port of its head, or
+    auto); empty: the Ray job's cluster, else a Ray started on this machine"""
     p_latest: float = 0.1
     """probability that an opponent seat is the latest policy"""
     p_snapshot: float = 0.1
@@ -296,23 +311,48 @@ def evaluate(args: Args, model_path: Path, timesteps: int, minutes: float) -> di
 
 
 # ------------------------------------------------------------------ training
-def warm_start(args: Args, model: Any, game: Game) -> None:
-    """Behaviour cloning of ``bc_bots`` into the fresh network (``training.warmstart``),
-    on every core: the envs are idle until PPO starts."""
+def demonstrations(args: Args, game: Game) -> Demonstrations:
+    """The warm start's bot games (``training.warmstart.collect``), in ``bc_shards`` on
+    ``workers`` processes or on Ray. They are played before the envs and the network exist,
+    so the pool forks a process without torch threads; a Ray connection is closed afterwards
+    (PPO runs here)."""
+    started = time.monotonic()
+    backend = Backend(args.backend, args.address or None)
+    imitated = args.imitated_bots()
+    try:
+        demos = collect(
+            game,
+            args.league_bots(),
+            imitated,
+            args.bc_decisions,
+            args.seed,
+            args.bc_shards,
+            args.workers,
+            backend,
+        )
+    finally:
+        backend.release()
+    print(
+        f"warm start: {args.bc_decisions} decisions of {','.join(imitated)} collected in "
+        f"{time.monotonic() - started:.0f} s ({args.bc_shards} shards, {args.backend})",
+        flush=True,
+    )
+    return demos
+
+
+def warm_start(args: Args, model: Any, game: Game, demos: Demonstrations) -> None:
+    """Behaviour cloning of the demonstrations into the fresh network
+    (``training.warmstart``), on every core: the envs are idle until PPO starts."""
     import torch
 
     started = time.monotonic()
-    imitated = args.imitated_bots()
-    demos = collect(game, args.league_bots(), imitated, args.bc_decisions, args.seed)
-    collected = time.monotonic()
     torch.set_num_threads(os.cpu_count() or 1)
     stats = fit(
         model.policy, demos, game.observation_scale, args.bc_epochs, args.bc_lr, 512, args.seed
     )
     torch.set_num_threads(args.torch_threads)
     print(
-        f"warm start: {args.bc_decisions} decisions of {','.join(imitated)} collected in "
-        f"{collected - started:.0f} s, fitted in {time.monotonic() - collected:.0f} s: "
+        f"warm start: fitted in {time.monotonic() - started:.0f} s: "
         + ", ".join(f"{k} {v:.3f}" for k, v in stats.items()),
         flush=True,
     )
@@ -328,8 +368,12 @@ def train(args: Args) -> Path:
     LeagueMix(args.p_latest, args.p_snapshot, args.league_bots())  # validate before any work
     if args.vec_env not in VEC_ENVS:
         raise ValueError(f"vec_env must be one of {sorted(VEC_ENVS)}, got {args.vec_env!r}")
+    Backend(args.backend, args.address or None)
+    shard_bounds(args.bc_decisions, args.bc_shards)
     run_dir = Path(args.run_dir)
     claim_run_dir(args)
+    started = time.monotonic()
+    demos = demonstrations(args, game) if not args.resume and args.bc_decisions else None
     ckpt = run_dir / CHECKPOINT
     if args.resume:
         meta = read_metadata(ckpt)
@@ -361,14 +405,13 @@ def train(args: Args) -> Path:
         save_model(model, latest, meta)
         write_manifest(run_dir, LATEST, snapshots)
 
-    started = time.monotonic()
-
     def minutes_now() -> float:
         return minutes_before + (time.monotonic() - started) / 60
 
     if not args.resume:
-        if args.bc_decisions:
-            warm_start(args, model, game)
+        if demos is not None:
+            warm_start(args, model, game, demos)
+            demos = None  # hundreds of MB: not kept through PPO
         publish(0, minutes_now())
         if args.bc_decisions:
             rows.append(evaluate(args, latest, 0, minutes_now()))

@@ -9,12 +9,18 @@ PPO then starts from bot-level play with a value function that already knows the
 only has to improve on it. Observations are stored as the encoder's small integers (uint8)
 when the game's observations are such codes times a scale (``Game.observation_scale``: Koira's
 vector has over a thousand entries), else as float32.
+
+The bot games are the trainer's data generation that fans out: split into ``shards`` streams,
+each seeded on its own, they run on local processes or on a Ray cluster (``core.jobs``), and
+the demonstrations depend on the seed and the number of shards only, not on where they ran.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -22,6 +28,7 @@ import numpy as np
 from agents.base import Turn
 from agents.registry import make_agent
 from koira_env.core.game import Game
+from koira_env.core.jobs import PROCESS, Backend, map_chunks
 
 
 @dataclass
@@ -33,16 +40,76 @@ class Demonstrations:
 
 
 def collect(
-    game: Game, field: tuple[str, ...], imitate: tuple[str, ...], decisions: int, seed: int
+    game: Game,
+    field: tuple[str, ...],
+    imitate: tuple[str, ...],
+    decisions: int,
+    seed: int,
+    shards: int = 1,
+    workers: int | None = 1,
+    backend: Backend = PROCESS,
 ) -> Demonstrations:
-    """``decisions`` real decisions of the ``imitate`` bots at tables drawn from ``field``."""
-    rng = random.Random(seed)
+    """``decisions`` real decisions of the ``imitate`` bots at tables drawn from ``field``.
+    ``shards`` > 1 splits them into that many streams of games, seeded on their own, played
+    on ``workers`` processes or Ray tasks (None or 0: every core); one shard is one stream
+    from ``seed``, the demonstrations of earlier versions."""
+    parts = list(enumerate(itertools.pairwise(shard_bounds(decisions, shards))))
+    play = partial(_shard, game, field, imitate, seed)
+    if shards == 1:
+        return play(parts[0])[1]  # in this process, and not copied: hundreds of MB
+    if backend.local and backend.parallelism(workers) == 1:
+        done = map(play, parts)
+    else:
+        done = map_chunks(play, parts, backend.parallelism(workers), backend=backend)
+    demos = _empty(game, decisions)
+    for start, part in done:  # in completion order: each shard knows its place
+        end = start + len(part.actions)
+        demos.obs[start:end] = part.obs
+        demos.masks[start:end] = part.masks
+        demos.actions[start:end] = part.actions
+        demos.returns[start:end] = part.returns
+    return demos
+
+
+def shard_bounds(decisions: int, shards: int) -> list[int]:
+    """Where each of ``shards`` (nearly equal) parts of ``decisions`` starts, and the end."""
+    if shards < 1:
+        raise ValueError(f"the demonstrations need at least one shard, got {shards}")
+    return [decisions * i // shards for i in range(shards + 1)]
+
+
+def _empty(game: Game, decisions: int) -> Demonstrations:
+    scale = game.observation_scale
+    return Demonstrations(
+        np.empty((decisions, game.observation_size), np.float32 if scale is None else np.uint8),
+        np.empty((decisions, game.num_actions), bool),
+        np.empty(decisions, np.int64),
+        np.empty(decisions, np.float32),
+    )
+
+
+def _shard(
+    game: Game,
+    field: tuple[str, ...],
+    imitate: tuple[str, ...],
+    seed: int,
+    part: tuple[int, tuple[int, int]],
+) -> tuple[int, Demonstrations]:
+    """Shard ``index``: the decisions ``start:end``, from a seed of its own (shard 0: ``seed``,
+    so that one shard is the single stream)."""
+    index, (start, end) = part
+    rng = random.Random(seed if index == 0 else f"{seed}/bc/{index}")
+    return start, _play(game, field, imitate, end - start, rng)
+
+
+def _play(
+    game: Game, field: tuple[str, ...], imitate: tuple[str, ...], decisions: int, rng: random.Random
+) -> Demonstrations:
+    """Bot-only tables until ``decisions`` decisions of the ``imitate`` bots are recorded."""
     n = game.num_players
     scale = game.observation_scale
-    obs = np.empty((decisions, game.observation_size), np.float32 if scale is None else np.uint8)
-    masks = np.empty((decisions, game.num_actions), bool)
-    actions = np.empty(decisions, np.int64)
-    returns = np.empty(decisions, np.float32)
+    demos = _empty(game, decisions)
+    obs, masks, actions, returns = demos.obs, demos.masks, demos.actions, demos.returns
     count = 0
     while count < decisions:
         names = [rng.choice(field) for _ in range(n)]
@@ -69,7 +136,7 @@ def collect(
         final = state.returns()
         for row, seat in rows:
             returns[row] = final[seat]
-    return Demonstrations(obs, masks, actions, returns)
+    return demos
 
 
 def fit(

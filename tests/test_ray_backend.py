@@ -1,0 +1,256 @@
+"""The Ray backend (``koira_env.core.jobs.Backend``): the same files as the process pool, resuming
+across backends, clear errors, and a node killed mid-run, against a real Ray cluster of two
+nodes on this machine started here (``ray start --head`` on 127.0.0.1, a second ``ray start``
+joining it). Those tests carry the ``ray`` marker and run with ``pytest -m ray -n 0``; the
+checks that need no Ray run in the default run."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import pytest
+from bench_scripts import load_benchmark
+
+from agents.tournament import LOG, TournamentConfig, run_tournament
+from experiments.cli import main
+from koira_env import make_game
+from koira_env.core.jobs import Backend
+from training import warmstart
+from training.train import demonstrations, parse_args, train
+
+CONFIG = TournamentConfig(agents=("random", "dumper"), deals=40, seed=3)  # 42 deals, 168 games
+SUMMARIES = ("results.json", "leaderboard.csv", "head_to_head.csv", "head_to_head.png")
+bench = load_benchmark("bench_backends")  # LocalCluster: Ray nodes on this machine
+
+
+def summaries(folder: Path) -> dict[str, bytes]:
+    return {name: (folder / name).read_bytes() for name in SUMMARIES}
+
+
+def outputs(folder: Path) -> dict[str, bytes]:
+    """Every file of a results folder but the logs (the same rows in completion order)."""
+    files = [p for p in folder.rglob("*") if p.is_file() and p.suffix != ".jsonl"]
+    return {str(p.relative_to(folder)): p.read_bytes() for p in files}
+
+
+def logged_keys(folder: Path) -> list[str]:
+    return [line.split('"key":"')[1].split('"')[0] for line in (folder / LOG).open()]
+
+
+# ------------------------------------------------------------------ no Ray needed
+def test_bad_backend_choices_are_clear_errors(monkeypatch, capsys, tmp_path):
+    with pytest.raises(ValueError, match="unknown backend 'spark'"):
+        Backend("spark")
+    with pytest.raises(ValueError, match="add --backend ray"):
+        Backend("process", "127.0.0.1:6379")
+    with pytest.raises(ValueError, match="workers must be at least 1"):
+        Backend().parallelism(-2)
+    argv = ["tournament", "--agents", "random", "--games", "2", "--out", str(tmp_path / "t")]
+    assert main([*argv, "--address", "127.0.0.1:6379", "--quiet"]) == 2
+    assert capsys.readouterr().err == (
+        "koira: error: --address is the address of a Ray cluster: add --backend ray\n"
+    )
+    assert not (tmp_path / "t").exists()
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if the ray extra were not installed
+    with pytest.raises(ValueError, match=r"pip install 'koira-rl\[ray\]'"):
+        run_tournament(CONFIG, tmp_path / "r", backend=Backend("ray"))
+
+
+def same_demonstrations(a: warmstart.Demonstrations, b: warmstart.Demonstrations) -> bool:
+    return all(
+        (getattr(a, f) == getattr(b, f)).all() for f in ("obs", "masks", "actions", "returns")
+    )
+
+
+def test_warm_start_shards_do_not_depend_on_the_workers(tmp_path):
+    """The bot games of ``koira train``'s warm start, in shards: the same on 1 or 2 processes;
+    one shard is the single stream from the seed."""
+    game, field, imitate = make_game("koira", 4), ("greedy", "dumper"), ("greedy",)
+    one = warmstart.collect(game, field, imitate, 1000, seed=7, shards=4)
+    two = warmstart.collect(game, field, imitate, 1000, seed=7, shards=4, workers=2)
+    assert same_demonstrations(one, two)
+    assert one.masks[range(1000), one.actions].all()  # every shard filled its rows
+    single = warmstart.collect(game, field, imitate, 1000, seed=7)
+    assert same_demonstrations(single, warmstart._play(game, field, imitate, 1000, Random(7)))
+    assert not same_demonstrations(one, single)
+    with pytest.raises(ValueError, match="at least one shard"):
+        warmstart.collect(game, field, imitate, 1000, seed=7, shards=0)
+    for bad, error in (["--backend", "spark"], "unknown backend"), (["--bc-shards", "0"], "shard"):
+        with pytest.raises(ValueError, match=error):  # before the run folder is made
+            train(parse_args([*bad, "--run-dir", str(tmp_path / "run")]))
+        assert not (tmp_path / "run").exists()
+
+
+# ------------------------------------------------------------------ a local Ray cluster
+def _workers(node: subprocess.Popen, title: bytes) -> int:
+    """How many Ray workers of ``node`` have this process title (``ray::IDLE``, or
+    ``ray::_ray_chunk`` while they run one of our chunks)."""
+    count = 0
+    for pid in bench.descendants(node.pid):
+        try:
+            count += Path(f"/proc/{pid}/cmdline").read_bytes().startswith(title)
+        except OSError:
+            continue
+    return count
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Any]:
+    """``bench_backends.LocalCluster``: two nodes of one CPU each; this process, connected to
+    it, is the driver."""
+    root = Path(tempfile.mkdtemp(prefix="kray", dir="/tmp"))  # Ray's socket paths must be short
+    local = bench.LocalCluster(root)
+    with pytest.MonkeyPatch.context() as patch:
+        for key in ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN_PATH", "RAY_USAGE_STATS_ENABLED"):
+            patch.setenv(key, local.env[key])
+        patch.delenv("RAY_ADDRESS", raising=False)
+        try:
+            local.start()
+            local.start()
+            assert Backend("ray", local.address).parallelism(None) == 2
+            yield local
+        finally:
+            import ray
+
+            ray.shutdown()
+            local.stop()
+            shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.mark.ray
+def test_summaries_are_byte_identical_on_ray_and_the_process_pool(cluster, tmp_path):
+    on_pool = run_tournament(CONFIG, tmp_path / "pool", workers=2)
+    on_ray = run_tournament(CONFIG, tmp_path / "ray", backend=Backend("ray", cluster.address))
+    assert on_ray == on_pool and on_ray["games_played"] == 168
+    assert summaries(tmp_path / "ray") == summaries(tmp_path / "pool")
+    pool_log = (tmp_path / "pool" / LOG).read_text().splitlines()
+    ray_log = (tmp_path / "ray" / LOG).read_text().splitlines()
+    assert sorted(ray_log) == sorted(pool_log)  # the same rows, in completion order
+
+
+@pytest.mark.ray
+def test_a_folder_started_on_one_backend_finishes_on_the_other(cluster, tmp_path):
+    ray = Backend("ray", cluster.address)
+    whole = run_tournament(CONFIG, tmp_path / "whole", workers=2)
+    first = run_tournament(CONFIG, tmp_path / "a", workers=2, max_games=50)
+    assert not first["complete"] and first["games_played"] == 50
+    assert run_tournament(CONFIG, tmp_path / "a", backend=ray) == whole
+    first = run_tournament(CONFIG, tmp_path / "b", max_games=70, backend=ray)
+    assert not first["complete"] and first["games_played"] == 70
+    assert run_tournament(CONFIG, tmp_path / "b", workers=2) == whole
+    for folder in ("a", "b"):
+        assert summaries(tmp_path / folder) == summaries(tmp_path / "whole")
+        assert sorted(logged_keys(tmp_path / folder)) == sorted(logged_keys(tmp_path / "whole"))
+
+
+@pytest.mark.ray
+def test_experiments_write_the_same_files_on_ray(cluster, tmp_path):
+    """Through the CLI: wars (``run_tasks``) and risk, whose tournaments seat a study agent
+    (``risk:...``) that the Ray workers learn of from the driver (``agent_modules``)."""
+    for name in ("wars", "risk"):
+        argv = ["experiment", name, "--quick", "--quiet", "--seed", "4"]
+        assert main([*argv, "--out", str(tmp_path / name / "pool"), "--workers", "2"]) == 0
+        ray = ["--backend", "ray", "--address", cluster.address]
+        assert main([*argv, "--out", str(tmp_path / name / "ray"), *ray]) == 0
+        assert outputs(tmp_path / name / "ray") == outputs(tmp_path / name / "pool")
+
+
+@pytest.mark.ray
+def test_an_unreachable_address_is_a_one_line_error_within_seconds(tmp_path):
+    argv = [sys.executable, "-m", "experiments.cli", "tournament", "--agents", "random"]
+    argv += ["--games", "2", "--out", str(tmp_path / "t"), "--quiet", "--backend", "ray"]
+    port = bench.free_port()  # nothing listens there
+    start = time.monotonic()
+    run = subprocess.run([*argv, "--address", f"127.0.0.1:{port}"], capture_output=True, text=True)
+    assert time.monotonic() - start < 20
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr == f"koira: error: no Ray cluster at 127.0.0.1:{port}: Connection refused\n"
+    bad = subprocess.run([*argv, "--address", "head-node"], capture_output=True, text=True)
+    assert bad.returncode == 2
+    assert bad.stderr.endswith("expected host:port, ray://host:port or auto\n")
+
+
+@pytest.mark.ray
+def test_koira_tournament_backend_ray_starts_a_local_ray(tmp_path):
+    """What a newcomer types after the README's set-up: no address, a Ray of its own."""
+    argv = ["-m", "experiments.cli", "tournament", "--agents", "random,dumper", "--games", "40"]
+    argv += ["--seed", "3", "--quiet"]
+    env = bench.ray_env(tmp_path)
+    env["RAY_DEFAULT_OBJECT_STORE_MEMORY_PROPORTION"] = "0.01"  # ~240 MB here
+    env["RAY_TMPDIR"] = ray_tmp = tempfile.mkdtemp(prefix="kray", dir="/tmp")  # short paths
+    try:
+        run = subprocess.run(
+            [sys.executable, *argv, "--backend", "ray", "--out", str(tmp_path / "ray")],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+        )
+    finally:
+        shutil.rmtree(ray_tmp, ignore_errors=True)
+    assert run.returncode == 0, run.stderr
+    assert "168 games" in run.stdout
+    run_tournament(CONFIG, tmp_path / "pool", workers=2)
+    assert summaries(tmp_path / "ray") == summaries(tmp_path / "pool")
+
+
+@pytest.mark.ray
+def test_a_node_killed_mid_run_loses_and_duplicates_no_game(cluster, tmp_path):
+    """A third node joins, runs chunks, and is SIGKILLed while it runs one; Ray reruns its
+    chunks elsewhere and the finished folder equals an uninterrupted run's. The node has 2 of
+    the 4 CPUs, and small tournaments have started its workers, so it gets chunks at once; the
+    search bot makes a chunk last about half a second."""
+    config = TournamentConfig(agents=("ismcts:8", "dumper"), deals=60, seed=8)  # 240 games
+    doomed = cluster.start(cpus=2)
+    ray = Backend("ray", cluster.address)
+    assert ray.parallelism(None) == 4
+    deadline = time.monotonic() + 120
+    while _workers(doomed, b"ray::IDLE") < 2:  # Ray starts them on the first lease requests
+        run_tournament(CONFIG, tmp_path / f"warm-{time.monotonic()}", backend=ray)
+        assert time.monotonic() < deadline, "the new node never started workers"
+    folder = tmp_path / "ray"
+    killed_at: list[int] = []  # games in the log when the node died
+    finished = threading.Event()
+
+    def kill_when_busy() -> None:
+        while not finished.is_set():
+            if _workers(doomed, b"ray::_ray_chunk"):
+                log = folder / LOG
+                killed_at.append(len(log.read_text().splitlines()) if log.exists() else 0)
+                cluster.kill(doomed)
+                return
+            time.sleep(0.02)
+
+    killer = threading.Thread(target=kill_when_busy)
+    killer.start()
+    try:
+        summary = run_tournament(config, folder, backend=ray)
+    finally:
+        finished.set()
+        killer.join()
+    assert killed_at and killed_at[0] < 240, "the node should have died mid-run"
+    assert doomed.poll() is not None
+    keys = logged_keys(folder)
+    assert len(keys) == len(set(keys)) == 240  # no game lost, none twice
+    assert summary == run_tournament(config, tmp_path / "pool", workers=2)
+    assert summaries(folder) == summaries(tmp_path / "pool")
+
+
+@pytest.mark.ray
+def test_koira_train_plays_its_warm_start_on_ray(cluster):
+    flags = ["--bc-decisions", "1000", "--bc-shards", "4", "--bots", "greedy", "dumper"]
+    flags += ["--bc-bots", "greedy", "--seed", "7"]
+    args = parse_args([*flags, "--backend", "ray", "--address", cluster.address])
+    on_ray = demonstrations(args, args.make_game())
+    field, imitate = ("greedy", "dumper"), ("greedy",)
+    here = warmstart.collect(args.make_game(), field, imitate, 1000, seed=7, shards=4)
+    assert same_demonstrations(on_ray, here)
