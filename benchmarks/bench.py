@@ -14,7 +14,9 @@ Every measurement plays the same seeded deals with uniformly random legal action
   step) + ``step()``, the action drawn from the mask (counted: actions, not the final
   ``None`` steps of finished agents);
 * ``ceiling``: the same loop over an AEC env that does nothing (constant observation, same
-  game lengths), i.e. the cost of the loop and the AEC protocol themselves.
+  game lengths), i.e. the cost of the loop and the AEC protocol themselves;
+* Koira only, ``engine (python)`` and ``env (python)``: the first two on the pure-Python
+  reference engine, beside the compiled core (Koira's default), with their ratios.
 
 Each is repeated ``--reps`` times; the table shows the median rate and its spread (min..max)
 in wall-clock time, and the median rate in process CPU time, which a busy machine (other
@@ -54,13 +56,17 @@ class Clock:
         return time.perf_counter() - self.wall, time.process_time() - self.cpu
 
 
-def make_config(config: str) -> Game:
-    """``"kop:4"`` -> Kop's game at 4 players; ``"mattis:6"`` -> Koira's Mattis preset."""
+def make_config(config: str, engine: str | None = None) -> Game:
+    """``"kop:4"`` -> Kop's game at 4 players; ``"mattis:6"`` -> Koira's Mattis preset.
+    ``engine`` is Koira's (``"compiled"``, the default, or ``"python"``)."""
     name, _, players = config.partition(":")
     n = int(players) if players else None
+    options = {} if engine is None else {"engine": engine}
     if name in game_ids():
-        return make_game(name, n)
-    return make_game("koira", n or 4, rules=name)
+        if options and name != "koira":
+            raise ValueError(f"an engine choice is Koira's; {name} has one engine")
+        return make_game(name, n, **options)
+    return make_game("koira", n or 4, rules=name, **options)
 
 
 def default_configs() -> list[str]:
@@ -174,27 +180,30 @@ def null_like(env: AECEnv, lengths: list[int]) -> NullEnv:
     )
 
 
-NAMES = ("engine", "env", "ceiling")
-
-
 def measure(config: str, games: int, reps: int) -> dict[str, Any]:
     """Median and spread of each rate over ``reps`` repetitions, and their ratios."""
     game = make_config(config)
     env = CardGameEnv(game)
     null = null_like(env, drive(env, min(games, 50))[0])
-    runs: dict[str, list[float]] = {name: [] for name in NAMES}
-    cpu_runs: dict[str, list[float]] = {name: [] for name in NAMES}
+    loops = {
+        "engine": lambda: bench_engine(game, games),
+        "env": lambda: drive(env, games),
+        "ceiling": lambda: drive(null, games),
+    }
+    if getattr(game, "engine", None) == "compiled":
+        ref = make_config(config, "python")
+        ref_env = CardGameEnv(ref)
+        loops["engine (python)"] = lambda: bench_engine(ref, games)
+        loops["env (python)"] = lambda: drive(ref_env, games)
+    runs: dict[str, list[float]] = {name: [] for name in loops}
+    cpu_runs: dict[str, list[float]] = {name: [] for name in loops}
     for _ in range(reps):
-        for name, run in (
-            ("engine", lambda: bench_engine(game, games)),
-            ("env", lambda: drive(env, games)),
-            ("ceiling", lambda: drive(null, games)),
-        ):
+        for name, run in loops.items():
             actions, (wall, cpu) = run()
             count = actions if isinstance(actions, int) else sum(actions)
             runs[name].append(count / wall)
             cpu_runs[name].append(count / cpu)
-    result: dict[str, Any] = {"config": config, "games": games, "reps": reps}
+    result: dict[str, Any] = {"config": config, "games": games, "reps": reps, "loops": list(loops)}
     for name, rates in runs.items():
         result[name] = {
             "median": statistics.median(rates),
@@ -205,18 +214,23 @@ def measure(config: str, games: int, reps: int) -> dict[str, Any]:
         }
     result["env_over_engine"] = result["env"]["median"] / result["engine"]["median"]
     result["env_over_ceiling"] = result["env"]["median"] / result["ceiling"]["median"]
+    if "engine (python)" in result:
+        result["compiled_over_python"] = {
+            name: result[name]["median"] / result[f"{name} (python)"]["median"]
+            for name in ("engine", "env")
+        }
     return result
 
 
 def table(results: list[dict[str, Any]]) -> str:
-    head = f"{'config':<11} {'what':<8} {'median/s':>10} {'min..max':>21} {'CPU-time/s':>11}"
+    head = f"{'config':<11} {'what':<15} {'median/s':>10} {'min..max':>21} {'CPU-time/s':>11}"
     lines = [head, "-" * len(head)]
     for r in results:
-        for name in NAMES:
+        for name in r["loops"]:
             m = r[name]
             spread = f"{m['min']:,.0f}..{m['max']:,.0f}"
             lines.append(
-                f"{r['config']:<11} {name:<8} {m['median']:>10,.0f} {spread:>21}"
+                f"{r['config']:<11} {name:<15} {m['median']:>10,.0f} {spread:>21}"
                 f" {m['cpu_median']:>11,.0f}"
             )
         lines.append(
@@ -224,6 +238,12 @@ def table(results: list[dict[str, Any]]) -> str:
             f"env/ceiling {r['env_over_ceiling']:.2f}, "
             f"env/{results[0]['config']} env {r['env_over_first']:.2f}"
         )
+        if "compiled_over_python" in r:
+            speedup = r["compiled_over_python"]
+            lines.append(
+                f"{r['config']:<11} compiled core / reference engine: engine "
+                f"{speedup['engine']:.2f}x, env {speedup['env']:.2f}x"
+            )
     return "\n".join(lines)
 
 

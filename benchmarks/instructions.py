@@ -1,6 +1,7 @@
 """Instructions per step under valgrind's callgrind: a speed measure the VM's noise cannot move.
 
     python benchmarks/instructions.py [--what env engine ceiling] [--games 200] [--config koira:4]
+                                      [--engine compiled python]
 
 On the shared 2-core VM the clocks drift by 5-10% between runs of ``bench.py``, more than
 most single changes gain. The number of instructions a loop executes does not drift (repeat
@@ -9,7 +10,8 @@ runs agree to about 0.5%), so a change can be judged by it first and confirmed w
 games under ``valgrind --tool=callgrind`` (``PYTHONHASHSEED=0``) and divides the difference by
 the number of steps, so start-up and imports cancel out. Instructions are not time (cache
 misses and branch mispredictions are not counted), and valgrind runs the loop about 50
-times slower: 200 games take about 40 s. Needs ``valgrind`` on the PATH.
+times slower: 200 games take about 40 s. Needs ``valgrind`` on the PATH. ``--engine`` counts
+Koira on its compiled core (the default), its pure-Python reference engine, or both.
 """
 
 from __future__ import annotations
@@ -35,10 +37,10 @@ def _bench():
     return bench
 
 
-def play(what: str, config: str, games: int) -> int:
+def play(what: str, config: str, games: int, engine: str | None = None) -> int:
     """Run ``bench.py``'s loop for ``what`` over seeds ``0..games-1``; return the steps taken."""
     bench = _bench()
-    game = bench.make_config(config)
+    game = bench.make_config(config, engine)
     if what == "engine":
         return bench.bench_engine(game, games)[0]
     env = CardGameEnv(game)
@@ -56,7 +58,7 @@ def instructions(stderr: str) -> int:
     return int(match.group(1).replace(",", ""))
 
 
-def count(what: str, config: str, games: int) -> tuple[int, int]:
+def count(what: str, config: str, games: int, engine: str | None) -> tuple[int, int]:
     """(instructions, steps) of one run of ``play`` under callgrind."""
     cmd = [
         "valgrind",
@@ -68,6 +70,7 @@ def count(what: str, config: str, games: int) -> tuple[int, int]:
         what,
         config,
         str(games),
+        *([engine] if engine else []),
     ]
     # one BLAS thread: OpenBLAS's idle worker threads spin under valgrind and add ~1% noise
     env = {**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1"}
@@ -75,30 +78,37 @@ def count(what: str, config: str, games: int) -> tuple[int, int]:
     return instructions(done.stderr), int(done.stdout.split()[-1])
 
 
-def per_step(what: str, config: str, games: int) -> float:
+def per_step(what: str, config: str, games: int, engine: str | None = None) -> float:
     """Instructions per step, start-up cancelled out by a run of no games."""
-    total, steps = count(what, config, games)
-    base, _ = count(what, config, 0)
+    total, steps = count(what, config, games, engine)
+    base, _ = count(what, config, 0, engine)
     return (total - base) / steps
 
 
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--child"]:
-        what, config, games = argv[1:]
-        print(play(what, config, int(games)))
+        what, config, games, *engine = argv[1:]
+        print(play(what, config, int(games), *engine))
         return
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--what", nargs="+", choices=WHAT, default=list(WHAT))
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--config", default="koira:4", help="game:players or koira-preset:players")
+    parser.add_argument(
+        "--engine", nargs="+", choices=("compiled", "python"), default=None, help="Koira only"
+    )
     args = parser.parse_args(argv)
     if shutil.which("valgrind") is None:
         parser.error("valgrind is not on the PATH (apt install valgrind)")
-    _bench().make_config(args.config)  # a bad config fails here, not inside valgrind
-    for what in args.what:
-        steps = per_step(what, args.config, args.games)
-        print(f"{args.config:<10} {what:<8} {steps:>9,.0f} instructions/step")
+    engines = args.engine or [None]
+    for engine in engines:
+        _bench().make_config(args.config, engine)  # a bad config fails here, not in valgrind
+    for engine in engines:
+        for what in args.what:
+            steps = per_step(what, args.config, args.games, engine)
+            label = f"{what} ({engine})" if engine else what
+            print(f"{args.config:<10} {label:<19} {steps:>9,.0f} instructions/step")
 
 
 if __name__ == "__main__":

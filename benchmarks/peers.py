@@ -3,9 +3,11 @@
 Every measurement plays whole games with uniformly random legal actions for a fixed time
 budget and counts decision steps (chance nodes, such as OpenSpiel's deal, cost time but are
 not counted). Measurements are interleaved over several repetitions and reported as median
-and min-max, because shared machines are noisy. Peers that are not installed (the ``bench``
-extra: ``pettingzoo[classic]``, which brings rlcard and open_spiel) are reported as
-unavailable. Run ``python benchmarks/peers.py --help``; results are in docs/benchmarks.md.
+and min-max, because shared machines are noisy. Koira's rows run on the compiled core (the
+default); the ``(python)`` rows run the same loops on the pure-Python reference engine.
+Peers that are not installed (the ``bench`` extra: ``pettingzoo[classic]``, which brings
+rlcard and open_spiel) are reported as unavailable. Run ``python benchmarks/peers.py --help``;
+results are in docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -39,11 +41,16 @@ OPENSPIEL_GAMES = {"bridge": {"use_double_dummy_result": False}, "hearts": {}, "
 PETTINGZOO_GAMES = ("texas_holdem_v4", "leduc_holdem_v4", "connect_four_v3")
 PACKAGES = ("numpy", "pettingzoo", "gymnasium", "rlcard", "open_spiel")
 
-# (name, numerator, denominator, minimum ratio of steps/s)
+# (name, numerator, denominator, minimum ratio of steps/s); "koira ..." is the compiled core
 TARGETS = (
     ("env+obs vs OpenSpiel bridge + observation_tensor", "koira env", "bridge obs", 2.5),
-    ("env+obs vs OpenSpiel bridge + reused buffer", "koira env", "bridge buffer", 0.6),
-    ("bare engine vs OpenSpiel hearts raw", "koira bare", "hearts raw", 1.5),
+    ("env+obs vs OpenSpiel bridge + reused buffer", "koira env", "bridge buffer", 1.0),
+    ("bare engine vs OpenSpiel hearts raw", "koira bare", "hearts raw", 5.0),
+)
+# the compiled core over the reference engine, same loop, same run
+SPEEDUPS = (
+    ("bare engine", "koira bare", "koira bare (python)"),
+    ("env", "koira env", "koira env (python)"),
 )
 
 # CPU time of this process by default: on a shared, loaded machine wall time mostly measures
@@ -70,11 +77,11 @@ class Bench:
 
 
 # ------------------------------------------------------------------ our side
-def bare_engine() -> GameFn:
+def bare_engine(engine: str = "compiled") -> GameFn:
     rules = make_rules(PLAYERS, RULES)  # once, as OpenSpiel's load_game and our env do
 
     def game(rng: random.Random, seed: int) -> int:
-        state = new_game(rules=rules, seed=seed)
+        state = new_game(rules=rules, seed=seed, engine=engine)
         while not state.is_terminal:
             state.apply(rng.choice(state.legal_actions()))
         return state.actions_taken
@@ -104,8 +111,8 @@ def aec_loop(env: Any) -> GameFn:
     return game
 
 
-def koira_aec() -> GameFn:
-    return aec_loop(koira_env.env(PLAYERS, RULES))
+def koira_aec(engine: str = "compiled") -> GameFn:
+    return aec_loop(koira_env.env(PLAYERS, RULES, engine=engine))
 
 
 def calibrate(games: int = 50) -> tuple[int, int]:
@@ -249,9 +256,12 @@ def openspiel(name: str, mode: str) -> Callable[[], GameFn]:
 
 def benches() -> list[Bench]:
     info = "information_state_tensor (no observation tensor)"
+    ref = "the pure-Python reference engine"
     out = [
         Bench("koira bare", "ours", "koira bare", bare_engine, "legal_actions + apply"),
+        Bench("koira bare (python)", "ours", "koira bare", lambda: bare_engine("python"), ref),
         Bench("koira env", "ours", "koira env", koira_aec, "koira_env.env(), obs + mask"),
+        Bench("koira env (python)", "ours", "koira env", lambda: koira_aec("python"), ref),
         Bench("null AEC env", "ceiling", "koira env", null_aec, "do-nothing env, same shapes"),
         Bench("koira tournament", "ours", "koira bare", tournament, "heuristic bots"),
     ]
@@ -367,6 +377,7 @@ def report(todo: list[Bench], reps: int, budget: float, clock: str) -> dict[str,
             | {"status": status}
         )
     ceiling = ratio(results, "null AEC env", "koira env")
+    speedups = {name: ratio(results, fast, slow) for name, fast, slow in SPEEDUPS}
     return {
         "command": "python benchmarks/peers.py",
         "machine": machine(),
@@ -375,6 +386,7 @@ def report(todo: list[Bench], reps: int, budget: float, clock: str) -> dict[str,
         "clock": clock,
         "rows": rows,
         "env_fraction_of_null_env": 1 / ceiling if ceiling else None,
+        "compiled_over_python": speedups,
         "targets": targets,
     }
 
@@ -442,6 +454,9 @@ def print_report(data: dict[str, Any]) -> None:
     fraction = data["env_fraction_of_null_env"]
     if fraction is not None:
         print(f"koira env runs at {fraction:.1%} of the do-nothing AEC env's steps/s")
+    for name, value in data["compiled_over_python"].items():
+        if value is not None:
+            print(f"compiled core / reference engine, {name}: {value:.2f}x")
     for t in data["targets"]:
         value = "n/a" if t["ratio"] is None else f"{t['ratio']:.2f}x"
         print(f"{t['status']:4}  {t['target']}: {value} (target >= {t['min']}x)")

@@ -17,7 +17,7 @@ from .games.koira.rules import PRESETS, Rules, make_rules
 from .registry import games, make, make_game, make_raw
 
 # The one place the version is written: pyproject.toml reads it, ``koira --version`` prints it.
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 
 def env(

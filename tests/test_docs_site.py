@@ -21,10 +21,16 @@ PAGES = [
     "index.html",  # README.md
     "rules/index.html",  # RULES.md
     "games/index.html",
-    *(f"games/{game}/index.html" for game in ("koira", "matapesa", "whist22", "kop")),
+    *(
+        f"games/{game}/index.html"
+        for game in ("koira", "matapesa", "whist22", "kop", "dois", "teka", "red7")
+    ),
     *(
         f"{page}/index.html"
-        for page in ("environment", "bots", "tournaments", "training", "findings", "benchmarks")
+        for page in (
+            "environment", "bots", "tournaments", "training", "ray", "web", "findings",
+            "benchmarks",
+        )
     ),
     "api/index.html",
     *(

@@ -189,10 +189,12 @@ def test_observation_swap_hidden_cards_in_place():
         if len(state.stock) < 2 or not state.hands[2]:
             continue
         other = state.clone()
-        hand_card, stock_card = other.hands[2][0], other.stock[0]
+        hands, stock = other.hands, other.stock  # copies on the compiled core: assigned back
+        hand_card, stock_card = hands[2][0], stock[0]
         if state.pub[hand_card] != UNKNOWN:
             continue
-        other.hands[2][0], other.stock[0] = stock_card, hand_card
+        hands[2][0], stock[0] = stock_card, hand_card
+        other.hands, other.stock = hands, stock
         other.loc[hand_card], other.loc[stock_card] = other.loc[stock_card], other.loc[hand_card]
         swaps += 1
         for seat in (0, 1, 3):

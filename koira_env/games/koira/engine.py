@@ -831,12 +831,14 @@ def new_game(
     seed: int | str | None = None,
     deck: list[str] | list[int] | None = None,
     log: bool = False,
+    engine: str | None = None,
     **options: Any,
 ) -> State:
-    """A fresh game: ``deck`` fixes the order (``deck[0]`` dealt first), else ``seed`` shuffles."""
+    """A fresh game: ``deck`` fixes the order (``deck[0]`` dealt first), else ``seed`` shuffles.
+    ``engine="python"`` plays it on this module's ``State``, else on the compiled core."""
     from .game import game_for, make_game
 
-    game = game_for(rules) if isinstance(rules, Rules) and not options else None
+    game = game_for(rules, engine) if isinstance(rules, Rules) and not options else None
     if game is None:
-        game = make_game(num_players, rules, **options)
+        game = make_game(num_players, rules, engine=engine, **options)
     return game.new_state(deck, seed=seed, log=log)

@@ -4,11 +4,16 @@ The presets (``koira``, ``koira-b``, ``mattis``) and every option are ``Rules`` 
 (``rules.py``); the engine (``engine.py``) decides each rule; this module ties them to the
 game protocol of ``koira_env.core.game``: dealing, the observation encoder, action names,
 text and the env's end-of-game info.
+
+Two engines play the same games: the compiled core (``_compiled.pyx``, built at install, the
+default) and the pure-Python reference (``engine.py``, ``engine="python"``). The choice is not
+a rule: records and ``rules.to_dict()`` do not mention it.
 """
 
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -20,26 +25,53 @@ from .observation import ObservationEncoder
 from .render import describe_event, render_text
 from .rules import Rules, make_rules
 
+try:
+    from . import _compiled
+except ImportError as err:  # a source checkout whose extension is not built
+    _compiled = None
+    _COMPILED_ERROR = str(err)
+
+ENGINES = ("compiled", "python")
+BUILD_HINT = (
+    'build it with `pip install -e ".[all]"` (or `python setup.py build_ext --inplace`) from '
+    "the clone, which needs a C compiler"
+)
+
 
 class KoiraGame(Game):
-    """Koira (or Mattis) under one ``Rules``; build it with ``make_game`` (cached per rules)."""
+    """Koira (or Mattis) under one ``Rules``; build it with ``make_game`` (cached per rules).
+
+    ``engine`` is ``"compiled"`` (the Cython core) or ``"python"`` (the reference engine);
+    both give the same states, observations and records.
+    """
 
     id = "koira"
     title = "Koira"
     deck_size = NUM_CARDS
     max_decks = 1
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, engine: str = "python") -> None:
         self.rules = rules
         self.num_players = rules.num_players
+        self.engine = engine
         self.encoder = encoder = ObservationEncoder(rules)
         self.num_actions = encoder.num_actions
         self.observation_size = encoder.size
         self.observation_layout = encoder.layout
         self.observation_scale = encoder.scale
         # bound methods as instance attributes: the env's hot path calls them directly
-        self.observation = encoder.observation
-        self.action_mask = encoder.action_mask
+        if engine == "compiled":
+            self.compiled = _compiled.Engine(rules)  # the rules as C ints, read by its states
+            self._state_class = _compiled.State
+            self._shuffled = _compiled.shuffled  # the same decks, dealt faster
+            self.observation = self.compiled.observation
+            self.action_mask = self.compiled.action_mask
+        else:
+            self.compiled = None
+            self._state_class = State
+            self._shuffled = shuffled
+            self.observation = encoder.observation
+            self.action_mask = encoder.action_mask
 
     @property
     def env_name(self) -> str:
@@ -55,8 +87,8 @@ class KoiraGame(Game):
     ) -> State:
         """``deck`` (52 names or ids, ``deck[0]`` dealt first) fixes the deal, else ``seed``
         shuffles; Koira deals once, so nothing else is random."""
-        order = shuffled(NUM_CARDS, seed) if deck is None else self.parse_deck(deck)
-        return State(self, order, log=log, seed=seed)
+        order = self._shuffled(NUM_CARDS, seed) if deck is None else self.parse_deck(deck)
+        return self._state_class(self, order, log=log, seed=seed)
 
     def card_name(self, card: int) -> str:
         return card_name(card)
@@ -92,14 +124,50 @@ class KoiraGame(Game):
         return {**super().end_info(state), "placements": placements}
 
 
+def engine_name(engine: str | None = None) -> str:
+    """``"compiled"`` or ``"python"``; ``None`` means the compiled core if it is built, else
+    the reference engine with one warning saying how to build the core."""
+    global _warned
+    if engine is None:
+        if _compiled is not None:
+            return "compiled"
+        if not _warned:
+            _warned = True
+            warnings.warn(
+                f"the compiled Koira core is not built ({_COMPILED_ERROR}); using the pure-Python "
+                f"reference engine, several times slower: {BUILD_HINT}. Pass engine='python' "
+                "to choose the reference engine without this warning.",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+        return "python"
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; choose one of {list(ENGINES)}")
+    if engine == "compiled" and _compiled is None:
+        raise ImportError(f"the compiled Koira core is not built ({_COMPILED_ERROR}): {BUILD_HINT}")
+    return engine
+
+
+_warned = False
+
+
 @lru_cache(maxsize=64)
-def game_for(rules: Rules) -> KoiraGame:
-    """The one ``KoiraGame`` of a rule set (its encoder tables are built once)."""
-    return KoiraGame(rules)
+def _game(rules: Rules, engine: str) -> KoiraGame:
+    return KoiraGame(rules, engine)
+
+
+def game_for(rules: Rules, engine: str | None = None) -> KoiraGame:
+    """The one ``KoiraGame`` of a rule set and engine (its tables are built once)."""
+    return _game(rules, engine_name(engine))
 
 
 def make_game(
-    num_players: int = 4, rules: str | Rules = "koira", preset: str | None = None, **options: Any
+    num_players: int = 4,
+    rules: str | Rules = "koira",
+    preset: str | None = None,
+    engine: str | None = None,
+    **options: Any,
 ) -> KoiraGame:
-    """``rules`` is a preset name or a ``Rules``; ``preset`` is the same, as records store it."""
-    return game_for(make_rules(num_players, rules if preset is None else preset, **options))
+    """``rules`` is a preset name or a ``Rules``; ``preset`` is the same, as records store it.
+    ``engine``: ``"compiled"`` (the default when built) or ``"python"`` (the reference)."""
+    return game_for(make_rules(num_players, rules if preset is None else preset, **options), engine)

@@ -1,0 +1,51 @@
+"""The compiled Koira core (koira_env/games/koira/_compiled.pyx), built by Cython at install.
+
+Everything else about the package is in pyproject.toml. ``pip install -e .`` builds the
+extension in place; without a C compiler the build stops with a message saying what to
+install (the pure-Python reference engine works without it: ``engine="python"``).
+"""
+
+from __future__ import annotations
+
+import numpy
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+NEEDS = (
+    "building the compiled Koira core (koira_env/games/koira/_compiled.pyx) needs a C "
+    "compiler and the Python headers: on Debian/Ubuntu `apt install gcc python3-dev`, on "
+    "Fedora `dnf install gcc python3-devel`, on macOS `xcode-select --install`, on Windows "
+    "the Microsoft C++ Build Tools. Then run the install again."
+)
+
+
+class BuildExt(build_ext):
+    """``build_ext`` that turns a missing compiler into one clear message."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as err:  # setuptools raises several distutils error types here
+            raise SystemExit(f"error: {NEEDS}\n(the compiler said: {err})") from err
+
+    def build_extension(self, ext: Extension) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as err:
+            raise SystemExit(f"error: {NEEDS}\n(the compiler said: {err})") from err
+
+
+extensions = [
+    Extension(
+        "koira_env.games.koira._compiled",
+        ["koira_env/games/koira/_compiled.pyx"],
+        include_dirs=[numpy.get_include()],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+    )
+]
+
+setup(
+    ext_modules=cythonize(extensions, language_level=3),
+    cmdclass={"build_ext": BuildExt},
+)

@@ -1,0 +1,424 @@
+"""The compiled Koira core against the pure-Python reference engine: the same games, step by step.
+
+Both engines play the same deals with the same random choices on every preset, every player
+count and a spread of option mixes that uses every option value. At every step the test
+compares whose turn it is, the legal actions, the observation bytes of the acting seat and of
+one other seat, the acting seat's view, the rewards and the end flags; at the end the outcome,
+the event log and the game record. Along the way it checks clones, determinized deals (the
+same ``rng`` gives the same deal), illegal and non-integer actions, and pickling.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+import random
+import time
+import warnings
+import zlib
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import numpy as np
+import pytest
+from scenario import phase_two
+from test_env_observation import GOLDEN_OBSERVATIONS, random_states
+
+import koira_env
+from koira_env.cards import card_id
+from koira_env.core.game import IllegalActionError, shuffled
+from koira_env.core.record import game_record
+from koira_env.games.koira import _compiled
+from koira_env.games.koira import game as koira_game
+from koira_env.games.koira.engine import TAKE
+from koira_env.games.koira.engine import State as ReferenceState
+from koira_env.games.koira.game import KoiraGame, make_game
+from koira_env.games.koira.rules import (
+    BOOL_OPTIONS,
+    CHOICES,
+    OPTION_NAMES,
+    PLAYER_RANGE,
+    make_rules,
+)
+
+# Option mixes on top of a preset; with the presets they use every value of every option
+# (checked below). The small max_actions truncates games in both phases.
+MIXES: list[dict[str, Any]] = [
+    {"sequences": 2, "emptied_trick": "continues"},
+    {"sequences": 3, "sequence_beat": "any_length", "take": "lowest"},
+    {"sequences": 2, "sequences_from_two": True, "take_one_card": True},
+    {"sequences": 3, "take_one_card": True, "voluntary_take": True, "emptied_trick": "ends"},
+    {"war_mode": "split", "reward": "placement"},
+    {"war_trigger": "highest_tie", "risk_in_war": False, "trump_only_when_void": False},
+    {"war_trigger": "any_tie", "trump_ends_trick": True, "sequences": 2},
+    {"trump_card": "revealed", "phase_one_end": "all_played", "phase_two_leader": "last_winner"},
+    {"trump_card": "hidden", "phase_one_end": "due_player_empty", "take": "bottom"},
+    {"phase_one_end": "one_holder", "phase_two_leader": "trump_holder", "voluntary_take": False},
+    {"emptied_trick": "ends", "trump_ends_trick": True, "war_mode": "split"},
+    {"max_actions": 100, "sequences": 2, "sequence_beat": "same_length"},
+    {"war_mode": "play_on", "risk_in_war": True, "reward": "loser", "max_actions": 150},
+    {
+        "war_mode": "split",
+        "trump_ends_trick": True,
+        "sequences": 2,
+        "sequences_from_two": True,
+        "take_one_card": True,
+    },
+]
+TABLES = [(preset, n) for preset, (lo, hi) in PLAYER_RANGE.items() for n in range(lo, hi + 1)]
+# every table plays its preset as is and three mixes, rotating through MIXES
+CASES = [
+    (preset, n, mix)
+    for t, (preset, n) in enumerate(TABLES)
+    for mix in [{}, *(MIXES[(3 * t + k) % len(MIXES)] for k in range(3))]
+]
+# Games per case in the default run: at least MIN_GAMES, then more until STEP_BUDGET steps or
+# MAX_GAMES games (random games of some mixes last 600 steps, of most 100-250): about 2,100
+# games and 380,000 compared steps over the 76 cases.
+MIN_GAMES, MAX_GAMES, STEP_BUDGET = 12, 40, 5_000
+
+
+def _case_id(case: tuple[str, int, dict[str, Any]]) -> str:
+    preset, n, mix = case
+    return "-".join([preset, str(n), *(f"{k}={v}" for k, v in mix.items())])
+
+
+def games(preset: str, n: int, mix: dict[str, Any]) -> tuple[KoiraGame, KoiraGame]:
+    """The reference game and the compiled game of one rule set."""
+    return (
+        make_game(n, preset, engine="python", **mix),
+        make_game(n, preset, engine="compiled", **mix),
+    )
+
+
+def snapshot(s: Any) -> tuple[str, ...]:
+    """Every attribute of the reference ``State`` (but its cache; the game by its rules)."""
+    skip = ("cached_legal", "game")
+    names = [name for name in ReferenceState.__slots__ if name not in skip]
+    return (*(repr(getattr(s, name)) for name in names), repr(s.loser), repr(s.game.rules))
+
+
+def try_illegal(ref: Any, com: Any, rng: random.Random) -> None:
+    """Illegal, out-of-range and non-integer actions raise the same error on both engines and
+    change nothing; numpy integers are accepted as the ints they are."""
+    legal = ref.legal_actions()
+    illegal = [a for a in range(ref.game.num_actions) if a not in legal]
+    before = snapshot(com)
+    for bad in [rng.choice(illegal), -1, 10**30, float(legal[0]), True, "3", None]:
+        with pytest.raises(IllegalActionError) as expected:
+            ref.apply(bad)
+        with pytest.raises(IllegalActionError) as got:
+            com.apply(bad)
+        assert str(got.value) == str(expected.value)
+    assert snapshot(com) == before
+    twin = com.clone()
+    twin.apply(np.int64(legal[0]))
+    assert twin.history[-1] == legal[0] and type(twin.history[-1]) is int
+
+
+def play_out(ref: Any, com: Any, rng: random.Random, game: KoiraGame) -> None:
+    """Play both to the end with the same random choices, comparing what a player can see."""
+    n = ref.n
+    while not ref.is_terminal:
+        legal = ref.legal_actions()
+        assert com.legal_actions() == legal and com.current == ref.current
+        action = rng.choice(legal)
+        ref.apply(action)
+        com.apply(action)
+    assert com.is_terminal and snapshot(com) == snapshot(ref)
+    for seat in range(n):
+        expected = ref.game.observation(ref, seat).tobytes()
+        assert game.observation(com, seat).tobytes() == expected
+
+
+def check_determinize(ref: Any, com: Any, game: KoiraGame, seed: int) -> None:
+    """The same generator gives the same deal, and the deals play on identically."""
+    seat = seed % ref.n
+    a = ref.determinize(seat, random.Random(seed))
+    b = com.determinize(seat, random.Random(seed))
+    assert snapshot(b) == snapshot(a)
+    assert game.observation(b, seat).tobytes() == game.observation(com, seat).tobytes()
+    play_out(a, b, random.Random(seed), game)
+
+
+def check_clone(ref: Any, com: Any, game: KoiraGame, seed: int) -> None:
+    """A clone plays on like the reference's clone and leaves the original untouched."""
+    before = snapshot(com)
+    play_out(ref.clone(), com.clone(), random.Random(seed), game)
+    assert snapshot(com) == before
+    copy = pickle.loads(pickle.dumps(com))
+    assert snapshot(copy) == before and copy.game.rules == com.game.rules
+
+
+def play_both(
+    pair: tuple[KoiraGame, KoiraGame], seed: int, deep: bool = True, log: bool = True
+) -> int:
+    """One game on both engines, compared at every step; returns its length. ``deep`` also
+    checks clones, determinized deals, illegal actions and pickling at one random step."""
+    py, co = pair
+    ref = py.new_state(seed=seed, log=log)
+    com = co.new_state(seed=seed, log=log)
+    assert com.deck == ref.deck
+    n = ref.n
+    rng = random.Random(seed)
+    probe = rng.randrange(40)  # the step that also checks clones, deals and errors
+    while True:
+        assert com.current == ref.current and com.is_terminal == ref.is_terminal
+        assert com.truncated == ref.truncated and com.returns() == ref.returns()
+        assert bytes(com.loc) == bytes(ref.loc) and bytes(com.pub) == bytes(ref.pub)
+        seat, other = ref.current, (ref.current + 1 + ref.actions_taken) % n
+        for s in (seat, other):
+            expected = py.observation(ref, s).tobytes()
+            assert co.observation(com, s).tobytes() == expected, (s, ref.actions_taken)
+        if ref.is_terminal:
+            break
+        legal = ref.legal_actions()
+        assert com.legal_actions() == legal
+        assert co.action_mask(legal).tobytes() == py.action_mask(legal).tobytes()
+        assert com.view(seat) == ref.view(seat)
+        if deep and ref.actions_taken == probe:
+            assert snapshot(com) == snapshot(ref)
+            try_illegal(ref, com, rng)
+            check_clone(ref, com, co, seed)
+            check_determinize(ref, com, co, seed)
+        action = rng.choice(legal)
+        ref.apply(action)
+        com.apply(action)
+    assert snapshot(com) == snapshot(ref)
+    assert com.outcome() == ref.outcome() and com.log == ref.log
+    if log:
+        assert game_record(com) == game_record(ref)
+    with pytest.raises(IllegalActionError, match="the game is over"):
+        com.apply(0)
+    return ref.actions_taken
+
+
+def test_the_cases_play_every_option_value():
+    """Across the differential cases (presets and mixes), every option takes every value."""
+    played = [make_rules(n, preset, **mix) for preset, n, mix in CASES]
+    for name in OPTION_NAMES:
+        values = {getattr(rules, name) for rules in played}
+        allowed = CHOICES.get(name, (False, True) if name in BOOL_OPTIONS else None)
+        if allowed is None:  # max_actions: the default and a limit that truncates games
+            assert len(values) >= 2 and min(values) <= 150, name
+        else:
+            assert values == set(allowed), name
+
+
+@pytest.mark.parametrize("case", CASES, ids=_case_id)
+def test_both_engines_play_the_same_games(case: tuple[str, int, dict[str, Any]]) -> None:
+    preset, n, mix = case
+    pair = games(preset, n, mix)
+    base = zlib.crc32(_case_id(case).encode()) % 10**6 * 1000
+    played = steps = 0
+    while played < MIN_GAMES or (played < MAX_GAMES and steps < STEP_BUDGET):
+        steps += play_both(pair, base + played, deep=played % 3 == 0)
+        played += 1
+    print(f"{_case_id(case)}: {played} games, {steps} steps")
+
+
+def test_rare_paths_are_reached_on_the_compiled_core():
+    """The differential games reach the rare rules (wars, stalemates, splits, takes...)."""
+    seen: set[str] = set()
+    for preset, n, mix in CASES:
+        game = make_game(n, preset, engine="compiled", **mix)
+        for seed in range(12):
+            state = game.new_state(seed=seed, log=True)
+            rng = random.Random(seed)
+            while not state.is_terminal:
+                state.apply(rng.choice(state.legal_actions()))
+            seen.update(event["type"] for event in state.log)
+    expected = {
+        "war",
+        "war_dropout",
+        "stalemate",
+        "split",
+        "trick_returned",
+        "trick_emptied",
+        "take",
+        "truncated",
+        "game_over",
+    }
+    assert expected <= seen, expected - seen
+
+
+@pytest.mark.parametrize(("preset", "n", "options"), list(GOLDEN_OBSERVATIONS))
+def test_the_compiled_observations_match_the_pinned_digests(preset, n, options):
+    """tests/test_env_observation.py pins the encoding with the reference encoder; the
+    compiled writer must give the same digests."""
+    states = random_states(preset, n, games=3, seed=7, **dict(options))
+    engine = states[0].game.compiled
+    assert engine is not None  # random_states plays on the default engine: the compiled one
+    digest = hashlib.sha256()
+    row = np.zeros(engine.size, np.float32)
+    for state in states:
+        for seat in range(n):
+            vector = engine.observation(state, seat)
+            engine.observe_into(state, seat, row)
+            assert row.tobytes() == vector.tobytes()
+            digest.update(vector.tobytes())
+    assert digest.hexdigest() == GOLDEN_OBSERVATIONS[preset, n, options]
+
+
+@pytest.mark.parametrize("preset", sorted(PLAYER_RANGE))
+def test_the_default_env_plays_as_the_reference_env(preset):
+    """``koira_env.env()`` (compiled by default) and ``env(engine="python")`` give the same
+    observations, masks, rewards, ends and infos for the same actions."""
+    n = 4
+    envs = [koira_env.env(n, preset), koira_env.env(n, preset, engine="python")]
+    assert envs[0].unwrapped.game.engine == "compiled"
+    for g in range(6):
+        rng = random.Random(g)
+        for env in envs:
+            env.reset(seed=g)
+        for agent in envs[0].agent_iter():
+            results = [env.last() for env in envs]
+            (obs, reward, term, trunc, info), ref = results
+            assert envs[1].agent_selection == agent
+            assert obs["observation"].tobytes() == ref[0]["observation"].tobytes()
+            assert obs["action_mask"].tobytes() == ref[0]["action_mask"].tobytes()
+            assert (reward, term, trunc, info) == ref[1:]
+            action = None if term or trunc else rng.choice(np.flatnonzero(obs["action_mask"]))
+            for env in envs:
+                env.step(action)
+        assert envs[0].game_record() == envs[1].game_record()
+
+
+def test_observe_into_writes_a_row_of_a_batch():
+    game = make_game(5, "mattis", engine="compiled")
+    state = game.new_state(seed=3)
+    batch = np.full((3, game.observation_size), 7.0, np.float32)
+    game.compiled.observe_into(state, 2, batch[1])
+    assert batch[1].tobytes() == game.observation(state, 2).tobytes()
+    assert (batch[0] == 7).all() and (batch[2] == 7).all()
+    with pytest.raises(ValueError, match="must hold"):
+        game.compiled.observe_into(state, 2, np.zeros(10, np.float32))
+    with pytest.raises(ValueError, match="seat must be"):
+        game.observation(state, 5)
+    with pytest.raises(ValueError, match="4-player engine"):
+        make_game(4, "koira", engine="compiled").observation(state, 0)
+
+
+def test_positions_set_up_by_hand_play_the_same():
+    """The rules scenario tests set positions through attributes; both engines accept them."""
+    for engine in ("python", "compiled"):
+        s = phase_two(3, "koira", [["5H", "9H"], ["7H", "2S"], ["KH"]], "S", engine=engine)
+        assert s.legal_actions() == [card_id("5H"), card_id("9H")]
+        s.apply(card_id("9H"))  # player 1 holds a lower heart, so may not trump: takes
+        assert s.current == 1 and s.legal_actions() == [TAKE]
+        if engine == "python":
+            expected = snapshot(s)
+        else:
+            assert snapshot(s) == expected
+
+
+def test_bots_search_and_the_shipped_model_play_the_same_games():
+    """The shipped policy (``ppo:koira4-ppo``, which observes a determinized deal), the card
+    counter and ISMCTS (determinize, clone, the dumper's rollouts) make the same moves on both
+    engines."""
+    pytest.importorskip("sb3_contrib")
+    from agents.base import play_game
+    from agents.registry import make_agent
+
+    rules = make_rules(4, "koira")
+    names = ("ppo:koira4-ppo", "expert", "ismcts:20", "greedy")
+    for seed in range(3):
+        results = []
+        for engine in ("python", "compiled"):
+            seats = [make_agent(name) for name in names]
+            game = koira_game.game_for(rules, engine)
+            results.append(play_game(seats, game, shuffled(52, seed), seed))
+        assert results[0] == results[1]
+
+
+def test_the_compiled_deal_is_the_suites_shuffle():
+    """``_compiled.shuffled`` seeds its own copy of CPython's generator for int seeds: the
+    decks must be ``core.game.shuffled``'s for every kind of seed."""
+    seeds: list[Any] = [*range(-20, 2000), 2**31, 2**32 - 1, 2**32, 2**64 + 5, 2**256, -(10**30)]
+    seeds += [True, "7/3", "0/0:12", b"seed", 2.5]
+    for seed in seeds:
+        assert _compiled.shuffled(52, seed) == shuffled(52, seed), seed
+
+
+def test_an_unbuilt_core_falls_back_with_one_warning(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(koira_game, "_compiled", None)
+    monkeypatch.setattr(koira_game, "_COMPILED_ERROR", "No module named '_compiled'", raising=False)
+    monkeypatch.setattr(koira_game, "_warned", False)
+    with pytest.warns(RuntimeWarning, match=r"not built.*pip install -e"):
+        assert koira_game.engine_name() == "python"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert koira_game.engine_name() == "python"  # once is enough
+        assert koira_game.engine_name("python") == "python"
+    with pytest.raises(ImportError, match=r"not built.*C compiler"):
+        koira_game.engine_name("compiled")
+
+
+def test_engine_choice_is_not_a_rule():
+    compiled = make_game(4, "koira-b", engine="compiled")
+    python = make_game(4, "koira-b", engine="python")
+    assert compiled.rules == python.rules and compiled is not python
+    assert make_game(4, "koira-b") is compiled  # the default: the compiled core
+    state = compiled.new_state(seed=5, log=True)
+    state.apply(state.legal_actions()[0])
+    assert "engine" not in game_record(state)["rules"]
+    with pytest.raises(ValueError, match="unknown engine 'rust'"):
+        make_game(4, engine="rust")
+
+
+# ------------------------------------------------------------------ one million games
+SLOW_GAMES = 1_000_000
+SLOW_CHUNKS = 200
+
+
+def play_light(pair: tuple[KoiraGame, KoiraGame], seed: int, log: bool) -> int:
+    """One game on both engines, compared more lightly than ``play_both``: every step's turn
+    and legal set, every eighth step's observation of the actor, and the whole state, returns,
+    outcome and (if ``log``) events at the end."""
+    py, co = pair
+    ref = py.new_state(seed=seed, log=log)
+    com = co.new_state(seed=seed, log=log)
+    rng = random.Random(seed)
+    while not ref.is_terminal:
+        legal = ref.legal_actions()
+        assert com.legal_actions() == legal and com.current == ref.current, seed
+        if ref.actions_taken % 8 == seed % 8:
+            seat = ref.current
+            assert co.observation(com, seat).tobytes() == py.observation(ref, seat).tobytes()
+        action = rng.choice(legal)
+        ref.apply(action)
+        com.apply(action)
+    assert com.is_terminal and snapshot(com) == snapshot(ref), seed
+    assert com.returns() == ref.returns() and com.outcome() == ref.outcome(), seed
+    return ref.actions_taken
+
+
+def _chunk(chunk: int, chunks: int, total: int) -> tuple[int, int]:
+    """Play games ``chunk, chunk + chunks, ...`` below ``total``, cycling through the cases:
+    one in 1,000 as fully as the default run (``play_both``), the rest with ``play_light``."""
+    played = steps = 0
+    pairs = {}
+    for g in range(chunk, total, chunks):
+        case = CASES[g % len(CASES)]
+        case_id = _case_id(case)
+        if case_id not in pairs:
+            pairs[case_id] = games(*case)
+        if g % 1000 == 0:
+            steps += play_both(pairs[case_id], g)
+        else:
+            steps += play_light(pairs[case_id], g, log=g % 10 == 0)
+        played += 1
+    return played, steps
+
+
+@pytest.mark.slow
+def test_a_million_games_play_the_same():
+    """One million games in chunks over every core."""
+    start = time.perf_counter()
+    with ProcessPoolExecutor() as pool:
+        jobs = [pool.submit(_chunk, c, SLOW_CHUNKS, SLOW_GAMES) for c in range(SLOW_CHUNKS)]
+        results = [job.result() for job in jobs]
+    played = sum(r[0] for r in results)
+    steps = sum(r[1] for r in results)
+    print(f"{played:,} games, {steps:,} steps, {time.perf_counter() - start:,.0f} s")
+    assert played == SLOW_GAMES
