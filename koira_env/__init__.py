@@ -27,7 +27,8 @@ def env(
     **options: Any,
 ) -> CardGameEnv:
     """Koira's env with PettingZoo's protections (illegal moves end the game with -1 for the
-    mover). Given a game id first, ``env("whist22", 3)`` is ``make("whist22", 3)``."""
+    mover), on the compiled core unless ``engine="python"`` (the reference engine). Given a
+    game id first, ``env("whist22", 3)`` is ``make("whist22", 3)``."""
     if isinstance(num_players, str):
         return make(num_players, _players(rules), render_mode, **options)
     return make("koira", num_players, render_mode, rules=rules, **options)

@@ -412,8 +412,9 @@ def _chunk(chunk: int, chunks: int, total: int) -> tuple[int, int]:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(6 * 3600)
 def test_a_million_games_play_the_same():
-    """One million games in chunks over every core."""
+    """One million games in chunks over every core (about 50 CPU-minutes)."""
     start = time.perf_counter()
     with ProcessPoolExecutor() as pool:
         jobs = [pool.submit(_chunk, c, SLOW_CHUNKS, SLOW_GAMES) for c in range(SLOW_CHUNKS)]

@@ -32,6 +32,7 @@ except ImportError as err:  # a source checkout whose extension is not built
     _COMPILED_ERROR = str(err)
 
 ENGINES = ("compiled", "python")
+_warned = False  # engine_name warns once about an unbuilt core
 BUILD_HINT = (
     'build it with `pip install -e ".[all]"` (or `python setup.py build_ext --inplace`) from '
     "the clone, which needs a C compiler"
@@ -41,8 +42,8 @@ BUILD_HINT = (
 class KoiraGame(Game):
     """Koira (or Mattis) under one ``Rules``; build it with ``make_game`` (cached per rules).
 
-    ``engine`` is ``"compiled"`` (the Cython core) or ``"python"`` (the reference engine);
-    both give the same states, observations and records.
+    ``engine`` is ``"compiled"`` (the Cython core, the default when it is built) or
+    ``"python"`` (the reference engine); both give the same states, observations and records.
     """
 
     id = "koira"
@@ -50,10 +51,10 @@ class KoiraGame(Game):
     deck_size = NUM_CARDS
     max_decks = 1
 
-    def __init__(self, rules: Rules, engine: str = "python") -> None:
+    def __init__(self, rules: Rules, engine: str | None = None) -> None:
         self.rules = rules
         self.num_players = rules.num_players
-        self.engine = engine
+        self.engine = engine = engine_name(engine)
         self.encoder = encoder = ObservationEncoder(rules)
         self.num_actions = encoder.num_actions
         self.observation_size = encoder.size
@@ -146,9 +147,6 @@ def engine_name(engine: str | None = None) -> str:
     if engine == "compiled" and _compiled is None:
         raise ImportError(f"the compiled Koira core is not built ({_COMPILED_ERROR}): {BUILD_HINT}")
     return engine
-
-
-_warned = False
 
 
 @lru_cache(maxsize=64)
