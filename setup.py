@@ -1,4 +1,5 @@
-"""The compiled Koira core (koira_env/games/koira/_compiled.pyx), built by Cython at install.
+"""The compiled cores (every ``.pyx`` under koira_env, such as koira/_compiled.pyx), built by
+Cython at install.
 
 Everything else about the package is in pyproject.toml. ``pip install -e .`` builds the
 extension in place; without a C compiler the build stops with a message saying what to
@@ -6,6 +7,8 @@ install (the pure-Python reference engine works without it: ``engine="python"``)
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy
 from Cython.Build import cythonize
@@ -36,14 +39,18 @@ class BuildExt(build_ext):
             raise SystemExit(f"error: {NEEDS}\n(the compiler said: {err})") from err
 
 
-extensions = [
-    Extension(
-        "koira_env.games.koira._compiled",
-        ["koira_env/games/koira/_compiled.pyx"],
+def extension(pyx: Path) -> Extension:
+    """One compiled module per ``.pyx`` file under koira_env (the Koira core, its batched env
+    and search, other games' cores): each builds the same way."""
+    return Extension(
+        ".".join(pyx.with_suffix("").parts),
+        [str(pyx)],
         include_dirs=[numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )
-]
+
+
+extensions = [extension(pyx) for pyx in sorted(Path("koira_env").rglob("*.pyx"))]
 
 setup(
     ext_modules=cythonize(extensions, language_level=3),

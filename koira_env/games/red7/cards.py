@@ -112,50 +112,143 @@ def rule_keys(mask: int) -> list[int]:
     ]
 
 
-# Tables for ``keys_plus``: GROUP_KEY[g] is the key of a 7-bit group ``g`` of one number
-# (``count << 6 | top bit``); COLOUR_KEY[c][g] that of colour c's cards whose numbers are the
-# bits of ``g`` (a palette's "colour groups" are kept as a second, transposed mask).
-TBIT = tuple(1 << (7 * COLOUR[c] + NUMBER[c] - 1) for c in range(NUM_CARDS))
-GROUP_KEY = (0, *(g.bit_count() << 6 | (g.bit_length() - 1) for g in range(1, 128)))
+# A palette also keeps its **groups**: one list of 16 small ints, so that the legal turns and
+# the key updates read single words instead of shifting 49-bit masks:
+# groups[k] (k < 7): the 7-bit set of its cards of number k + 1 (bit 6 - colour, as in ids);
+# groups[CGROUP + c]: the numbers of its cards of colour c (bit k for number k + 1);
+# groups[NUMBERS] / groups[COLOURS_IN]: the 7-bit sets of numbers / colours present.
+CGROUP, NUMBERS, COLOURS_IN = 7, 14, 15
+NUM = tuple(c // 7 for c in range(NUM_CARDS))  # the number's index k = number - 1
+NBIT = tuple(1 << c % 7 for c in range(NUM_CARDS))  # the card's bit in its number group
+KBIT = tuple(1 << c // 7 for c in range(NUM_CARDS))  # its number's bit
+CBIT = tuple(1 << COLOUR[c] for c in range(NUM_CARDS))  # its colour's bit
+CGI = tuple(CGROUP + COLOUR[c] for c in range(NUM_CARDS))  # index of its colour group
+ODD = tuple(NUMBER[c] % 2 for c in range(NUM_CARDS))  # 0 for the even numbers (green)
+HIGH = tuple(int(NUMBER[c] > 3) for c in range(NUM_CARDS))  # 0 below 4 (violet)
 TOP_BIT = (-1, *(g.bit_length() - 1 for g in range(1, 128)))
-COLOUR_KEY = tuple(
-    (0, *(g.bit_count() << 6 | (7 * (g.bit_length() - 1) + 6 - c) for g in range(1, 128)))
-    for c in range(NUM_COLOURS)
+# ORANGE_PLUS[x][g]: the key of card x's number group once x joins it (g: the group before);
+# YELLOW_PLUS the same for its colour group. The palette's key under orange / yellow is its
+# best group's, so "x makes the palette lead under orange" is one lookup and one comparison.
+ORANGE_PLUS = tuple(
+    tuple((g | NBIT[x]).bit_count() << 6 | (7 * NUM[x] + TOP_BIT[g | NBIT[x]]) for g in range(128))
+    for x in range(NUM_CARDS)
 )
+YELLOW_PLUS = tuple(
+    tuple(
+        (g | KBIT[x]).bit_count() << 6 | (7 * TOP_BIT[g | KBIT[x]] + 6 - COLOUR[x])
+        for g in range(128)
+    )
+    for x in range(NUM_CARDS)
+)
+NEVER = NUM_CARDS  # a card threshold no card is above
 
 
-def keys_plus(mask: int, tmask: int, keys: list[int], numbers: int, card: int) -> list[int]:
-    """``rule_keys(mask | BIT[card])`` from the palette's keys, transposed mask (``TBIT``) and
-    numbers present: only the groups the new card joins can change. The hot path of the
-    legal moves, hence tables and no calls."""
-    k = card // 7
-    c = COLOUR[card]
-    new = mask | BIT[card]
+def groups_of(mask: int) -> list[int]:
+    """The groups of a palette (see ``CGROUP``)."""
+    groups = [0] * 16
+    for card in cards_of(mask):
+        add_card(groups, card)
+    return groups
+
+
+def add_card(groups: list[int], card: int) -> None:
+    """Add ``card`` to a palette's groups, in place."""
+    groups[NUM[card]] |= NBIT[card]
+    groups[CGI[card]] |= KBIT[card]
+    groups[NUMBERS] |= KBIT[card]
+    groups[COLOURS_IN] |= CBIT[card]
+
+
+def keys_plus(keys: list[int], groups: list[int], card: int) -> list[int]:
+    """``rule_keys`` of the palette with ``card`` added, from its keys and its groups: only
+    the groups the card joins can change."""
+    k = NUM[card]
     red, orange, yellow, green, blue, _, violet = keys
-    best = card if card > (red & 63) or not red else red & 63
-    key = GROUP_KEY[new >> 7 * k & GROUP] + 7 * k
+    top = red & 63
+    best = card if card > top or not red else top
+    key = ORANGE_PLUS[card][groups[k]]
     if key > orange:
         orange = key
-    colour = tmask >> 7 * c & GROUP
-    key = COLOUR_KEY[c][colour | 1 << k]
+    key = YELLOW_PLUS[card][groups[CGI[card]]]
     if key > yellow:
         yellow = key
-    if k & 1:  # numbers 2, 4, 6
+    if not ODD[card]:
         green = ((green >> 6) + 1) << 6 | (card if card > (green & 63) or not green else green & 63)
-    if k < 3:  # numbers below 4
+    if not HIGH[card]:
         violet = ((violet >> 6) + 1) << 6 | (
             card if card > (violet & 63) or not violet else violet & 63
         )
-    length, top = RUN[numbers | 1 << k]
+    length, high = RUN[groups[NUMBERS] | KBIT[card]]
+    group = groups[high] | NBIT[card] if high == k else groups[high]
     return [
         64 | best,
         orange,
         yellow,
         green,
-        ((blue >> 6) + (0 if colour else 1)) << 6 | best,
-        length << 6 | (7 * top + TOP_BIT[new >> 7 * top & GROUP]),
+        ((blue >> 6) + (0 if groups[CGI[card]] else 1)) << 6 | best,
+        length << 6 | (7 * high + TOP_BIT[group]),
         violet,
     ]
+
+
+def turn_wins(
+    hand: list[int], base: int, todo: int, keys: list[int], best: list[int], groups: list[int]
+) -> list[int]:
+    """For each card of ``hand``: the rules (a 7-bit set) under which a palette of these
+    ``keys`` and ``groups`` leads once the card joins it. ``base``: the rules it leads
+    already (adding a card never lowers a key); ``todo``: the other rules to check (the rest
+    are left out); ``best``: the leading key under each rule.
+
+    The legal turns' whole question, asked for every card in hand, so each rule is one
+    comparison per card: the new key ``count << 6 | max(best counted card, x)`` beats
+    ``best`` exactly when ``x`` is above a threshold, or for orange / yellow / indigo when the
+    key of the group the card joins does."""
+    if not todo:
+        return [base] * len(hand)
+    # 0 / NEVER: not asked (a palette's orange, yellow and indigo keys are never 0)
+    red = best[RED] - 64 if todo & 1 else NEVER  # the palette's own top is below the leader's
+    orange = best[ORANGE] if todo & 2 else 0
+    yellow = best[YELLOW] if todo & 4 else 0
+    indigo = best[INDIGO] if todo & 32 else 0
+    green = violet = blue = (NEVER, NEVER)  # indexed by ODD, HIGH, colour present
+    if todo & 8:
+        green = (_cut(keys[GREEN], best[GREEN]), NEVER)
+    if todo & 64:
+        violet = (_cut(keys[VIOLET], best[VIOLET]), NEVER)
+    if todo & 16:  # a new colour counts one more card; the count decides first
+        count, top = keys[BLUE] >> 6, keys[BLUE] & 63
+        new = best[BLUE] - ((count + 1) << 6)
+        blue = (-1 if top > new else new, best[BLUE] - (count << 6))
+    colours = groups[COLOURS_IN]
+    wins = []
+    for x in hand:
+        w = base
+        if x > red:
+            w |= 1
+        if orange and ORANGE_PLUS[x][groups[NUM[x]]] > orange:
+            w |= 2
+        if yellow and YELLOW_PLUS[x][groups[CGI[x]]] > yellow:
+            w |= 4
+        if x > green[ODD[x]]:
+            w |= 8
+        if x > blue[colours >> COLOUR[x] & 1]:
+            w |= 16
+        if indigo:
+            length, high = RUN[groups[NUMBERS] | KBIT[x]]
+            group = groups[high] | NBIT[x] if high == NUM[x] else groups[high]
+            if (length << 6 | (7 * high + TOP_BIT[group])) > indigo:
+                w |= 32
+        if x > violet[HIGH[x]]:
+            w |= 64
+        wins.append(w)
+    return wins
+
+
+def _cut(key: int, best: int) -> int:
+    """Green / violet: the card a palette of key ``key`` must add above to beat ``best`` with
+    one more counted card (-1: any counted card does)."""
+    cut = best - (((key >> 6) + 1) << 6)
+    return -1 if key and key & 63 > cut else cut
 
 
 def counted(mask: int, rule: int) -> int:
@@ -196,80 +289,3 @@ def cards_of(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
-
-
-ABOVE = (*(ALL & ~((2 << b) - 1) for b in range(NUM_CARDS)), ALL)  # ABOVE[-1]: every card
-COLOUR_SET_MASK = tuple(
-    sum(COLOUR_MASK[c] for c in range(NUM_COLOURS) if cs >> c & 1) for cs in range(128)
-)
-
-
-def _gain(count: int, best: int, opp: int, cards: int) -> int:
-    """The cards of ``cards`` whose addition gives key ``count << 6 | max(best, card)``
-    above ``opp`` (``best`` -1 when nothing else counts)."""
-    need = opp >> 6
-    if count != need:
-        return cards if count > need else 0
-    top = opp & 63
-    return cards if best > top else cards & ABOVE[top]
-
-
-def winning_additions(
-    palette: tuple[int, int, int, int],
-    keys: list[int],
-    opp: list[int],
-    hand: int,
-    needed: int,
-) -> list[int]:
-    """Per rule in ``needed`` (a 7-bit set; 0 for the others), the cards of ``hand`` (a mask)
-    whose addition to the palette (mask, transposed mask, numbers and colours present) makes
-    its key beat ``opp`` under that rule: the legal moves' whole question, answered per group
-    of cards (a number, a colour) instead of per card."""
-    mask, tmask, numbers, colours = palette
-    wins = []
-    for rule in range(NUM_COLOURS):
-        o = opp[rule]
-        key = keys[rule]
-        if key > o:  # adding a card never lowers a key
-            wins.append(hand)
-            continue
-        if not needed >> rule & 1 or (rule < GREEN and (key >> 6) + 1 < o >> 6):
-            wins.append(0)  # not asked, or one more card of a group cannot reach
-            continue
-        best = key & 63 if key else -1
-        if rule == RED:
-            won = hand & ABOVE[o & 63]
-        elif rule == GREEN:
-            won = _gain((key >> 6) + 1, best, o, hand & EVEN_MASK)
-        elif rule == VIOLET:
-            won = _gain((key >> 6) + 1, best, o, hand & LOW_MASK)
-        elif rule == BLUE:
-            have = COLOUR_SET_MASK[colours]
-            won = _gain((key >> 6) + 1, best, o, hand & ~have)  # a new colour
-            won |= _gain(key >> 6, best, o, hand & have)
-        elif rule == YELLOW:
-            won = 0
-            for c in range(NUM_COLOURS):
-                cards = hand & COLOUR_MASK[c]
-                if cards:
-                    group = tmask >> 7 * c & GROUP
-                    top = 7 * TOP_BIT[group] + 6 - c if group else -1
-                    won |= _gain(group.bit_count() + 1, top, o, cards)
-        else:  # ORANGE or INDIGO: per number
-            won = 0
-            for k in range(7):
-                cards = hand & NUMBER_MASK[k]
-                if not cards:
-                    continue
-                group = mask >> 7 * k & GROUP
-                top = 7 * k + TOP_BIT[group] if group else -1
-                if rule == ORANGE:
-                    won |= _gain(group.bit_count() + 1, top, o, cards)
-                    continue
-                length, high = RUN[numbers | 1 << k]
-                if high == k:
-                    won |= _gain(length, top, o, cards)
-                elif (length << 6 | (7 * high + TOP_BIT[mask >> 7 * high & GROUP])) > o:
-                    won |= cards
-        wins.append(won)
-    return wins

@@ -5,10 +5,13 @@ canvas, or nothing (``pass``: the player is out). Only turns that leave the move
 are legal, besides ``pass``, so "whoever is not winning at the end of their turn is out"
 reduces to "whoever passes is out" (RULES.md, section Red7, says why nothing is lost).
 
-Each palette is a 49-bit int and carries its seven rule keys (``cards.rule_keys``), updated
-in place when a card joins it; the legal turns compare the mover's keys, with each hand card
-added, against the best of the other players' keys under each rule. Card locations live in
-one ``loc`` bytearray that the observation reads with ``bytes.translate``.
+Each palette is a 49-bit int and carries its seven rule keys (``cards.rule_keys``) and its
+groups (``cards.CGROUP``), updated when a card joins it; the state also keeps, per rule, the
+best key and who holds it, so the legal turns compare each hand card's effect on the mover's
+keys with one number per rule (``cards.turn_wins``). Games are short (6-12 turns at the basic
+game), so the deal and the few last observations count as much as a turn: card locations
+live in one ``locs`` bytearray, four bytes per card, that the deal fills with one
+``bytes.maketrans`` and the observation turns into float32 blocks with ``bytes.translate``.
 """
 
 from __future__ import annotations
@@ -27,18 +30,20 @@ from ...core.game import (
 )
 from .cards import (
     BIT,
+    CBIT,
     COLOUR,
     NUM_CARDS,
     NUM_COLOURS,
     NUMBER,
     RED,
-    TBIT,
+    add_card,
     card_name,
     cards_of,
     counted,
+    groups_of,
     keys_plus,
     rule_keys,
-    winning_additions,
+    turn_wins,
 )
 
 if TYPE_CHECKING:
@@ -58,6 +63,35 @@ SLOTS = 50  # action = SLOTS * (1 + palette card, or 0) + (1 + canvas card, or 0
 NUM_ACTIONS = SLOTS * SLOTS
 PASS = 0
 HAND_SIZE = 7
+RULE_BIT = tuple(1 << r for r in range(NUM_COLOURS))
+SINGLE_KEYS = tuple(rule_keys(BIT[c]) for c in range(NUM_CARDS))  # shared, never changed
+SINGLE_GROUPS = tuple(tuple(groups_of(BIT[c])) for c in range(NUM_CARDS))
+# DEAL_CODES[n][i]: where the deal puts the card at position i of the deck.
+DEAL_CODES = {
+    n: bytes(
+        HAND + i % n if i < HAND_SIZE * n else PALETTE + i - HAND_SIZE * n if i < 8 * n else DRAW
+        for i in range(NUM_CARDS)
+    )
+    for n in (2, 3, 4)
+}
+# ``State.locs`` holds location code ``v`` of card ``c`` as bytes ``4v, 4v + 1, 4v + 2, 4v + 3``
+# at ``4c .. 4c + 3`` (LOC4[v], written at AT4[c]): one ``translate`` maps it to a float32 per
+# card, byte by byte (``Red7Game.observation``); FROM_LOC4 reads the code back.
+LOC4 = tuple(bytes(range(4 * v, 4 * v + 4)) for v in range(SCORED + 4))
+AT4 = tuple(slice(4 * c, 4 * c + 4) for c in range(NUM_CARDS))
+FROM_LOC4 = bytes(b // 4 for b in range(256))
+
+
+def _fold4(p: int) -> bytes:
+    """The ``locs`` translation putting seat p out: its hand FOLDED, its palette DEAD."""
+    table = bytearray(range(256))
+    for q in range(4):
+        table[4 * (HAND + p) + q] = 4 * (FOLDED + p) + q
+        table[4 * (PALETTE + p) + q] = 4 * (DEAD + p) + q
+    return bytes(table)
+
+
+FOLD4 = tuple(_fold4(p) for p in range(4))
 
 
 def action_of(palette: int | None, canvas: int | None) -> int:
@@ -113,32 +147,33 @@ class State:
         "actions_taken",
         "active",
         "alive",
+        "best",
         "cached_legal",
         "canvas",
-        "colours",
         "current",
         "deck",
         "draw",
         "eliminated",
         "folded",
         "game",
+        "groups",
         "hands",
         "history",
+        "is_terminal",
         "keys",
         "leaders",
-        "loc",
+        "leading",
+        "locs",
         "log",
         "masks",
         "n",
-        "numbers",
-        "over",
         "palettes",
+        "result",
         "round",
         "rule",
         "scored",
         "scores",
         "seed",
-        "tmasks",
         "truncated",
         "winner",
     )
@@ -153,9 +188,9 @@ class State:
         self.history: list[int] = []
         self.actions_taken = 0
         self.truncated = False
-        self.over = False
+        self.is_terminal = False
+        self.result: Outcome | None = None
         self.winner = -1
-        self.loc = bytearray(NUM_CARDS)
         self.scores = [0] * n
         self.scored: list[list[int]] = [[] for _ in range(n)]
         self.round = 0
@@ -167,31 +202,31 @@ class State:
         cards to each hand one at a time from player_0, then one card face up to each palette
         in seat order; the rest is the draw pile, ``deck``'s next card on top."""
         n = self.n
-        loc = self.loc
         order = hand_deck(self.deck, self.seed, self.round, NUM_CARDS)
-        gone = {c for cards in self.scored for c in cards}
-        cards = [c for c in order if c not in gone] if gone else order
+        scored = [c for cards in self.scored for c in cards]
+        cards = [c for c in order if c not in scored] if scored else order
         dealt = HAND_SIZE * n
-        hands: list[list[int]] = [[] for _ in range(n)]
-        for i in range(dealt):
-            hands[i % n].append(cards[i])
-            loc[cards[i]] = HAND + i % n
-        for hand in hands:
-            hand.sort()
-        self.hands = hands
+        self.hands = hands = []
+        for p in range(n):
+            hands.append(sorted(cards[p:dealt:n]))
         firsts = cards[dealt : dealt + n]
-        self.palettes = [[card] for card in firsts]
-        self.masks = [BIT[card] for card in firsts]
-        self.tmasks = [TBIT[card] for card in firsts]
-        self.numbers = [1 << card // 7 for card in firsts]
-        self.colours = [1 << COLOUR[card] for card in firsts]
-        self.keys = [keys_plus(0, 0, NO_KEYS, 0, card) for card in firsts]
+        self.palettes = []
+        self.groups = []
+        for card in firsts:
+            self.palettes.append([card])
+            self.groups.append(list(SINGLE_GROUPS[card]))
+        self.masks = list(map(BIT.__getitem__, firsts))
+        self.keys = list(map(SINGLE_KEYS.__getitem__, firsts))
         self._find_leaders()
-        for p, card in enumerate(firsts):
-            loc[card] = PALETTE + p
         self.draw = cards[: dealt + n - 1 : -1]  # pop() takes the top: cards[dealt + n]
-        for card in self.draw:
-            loc[card] = DRAW
+        # every card's location at once: position i of the deal goes to DEAL_CODES[n][i]
+        codes = bytes.maketrans(bytes(cards), DEAL_CODES[n][: len(cards)])[:NUM_CARDS]
+        if scored:
+            codes = bytearray(codes)
+            for p, cards_won in enumerate(self.scored):
+                for card in cards_won:
+                    codes[card] = SCORED + p
+        self.locs = bytearray(b"".join(map(LOC4.__getitem__, codes)))
         self.canvas: list[int] = []
         self.rule = RED
         self.active = [True] * n
@@ -199,8 +234,7 @@ class State:
         self.folded: list[list[int]] = [[] for _ in range(n)]
         self.eliminated: list[int] = []
         if self.game.rules.first_player == "left_of_leader":
-            leader = max(range(n), key=lambda p: self.palettes[p][0])
-            self.current = (leader + 1) % n
+            self.current = (firsts.index(max(firsts)) + 1) % n
         else:
             self.current = self.round % n
         self.cached_legal: list[int] | None = None
@@ -224,20 +258,21 @@ class State:
         c.history = self.history[:]
         c.actions_taken = self.actions_taken
         c.truncated = self.truncated
-        c.over = self.over
+        c.is_terminal = self.is_terminal
+        c.result = self.result
         c.winner = self.winner
-        c.loc = self.loc[:]
+        c.locs = self.locs[:]
         c.scores = self.scores[:]
         c.scored = [s[:] for s in self.scored]
         c.round = self.round
         c.hands = [h[:] for h in self.hands]
         c.palettes = [p[:] for p in self.palettes]
         c.masks = self.masks[:]
-        c.tmasks = self.tmasks[:]
         c.keys = self.keys[:]  # key lists are replaced, never changed in place
+        c.groups = [g[:] for g in self.groups]
+        c.best = self.best[:]
         c.leaders = self.leaders[:]
-        c.numbers = self.numbers[:]
-        c.colours = self.colours[:]
+        c.leading = self.leading[:]
         c.draw = self.draw[:]
         c.canvas = self.canvas[:]
         c.rule = self.rule
@@ -251,8 +286,13 @@ class State:
 
     # ------------------------------------------------------------------ queries
     @property
-    def is_terminal(self) -> bool:
-        return self.over
+    def over(self) -> bool:
+        return self.is_terminal
+
+    @property
+    def loc(self) -> bytearray:
+        """Each card's location code (``HAND + p`` ...): a copy read from ``locs``."""
+        return self.locs[::4].translate(FROM_LOC4)
 
     def opponent_keys(self, seat: int) -> list[int]:
         """Per rule, the largest key among the other players (those out have zero keys)."""
@@ -262,13 +302,33 @@ class State:
         return list(map(max, *keys[:seat], *keys[seat + 1 :]))
 
     def _find_leaders(self) -> None:
-        """``leaders``: per rule, the seat that would be winning under it now, -1 if nobody
-        has a card it counts (those out have zero keys). Kept up to date by ``_play``."""
+        """``best``, ``leaders`` and ``leading``: per rule the largest key and the seat holding
+        it (-1 and 0 when nobody has a card the rule counts; those out have zero keys), and
+        per seat the rules it leads. Kept up to date by ``_raise``."""
         columns = list(zip(*self.keys, strict=True))
-        bests = map(max, columns)
-        self.leaders = [
-            col.index(best) if best else -1 for col, best in zip(columns, bests, strict=True)
-        ]
+        self.best = best = list(map(max, columns))
+        self.leaders = leaders = []
+        self.leading = leading = [0] * self.n
+        for r, column in enumerate(columns):
+            if best[r]:
+                p = column.index(best[r])
+                leaders.append(p)
+                leading[p] |= RULE_BIT[r]
+            else:
+                leaders.append(-1)
+
+    def _raise(self, p: int, keys: list[int]) -> None:
+        """Seat ``p``'s keys have grown to ``keys``: it leads wherever it now beats the best."""
+        best = self.best
+        for r in range(NUM_COLOURS):
+            if keys[r] > best[r]:
+                best[r] = keys[r]
+                q = self.leaders[r]
+                if q != p:
+                    self.leaders[r] = p
+                    self.leading[p] |= RULE_BIT[r]
+                    if q >= 0:
+                        self.leading[q] ^= RULE_BIT[r]
 
     def leader(self) -> int:
         """The seat winning under the rule in force, or -1 when nobody has a card it counts."""
@@ -281,37 +341,40 @@ class State:
         return self.cached_legal[:]
 
     def _legal(self) -> list[int]:
-        if self.over:
+        """The legal turns, built in increasing order: ``pass``, the canvas cards alone, then
+        per palette card (lowest first) that card alone and with each canvas card. A canvas
+        card of colour r is legal after palette card x when x makes the mover lead under r
+        (``turn_wins``); with no palette card, when it leads under r already."""
+        if self.is_terminal:
             return []
         p = self.current
         hand = self.hands[p]
-        opp = self.opponent_keys(p)
-        mine = self.keys[p]
         rule = self.rule
-        held = 0
-        needed = 1 << rule
-        by_colour: list[list[int]] = [[], [], [], [], [], [], []]
-        for c in hand:
-            held |= BIT[c]
-            needed |= 1 << COLOUR[c]
-            by_colour[COLOUR[c]].append(c)
-        palette = (self.masks[p], self.tmasks[p], self.numbers[p], self.colours[p])
-        wins = winning_additions(palette, mine, opp, held, needed)
-        acts = [PASS]
-        for r, cards in enumerate(by_colour):
-            if not cards:
-                continue
-            if mine[r] > opp[r]:  # to the canvas only
-                acts += [c + 1 for c in cards]
-            won = wins[r]
-            if won:  # to the palette, then this colour to the canvas
+        base = self.leading[p]
+        needed = RULE_BIT[rule]
+        for card in hand:
+            needed |= CBIT[card]
+        wins = turn_wins(hand, base, needed & ~base, self.keys[p], self.best, self.groups[p])
+        canvas = []  # the canvas cards (ids + 1) legal without a palette card
+        for card in hand:
+            if base & CBIT[card]:
+                canvas.append(card + 1)
+        by_rules = {base: canvas}  # rule set -> the canvas cards (ids + 1) of those colours
+        acts = [PASS, *canvas]
+        for x, w in zip(hand, wins, strict=True):
+            canvas = by_rules.get(w)
+            if canvas is None:
+                canvas = by_rules[w] = []
                 for card in hand:
-                    if won & BIT[card]:
-                        base = SLOTS * (card + 1) + 1
-                        acts += [base + c for c in cards if c != card]
-        won = wins[rule]  # to the palette only
-        acts += [SLOTS * (card + 1) for card in hand if won & BIT[card]]
-        acts.sort()
+                    if w & CBIT[card]:
+                        canvas.append(card + 1)
+            palette = SLOTS * (x + 1)
+            if w >> rule & 1:
+                acts.append(palette)
+            for c in canvas:
+                acts.append(palette + c)
+            if w & CBIT[x]:  # x itself cannot go to the canvas too
+                acts.remove(palette + x + 1)
         return acts
 
     def returns(self) -> list[float]:
@@ -332,24 +395,27 @@ class State:
         return places
 
     def outcome(self) -> Outcome | None:
-        if not self.over or self.truncated:
+        """The result, built once when the game ends (the env reads it twice)."""
+        if not self.is_terminal or self.truncated:
             return None
-        places = self._places()
-        if self.game.points:
-            scores = tuple(float(s) for s in self.scores)
-        else:
-            scores = tuple(1.0 if p == self.winner else 0.0 for p in range(self.n))
-        return Outcome(
-            places=tuple(places),
-            returns=tuple(returns_from_places(places)),
-            scores=scores,
-            extra={
-                "round_winner": self.winner,
-                "rule": self.rule,
-                "rounds": self.round + 1,
-                "eliminated": self.eliminated[:],
-            },
-        )
+        if self.result is None:
+            places = self._places()
+            if self.game.points:
+                scores = tuple(float(s) for s in self.scores)
+            else:
+                scores = tuple(1.0 if p == self.winner else 0.0 for p in range(self.n))
+            self.result = Outcome(
+                places=tuple(places),
+                returns=tuple(returns_from_places(places)),
+                scores=scores,
+                extra={
+                    "round_winner": self.winner,
+                    "rule": self.rule,
+                    "rounds": self.round + 1,
+                    "eliminated": self.eliminated[:],
+                },
+            )
+        return self.result
 
     # ------------------------------------------------------------------ apply
     def apply(self, action: int) -> None:
@@ -379,33 +445,27 @@ class State:
 
     def _play(self, p: int, palette: int, canvas: int) -> None:
         hand = self.hands[p]
+        locs = self.locs
         drew = -1
         if palette >= 0:
             hand.remove(palette)
             self.palettes[p].append(palette)
-            keys = self.keys[p] = keys_plus(
-                self.masks[p], self.tmasks[p], self.keys[p], self.numbers[p], palette
-            )
-            leaders = self.leaders  # keys only grow: p leads wherever it now beats the leader
-            for r in range(NUM_COLOURS):
-                q = leaders[r]
-                if q != p and keys[r] > (self.keys[q][r] if q >= 0 else 0):
-                    leaders[r] = p
             self.masks[p] |= BIT[palette]
-            self.tmasks[p] |= TBIT[palette]
-            self.numbers[p] |= 1 << palette // 7
-            self.colours[p] |= 1 << COLOUR[palette]
-            self.loc[palette] = PALETTE + p
+            groups = self.groups[p]
+            keys = self.keys[p] = keys_plus(self.keys[p], groups, palette)
+            add_card(groups, palette)
+            self._raise(p, keys)
+            locs[AT4[palette]] = LOC4[PALETTE + p]
         if canvas >= 0:
             hand.remove(canvas)
             self.canvas.append(canvas)
             self.rule = COLOUR[canvas]
-            self.loc[canvas] = CANVAS
+            locs[AT4[canvas]] = LOC4[CANVAS]
             draw = self.draw
             if self.game.rules.canvas_draw and draw and NUMBER[canvas] > len(self.palettes[p]):
                 drew = draw.pop()
                 insort(hand, drew)
-                self.loc[drew] = HAND + p
+                locs[AT4[drew]] = LOC4[HAND + p]
         if self.log is not None:
             event: dict[str, Any] = {"player": p}
             if palette >= 0:
@@ -421,15 +481,11 @@ class State:
         self.active[p] = False
         self.alive -= 1
         self.eliminated.append(p)
-        loc = self.loc
-        for card in self.hands[p]:
-            loc[card] = FOLDED + p
-        for card in self.palettes[p]:
-            loc[card] = DEAD + p
+        self.locs = self.locs.translate(FOLD4[p])  # its HAND and PALETTE cards all at once
         self.folded[p] = self.hands[p]
         self.hands[p] = []
         self.keys[p] = NO_KEYS  # its palette no longer counts
-        if p in self.leaders:
+        if self.leading[p]:
             self._find_leaders()
         if self.log is not None:
             self._event("out", player=p, cards_left=len(self.folded[p]))
@@ -440,7 +496,7 @@ class State:
         w = self.active.index(True)
         self.winner = w
         if not self.game.points:
-            self.over = True
+            self.is_terminal = True
             self.current = -1
             if self.log is not None:
                 self._event("game_over", winner=w, rule=self.rule)
@@ -453,18 +509,19 @@ class State:
         self.palettes[w] = [c for c in self.palettes[w] if not scored & BIT[c]]
         self.masks[w] &= ~scored
         self.keys[w] = rule_keys(self.masks[w])
+        self.groups[w] = groups_of(self.masks[w])
         self._find_leaders()
         for card in won:
-            self.loc[card] = SCORED + w
+            self.locs[AT4[card]] = LOC4[SCORED + w]
         if self.log is not None:
             names = [card_name(c) for c in won]
             self._event("round_won", player=w, rule=self.rule, cards=names, points=points)
         left = NUM_CARDS - sum(len(s) for s in self.scored)
         if self.scores[w] >= self.game.rules.points_to_win or left < (HAND_SIZE + 1) * self.n:
-            self.over = True
+            self.is_terminal = True
         elif self.round + 1 >= self.game.rules.max_rounds:
-            self.over = self.truncated = True
-        if self.over:
+            self.is_terminal = self.truncated = True
+        if self.is_terminal:
             self.current = -1
             if self.log is not None:
                 kind = "truncated" if self.truncated else "game_over"
@@ -474,7 +531,7 @@ class State:
         self._deal()
 
     def _illegal(self, action: Any) -> str:
-        if self.over:
+        if self.is_terminal:
             return "the game is over: no action is legal"
         legal = ", ".join(f"{a} ({action_name(a)})" for a in self.legal_actions())
         return f"illegal action {action!r} for player_{self.current}; legal actions: {legal}"
@@ -490,7 +547,9 @@ class State:
         the canvas, who is out, the sizes of the hidden hands and of the draw pile."""
         return Red7View(
             seat=seat,
-            legal=tuple(self.legal_actions()) if seat == self.current and not self.over else (),
+            legal=tuple(self.legal_actions())
+            if seat == self.current and not self.is_terminal
+            else (),
             hand=tuple(self.hands[seat]),
             palettes=tuple(map(tuple, self.palettes)),
             active=tuple(self.active),
@@ -501,7 +560,7 @@ class State:
             draw_size=len(self.draw),
             folded=tuple(self.folded[seat]),
             eliminated=tuple(self.eliminated),
-            current=-1 if self.over else self.current,
+            current=-1 if self.is_terminal else self.current,
             round=self.round,
             scores=tuple(self.scores),
             scored=tuple(map(tuple, self.scored)),
@@ -537,6 +596,7 @@ class State:
         for q in range(self.n):
             c.hands[q].sort()
         c.draw = draw
+        c.locs = bytearray(b"".join(map(LOC4.__getitem__, loc)))
         return c
 
 
