@@ -19,6 +19,7 @@ import itertools
 import json
 import math
 import random
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
@@ -211,6 +212,26 @@ def jobs(config: TournamentConfig) -> list[Job]:
 
 
 # ------------------------------------------------------------------ playing (any process)
+class Timed:
+    """An agent whose decisions are counted and timed (process CPU seconds, which other
+    processes on the machine distort less than wall time): search agents are judged at equal
+    time per decision, so a tournament measures it beside the results."""
+
+    __slots__ = ("agent", "decisions", "seconds")
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+        self.decisions = 0
+        self.seconds = 0.0
+
+    def act(self, turn: Any) -> int:
+        start = time.process_time()
+        action = self.agent.act(turn)
+        self.seconds += time.process_time() - start
+        self.decisions += 1
+        return action
+
+
 class Player:
     """Plays a tournament's games in one process, keeping one agent instance per (label, seat)."""
 
@@ -229,7 +250,7 @@ class Player:
     def play(self, job: Job, record: bool = False) -> dict[str, Any]:
         """One game as a log row (and its game record under ``"record"`` if asked)."""
         seed = self.config.seed
-        agents = [self._agent(label, s) for s, label in enumerate(job.seats)]
+        agents = [Timed(self._agent(label, s)) for s, label in enumerate(job.seats)]
         state = self.game.new_state(seed=deal_key(seed, job.deal))
         play_out(state, agents, deal_seed(seed, job.deal))
         outcome = state.outcome()
@@ -241,6 +262,8 @@ class Player:
             "places": list(outcome.places) if outcome is not None else None,
             "truncated": state.truncated,
             "actions": state.actions_taken,
+            "decisions": [a.decisions for a in agents],
+            "cpu_seconds": [round(a.seconds, 6) for a in agents],
         }
         if record:
             row["record"] = game_record(state)
@@ -333,7 +356,36 @@ def run_tournament(
     rows = [done[k] for k in (game_key(j.deal, j.rotation) for j in all_jobs) if k in done]
     result = summarize(config, rows, total=len(all_jobs))
     write_summaries(out, result)
+    write_csv(out / TIMING, TIMING_COLUMNS, decision_times(config, rows))
     return result
+
+
+TIMING = "timing.csv"
+TIMING_COLUMNS = ["agent", "decisions", "cpu_seconds", "ms_per_decision"]
+
+
+def decision_times(config: TournamentConfig, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per agent: the decisions it was asked for (forced moves are not) and their mean process
+    CPU time. Machine-dependent, so kept out of results.json, which depends on the seed alone."""
+    decisions = dict.fromkeys(config.entrants, 0)
+    seconds = dict.fromkeys(config.entrants, 0.0)
+    for row in rows:
+        for label, count, cpu in zip(
+            row["seats"], row.get("decisions", ()), row.get("cpu_seconds", ()), strict=False
+        ):
+            decisions[label] += count
+            seconds[label] += cpu
+    return [
+        {
+            "agent": label,
+            "decisions": decisions[label],
+            "cpu_seconds": round(seconds[label], 3),
+            "ms_per_decision": round(1000 * seconds[label] / decisions[label], 4)
+            if decisions[label]
+            else None,
+        }
+        for label in config.entrants
+    ]
 
 
 def _save_records(config: TournamentConfig, chosen: list[Job], folder: Path) -> None:

@@ -4,14 +4,16 @@ training, for every game of the suite (``--game``; default koira)."""
 from __future__ import annotations
 
 import argparse
+import csv
 import importlib
 import itertools
 import random
 import sys
+from pathlib import Path
 from typing import Any
 
 from agents.registry import make_agent
-from agents.tournament import TournamentConfig, default_entrants, run_tournament
+from agents.tournament import TIMING, TournamentConfig, default_entrants, run_tournament
 from experiments.common import WORKERS
 from koira_env import __version__
 from koira_env.core.game import Game
@@ -86,8 +88,12 @@ def _tournament(args: argparse.Namespace) -> int:
         progress=not args.quiet and sys.stderr.isatty(),
         backend=Backend(args.backend, args.address),
     )
-    _print_leaderboard(summary)
-    print(f"results in {args.out}/ (results.json, leaderboard.csv, head_to_head.csv/.png)")
+    with (Path(args.out) / TIMING).open() as f:
+        times = {row["agent"]: row["ms_per_decision"] for row in csv.DictReader(f)}
+    _print_leaderboard(summary, times)
+    print(
+        f"results in {args.out}/ (results.json, leaderboard.csv, head_to_head.csv/.png, {TIMING})"
+    )
     if not summary["complete"]:
         print(
             f"stopped after {summary['games_played']} of {summary['games_total']} games; "
@@ -102,7 +108,7 @@ def _ci(value: float | None, ci: list[float | None], digits: int) -> str:
     return f"{value:.{digits}f} [{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
 
 
-def _print_leaderboard(summary: dict[str, Any]) -> None:
+def _print_leaderboard(summary: dict[str, Any], times: dict[str, str]) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -111,7 +117,8 @@ def _print_leaderboard(summary: dict[str, Any]) -> None:
     table = Table(
         title=f"{variant}, {config['players']} players: {summary['games_played']} games "
         f"({summary['games_truncated']} truncated); ranked by {summary['rank_by']}",
-        caption="95% CIs clustered by deal; rating: openskill Plackett-Luce, mu - 3 sigma",
+        caption="95% CIs clustered by deal; rating: openskill Plackett-Luce, mu - 3 sigma; "
+        "ms/decision: process CPU time per decision asked (forced moves are not)",
     )
     for column, justify in [
         ("#", "right"),
@@ -121,6 +128,7 @@ def _print_leaderboard(summary: dict[str, Any]) -> None:
         ("win rate [95% CI]", "right"),
         ("mean place [95% CI]", "right"),
         ("rating (mu ± sigma)", "right"),
+        ("ms/decision", "right"),
     ]:
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
     for rank, a in enumerate(summary["agents"], 1):
@@ -132,8 +140,9 @@ def _print_leaderboard(summary: dict[str, Any]) -> None:
             _ci(a["win_rate"], a["win_ci"], 3),
             _ci(a["mean_place"], a["place_ci"], 2),
             f"{a['rating']:.1f} ({a['rating_mu']:.1f} ± {a['rating_sigma']:.1f})",
+            f"{float(times[a['agent']]):.3f}" if times.get(a["agent"]) else "-",
         )
-    Console(width=max(124, Console().width)).print(table)
+    Console(width=max(140, Console().width)).print(table)
 
 
 def _play(args: argparse.Namespace) -> int:

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from bench_scripts import load_benchmark
 
-from agents.tournament import LOG, TournamentConfig, run_tournament
+from agents.tournament import LOG, TIMING, TournamentConfig, run_tournament
 from experiments.cli import main
 from koira_env import make_game
 from koira_env.core.jobs import Backend
@@ -37,8 +37,11 @@ def summaries(folder: Path) -> dict[str, bytes]:
 
 
 def outputs(folder: Path) -> dict[str, bytes]:
-    """Every file of a results folder but the logs (the same rows in completion order)."""
-    files = [p for p in folder.rglob("*") if p.is_file() and p.suffix != ".jsonl"]
+    """Every file of a results folder but the logs (the same rows in completion order) and
+    the decision times (CPU seconds: they differ from run to run)."""
+    files = [
+        p for p in folder.rglob("*") if p.is_file() and p.suffix != ".jsonl" and p.name != TIMING
+    ]
     return {str(p.relative_to(folder)): p.read_bytes() for p in files}
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 import os
@@ -24,6 +25,7 @@ from agents.ratings import (
 )
 from agents.tournament import (
     LOG,
+    TIMING,
     TournamentConfig,
     default_agents,
     jobs,
@@ -33,7 +35,7 @@ from agents.tournament import (
     schedule,
     summarize,
 )
-from koira_env.core.record import load_record, replay
+from koira_env.core.record import load_record, replay, replay_states
 
 CONFIG = TournamentConfig(agents=("random", "greedy", "dumper"), deals=12, seed=5)
 RESULT_FILES = ("results.json", "leaderboard.csv", "head_to_head.csv")
@@ -120,6 +122,26 @@ def test_same_seed_same_results_any_worker_count(tmp_path):
     )
     assert other["agents"] != one["agents"]
     assert (tmp_path / "one" / "head_to_head.png").stat().st_size > 1000
+
+
+def test_decision_times_count_every_decision_asked_and_only_those(tmp_path):
+    config = TournamentConfig(agents=("random", "greedy", "ismcts:3"), deals=3, seed=2)
+    run_tournament(config, tmp_path, workers=1, save_records=len(jobs(config)))
+    rows = read_log(tmp_path / LOG)
+    asked = Counter()  # label -> moves with more than one legal action, from the records
+    for path in (tmp_path / "records").glob("*.json"):
+        seats = rows[path.stem.removeprefix("game-")]["seats"]
+        for state in replay_states(load_record(path))[:-1]:
+            if len(state.legal_actions()) > 1:
+                asked[seats[state.current]] += 1
+    with (tmp_path / TIMING).open() as f:
+        timing = {r["agent"]: r for r in csv.DictReader(f)}
+    assert {a: int(timing[a]["decisions"]) for a in timing} == dict(asked)
+    assert all(float(timing[a]["ms_per_decision"]) > 0 for a in timing)
+    # a search costs more per decision than a random choice, by far
+    assert float(timing["ismcts:3"]["ms_per_decision"]) > 5 * float(
+        timing["random"]["ms_per_decision"]
+    )
 
 
 def test_resume_after_a_limit_and_a_torn_line_equals_one_run(tmp_path):
