@@ -9,6 +9,7 @@ stopped and restarted writes the same files as an uninterrupted one.
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 import time
@@ -17,9 +18,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from agents.tournament import read_log
+from agents.tournament import agent_modules, read_log
 from koira_env.core.files import claim_folder
 from koira_env.core.jobs import PROCESS, Backend, chunked, map_chunks
+from koira_env.registry import games
 
 TASKS = "tasks.jsonl"
 WORKERS = 2  # the shared 2-core machine
@@ -51,6 +53,17 @@ class Progress:
 
 def _run_chunk(fn: Callable[[Any], dict[str, Any]], chunk: list[tuple[str, Any]]) -> list[dict]:
     return [{"key": key, **fn(task)} for key, task in chunk]
+
+
+def _import(modules: Sequence[str]) -> None:
+    for module in modules:
+        importlib.import_module(module)
+
+
+def agent_modules_of_every_game() -> tuple[str, ...]:
+    """The modules defining every game's agents, studies' included: a worker that was not
+    forked from this process (Ray) imports them to know ``risk:...`` and the like."""
+    return tuple(sorted({m for game in games() for m in agent_modules(game)}))
 
 
 def run_tasks(
@@ -92,6 +105,7 @@ def run_tasks(
                 emit(_run_chunk(fn, chunk))
         else:
             task = partial(_run_chunk, fn)
-            for rows in map_chunks(task, chunks, workers, backend=backend):
+            setup = (agent_modules_of_every_game(),)
+            for rows in map_chunks(task, chunks, workers, _import, setup, backend=backend):
                 emit(rows)
     return [done[key] for key, _ in tasks if key in done]

@@ -157,10 +157,11 @@ def test_a_folder_started_on_one_backend_finishes_on_the_other(cluster, tmp_path
 
 @pytest.mark.ray
 def test_experiments_write_the_same_files_on_ray(cluster, tmp_path):
-    """Through the CLI: wars (``run_tasks``) and risk, whose tournaments seat a study agent
-    (``risk:...``) that the Ray workers learn of from the driver (``agent_modules``)."""
-    for name in ("wars", "risk"):
-        argv = ["experiment", name, "--quick", "--quiet", "--seed", "4"]
+    """Through the CLI: a probe whose tasks (``run_tasks``) play a study agent (``risk:...``)
+    and risk, whose tournaments seat it: the Ray workers learn of it from the driver
+    (``agent_modules``; the probe runs first, while no worker has imported the study); wars."""
+    for name, extra in (("probe", ["--policy", "risk:below=4"]), ("risk", []), ("wars", [])):
+        argv = ["experiment", name, "--quick", "--quiet", "--seed", "4", *extra]
         assert main([*argv, "--out", str(tmp_path / name / "pool"), "--workers", "2"]) == 0
         ray = ["--backend", "ray", "--address", cluster.address]
         assert main([*argv, "--out", str(tmp_path / name / "ray"), *ray]) == 0
