@@ -39,20 +39,33 @@ def needs_argument(factory: Callable[..., Any]) -> bool:
 
 
 def default_agents(game: str = "koira") -> list[str]:
-    """Every agent of ``game`` that needs no argument, except the expensive search bots."""
-    return sorted(
+    """Every agent of ``game`` that needs no argument, and every alias, except the expensive
+    search bots (and aliases of them)."""
+    named = [
         name
         for name, factory in agent_factories(game).items()
         if name not in SEARCH_BOTS and not needs_argument(factory)
-    )
+    ]
+    aliases = [
+        a for a, text in spec(game).aliases.items() if text.partition(":")[0] not in SEARCH_BOTS
+    ]
+    return sorted([*named, *aliases])
+
+
+def resolve(text: str, game: str = "koira") -> str:
+    """The agent spec an alias of ``game`` stands for (``"champion"`` -> ``"ismcts:..."``);
+    any other spec unchanged."""
+    return spec(game).aliases.get(text, text)
 
 
 def make_agent(text: str, game: str = "koira") -> Any:
-    """An agent of ``game`` from its name (``"random"``, ...) or ``"kind:argument"`` spec."""
-    kind, _, arg = text.partition(":")
+    """An agent of ``game`` from its name (``"random"``, ...), ``"kind:argument"`` spec or
+    alias (``GameSpec.aliases``: ``"champion"``)."""
+    kind, _, arg = resolve(text, game).partition(":")
     factories = agent_factories(game)
     if kind not in factories:
-        raise ValueError(f"unknown agent {text!r} for {game}; known agents: {sorted(factories)}")
+        known = sorted([*factories, *spec(game).aliases])
+        raise ValueError(f"unknown agent {text!r} for {game}; known agents: {known}")
     factory = factories[kind]
     if arg:
         return factory(arg)

@@ -35,7 +35,7 @@ from koira_env.registry import make_game, spec
 from .base import Agent, play_out
 from .ppo import check_compatible, model_digest, model_path, read_metadata, shipped_models
 from .ratings import Estimate, cluster_mean, cluster_rate, head_to_head, plackett_luce
-from .registry import agent_factories, default_agents, make_agent
+from .registry import agent_factories, default_agents, make_agent, resolve
 
 FORMAT = "koira-tournament/2"
 LOG = "games.jsonl"
@@ -110,12 +110,15 @@ class TournamentConfig:
         data = asdict(self)
         data["agents"] = list(self.agents)
         data["options"] = dict(self.options)
+        resolved = {label: resolve(text, self.game) for label, text in self.entrants.items()}
+        aliases = {label: text for label, text in resolved.items() if text != self.entrants[label]}
         models = {
             label: model_digest(model_path(text.partition(":")[2]))
-            for label, text in self.entrants.items()
+            for label, text in resolved.items()
             if text.startswith("ppo:")
         }
-        return {"format": FORMAT, **data, **({"models": models} if models else {})}
+        extra = {"aliases": aliases} if aliases else {}
+        return {"format": FORMAT, **data, **extra, **({"models": models} if models else {})}
 
 
 # ------------------------------------------------------------------ schedule

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
+import importlib
 import json
 import math
 import os
@@ -15,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from agents.ismcts import ISMCTSAgent
 from agents.ratings import (
     cluster_mean,
     cluster_rate,
@@ -23,6 +26,7 @@ from agents.ratings import (
     t_quantile,
     wilson,
 )
+from agents.registry import make_agent
 from agents.tournament import (
     LOG,
     TIMING,
@@ -323,3 +327,17 @@ def test_summary_on_a_synthetic_log():
     assert s["games_truncated"] == 1 and s["complete"]
     assert s["head_to_head"]["fraction_ahead"] == [[None, 2 / 3], [1 / 3, None]]
     json.dumps(s, allow_nan=False)
+
+
+def test_aliases_stand_for_an_agent_spec_and_results_record_what_they_meant(monkeypatch):
+    package = importlib.import_module("koira_env.games.koira")
+    aliases = {"champ": "ismcts:3", "steady": "dumper"}
+    monkeypatch.setattr(package, "SPEC", dataclasses.replace(package.SPEC, aliases=aliases))
+    champ = make_agent("champ")
+    assert isinstance(champ, ISMCTSAgent) and champ.iterations == 3
+    assert "steady" in default_agents() and "champ" not in default_agents()  # search: named
+    with pytest.raises(ValueError, match=r"known agents: .*'champ'"):
+        make_agent("champion")
+    config = TournamentConfig(agents=("champ", "s=steady", "random"), deals=1, seed=1)
+    assert config.to_json()["aliases"] == {"champ": "ismcts:3", "s": "dumper"}
+    assert "aliases" not in TournamentConfig(agents=("random",), deals=1).to_json()

@@ -297,6 +297,9 @@ class GameSpec:
     single_hand: dict[str, Any] = field(default_factory=dict)  # options for a one-hand game
     training: dict[str, Any] = field(default_factory=dict)  # ``koira train`` default overrides
     opponent: str = ""  # ``koira play``'s default opponent; empty: the game's first bot
+    # agent names that stand for an agent spec, resolved by ``agents.registry.make_agent``:
+    # Koira's "champion" is its strongest shipped agent, whatever it is made of this release
+    aliases: dict[str, str] = field(default_factory=dict)
 
     def _bots_module(self) -> Any:
         import importlib
