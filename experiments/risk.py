@@ -1,39 +1,42 @@
 """Risk it: when should a player play the top stock card blind instead of a card from hand?
 
 A family of risk policies (``RiskAgent``, registered as ``risk:below=9,beaten=1,min_stock=10``)
-plays greedy phase-one cards and risks by rule. Each policy sits at a table with three copies
-of a fixed field bot in a duplicate-deal tournament (``agents.tournament``); every policy uses
-the same deals, so differences between policies are not deal luck. Output: per-policy loss
-rate with its 95% CI (``risk.csv``, ``risk.json``) and two figures.
+plays the cards of a base agent (``greedy`` unless named: any agent, a search or a network too)
+and risks by rule. Each policy sits at a table with three copies of a fixed field agent in a
+duplicate-deal tournament (``agents.tournament``); every policy uses the same deals, so
+differences between policies are not deal luck. Output: per-policy loss rate with its 95% CI
+(``risk.csv``, ``risk.json``) and two figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from agents.base import Turn
-from agents.registry import register
+from agents.registry import make_agent, register
 from agents.tournament import LOG, TournamentConfig, read_log, run_tournament
 from koira_env.cards import RANK_OF
 from koira_env.core.files import claim_folder, pyplot, save_figure, write_csv, write_json
 from koira_env.core.jobs import PROCESS, Backend
 from koira_env.games.koira.engine import PHASE_ONE, RISK
-from koira_env.games.koira.heuristics import HEURISTICS, WAR, WIN, card_outcome, round_summary
+from koira_env.games.koira.heuristics import WAR, WIN, card_outcome, round_summary
 
 from .common import TASKS, WORKERS
 
 FORMAT = "koira-risk/1"
-BASES = ("greedy", "dumper", "cautious", "warrior")  # the named bots that never risk
+BASES = ("greedy", "dumper")  # the default study's card players (both never risk on their own)
 STOCK_WINDOWS = {"early": (25, 99), "middle": (12, 24), "late": (2, 11)}  # 4 players: 40 at start
 
 
 class RiskAgent:
-    """A never-risking bot's cards (``base``: greedy by default), and the top stock card when
-    the rule says so.
+    """The base agent's cards (``base``: greedy by default; any agent spec), and the top stock
+    card exactly when the rule says so: the base chooses among the other legal moves, so a
+    base that would risk on its own (a search, a network) does not.
 
     ``below``: risk when the best card in hand ranks below this (0 = never for this reason,
     13 = whenever risking is legal). ``beaten``: risk when no card in hand can lead or tie the
@@ -51,12 +54,14 @@ class RiskAgent:
     ) -> None:
         if not 0 <= below <= 13:
             raise ValueError(f"risk: below must be 0..13, got {below}")
-        if base not in BASES:
-            raise ValueError(f"risk: base must be one of {BASES}, got {base!r}")
+        if base.partition(":")[0] == "risk":
+            raise ValueError(
+                f"risk: the base plays the cards, it cannot be a risk policy: {base!r}"
+            )
         self.below, self.beaten = below, beaten
         self.min_stock, self.max_stock = min_stock, max_stock
         self.base = base
-        self.cards = HEURISTICS[base]()  # a bot that never risks: the rule here decides that
+        self.cards = make_agent(base)
         self.name = spec_of(below, beaten, min_stock, max_stock, base)
 
     def wants_risk(
@@ -87,6 +92,8 @@ class RiskAgent:
             )
         ):
             return RISK
+        if view.legal[-1] == RISK:  # the rule said no: the base picks among the cards
+            turn = replace(turn, view=view._replace(legal=view.legal[:-1]))
         return self.cards.act(turn)
 
 
@@ -138,8 +145,18 @@ class Setting:
     policies: tuple[str, ...]
 
 
-def policies(quick: bool) -> tuple[str, ...]:
-    """Threshold sweep, the beaten rule, and thresholds limited to one part of phase one."""
+def policies(quick: bool, bases: tuple[str, ...] | None = None) -> tuple[str, ...]:
+    """Threshold sweep, the beaten rule, and thresholds limited to one part of phase one; with
+    ``bases`` (a strong field: a search, a network), a shorter sweep for each base instead."""
+    if bases:
+        return tuple(
+            spec
+            for base in bases
+            for spec in (
+                *(spec_of(b, False, base=base) for b in (0, 4, 7, 10, 13)),
+                spec_of(0, True, base=base),
+            )
+        )
     if quick:
         return (
             spec_of(0, False),
@@ -157,10 +174,18 @@ def policies(quick: bool) -> tuple[str, ...]:
     return tuple(specs)
 
 
-def setting(quick: bool, deals: int | None = None) -> Setting:
-    if quick:
-        return Setting(deals or 8, ("dumper",), policies(True))
-    return Setting(deals or 1000, ("dumper", "greedy"), policies(False))
+def setting(
+    quick: bool,
+    deals: int | None = None,
+    fields: tuple[str, ...] | None = None,
+    bases: tuple[str, ...] | None = None,
+) -> Setting:
+    """The default study (1000 deals against dumper and greedy fields), its quick version, or
+    the chosen ``fields`` and card-playing ``bases``."""
+    default_fields = ("dumper",) if quick else ("dumper", "greedy")
+    return Setting(
+        deals or (8 if quick else 1000), fields or default_fields, policies(quick, bases)
+    )
 
 
 def _folder_name(field: str, spec: str) -> str:
@@ -177,10 +202,12 @@ def run(
     max_games: int | None = None,
     progress: bool = False,
     backend: Backend = PROCESS,
+    fields: tuple[str, ...] | None = None,
+    bases: tuple[str, ...] | None = None,
 ) -> dict[str, Any]:
     """Play (or finish) every policy's tournament and write the tables and figures."""
     out = Path(out)
-    s = setting(quick, deals)
+    s = setting(quick, deals, fields, bases)
     config = {"format": FORMAT, "rules": rules, "seed": seed, "deals": s.deals}
     config.update(fields=list(s.fields), policies=list(s.policies))
     out.mkdir(parents=True, exist_ok=True)
@@ -246,7 +273,7 @@ def _best(rows: list[dict[str, Any]]) -> dict[str, Any]:
     for field in dict.fromkeys(r["field"] for r in rows):
         mine = [r for r in rows if r["field"] == field and r["loss_rate"] is not None]
         if mine:
-            never = {b: spec_of(0, False, base=b) for b in BASES}
+            never = {b: spec_of(0, False, base=b) for b in dict.fromkeys(r["base"] for r in mine)}
             best[field] = {
                 "best": min(mine, key=lambda r: r["loss_rate"]),
                 "never": {b: r for r in mine for b, spec in never.items() if r["policy"] == spec},
@@ -261,8 +288,11 @@ def plot(result: dict[str, Any], out: Path) -> None:
     fields = list(dict.fromkeys(r["field"] for r in rows))
     fig, axes = plt.subplots(1, max(1, len(fields)), figsize=(5 * max(1, len(fields)), 3.6))
     axes = [axes] if len(fields) <= 1 else list(axes)
+    lines = [(b, beaten) for b in dict.fromkeys(r["base"] for r in rows) for beaten in (0, 1)]
     for ax, field in zip(axes, fields, strict=False):
-        for base, beaten, style in (("greedy", 0, "o-"), ("greedy", 1, "s--"), ("dumper", 0, "^-")):
+        for (base, beaten), style in zip(
+            lines, itertools.cycle(("o-", "s--", "^-", "v--")), strict=False
+        ):
             pts = [
                 r
                 for r in rows
@@ -272,7 +302,7 @@ def plot(result: dict[str, Any], out: Path) -> None:
                 and r["min_stock"] == 0
                 and r["max_stock"] == 99
             ]
-            if pts:
+            if len(pts) > 1:  # a line: the threshold sweep (a lone point is in the table)
                 ax.errorbar(
                     [r["below"] for r in pts],
                     [r["loss_rate"] for r in pts],
@@ -285,7 +315,8 @@ def plot(result: dict[str, Any], out: Path) -> None:
         ax.set_xlabel("risk when best card in hand ranks below (0=2 ... 12=A)")
         ax.set_ylabel("loss rate (95% CI)")
         ax.set_title(f"one risk policy vs three {field}")
-        ax.legend(fontsize=8)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=8)
     fig.tight_layout()
     save_figure(fig, out / "risk_threshold.png")
     windowed = [r for r in rows if r["min_stock"] or r["max_stock"] != 99]
@@ -347,6 +378,29 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--deals", type=int, default=None, help="deals per policy (default 1000; quick 8)"
     )
     p.add_argument("--rules", default="koira")
+    p.add_argument(
+        "--fields",
+        type=_agents,
+        default=None,
+        help="the field agents, comma-separated (default dumper,greedy; quick dumper)",
+    )
+    p.add_argument(
+        "--bases",
+        type=_agents,
+        default=None,
+        help="card players of the policies, comma-separated (any agent, e.g. champion-net): a "
+        "short threshold sweep for each; default the study's greedy and dumper families",
+    )
+
+
+def _agents(text: str) -> tuple[str, ...]:
+    names = tuple(filter(None, (a.strip() for a in text.split(","))))
+    try:
+        for name in names:
+            make_agent(name)  # an unknown agent is an error before anything runs
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    return names
 
 
 def main(args: argparse.Namespace) -> dict[str, Any]:
@@ -360,4 +414,6 @@ def main(args: argparse.Namespace) -> dict[str, Any]:
         max_games=args.max_tasks,
         progress=not args.quiet,
         backend=Backend(args.backend, args.address),
+        fields=args.fields,
+        bases=args.bases,
     )

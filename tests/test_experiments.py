@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 
 import pytest
 
+from agents.base import play_game, play_out
 from agents.registry import agent_factories, make_agent
 from agents.tournament import default_agents
 from experiments import probe, risk, wars
 from experiments.cli import build_parser, main
+from koira_env import make_game
 from koira_env.cards import card_id
 from koira_env.games.koira.engine import HAND, RISK, STOCK, TRICK, UNKNOWN, WON, State, new_game
 
@@ -70,8 +73,25 @@ def test_risk_spec_round_trip_and_errors():
         make_agent("risk:below=14")
     assert make_agent("risk:base=dumper").cards.name == "dumper"
     assert make_agent("risk:below=3,base=dumper").name == "risk:below=3,base=dumper"
-    with pytest.raises(ValueError, match="base must be one of"):
-        make_agent("risk:base=gambler")  # a bot that risks by its own rule
+    with pytest.raises(ValueError, match="cannot be a risk policy"):
+        make_agent("risk:base=risk:below=3")
+
+
+def test_the_base_plays_the_cards_and_the_rule_alone_risks():
+    """``below=0`` plays exactly as its base (a bot that never risks), and a base that risks on
+    its own (``gambler``) or a search that might never does inside a policy that says no."""
+    game = make_game("koira", 4)
+    for seed in range(6):
+        plain = play_game([make_agent("dumper")] * 4, game, None, seed, deal_seed=seed)
+        policy = [make_agent("risk:below=0,base=dumper")] * 4
+        assert play_game(policy, game, None, seed, deal_seed=seed).actions == plain.actions
+    for base in ("gambler", "ismcts:4"):
+        never = [make_agent(f"risk:below=0,base={base}"), *[make_agent("gambler")] * 3]
+        risked = Counter()
+        for seed in range(4):
+            state = play_out(game.new_state(seed=seed, log=True), never, seed)
+            risked.update(e["player"] for e in state.log if e.get("risked"))
+        assert risked[0] == 0 and sum(risked.values()) > 0, (base, risked)
 
 
 def test_default_tournaments_leave_out_the_risk_family():
