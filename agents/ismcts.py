@@ -12,6 +12,11 @@ most visits. It works on any game of the registry: it needs only ``State`` and t
 ``legal``. ``phase`` restricts the search to one phase of a game with phases (Koira: the
 rollout policy plays the other): it shows where search pays, and Koira's phase two alone is
 most of its strength at a fraction of the cost (docs/bots.md).
+
+A game may ship the same search compiled (``bots.SEARCH``: Koira's ``_search.pyx`` on its
+compiled core, about 25 times faster); ``ISMCTSAgent`` runs it when it can, and this module's
+loop, the readable reference, otherwise or when asked (``engine="python"``). The two differ
+only in their random streams.
 """
 
 from __future__ import annotations
@@ -40,10 +45,19 @@ class _Node:
         self.total = 0.0
 
 
+ENGINES = ("auto", "python")
+
+
 @cache
 def game_rollout(game_id: str) -> Callable[[State], int] | None:
     """The game's own rollout policy, or ``None`` (then rollouts are uniformly random)."""
     return spec(game_id).rollout()
+
+
+@cache
+def game_search(game_id: str) -> Callable[..., dict[int, int] | None] | None:
+    """The game's compiled search (``GameSpec.search``), or ``None``."""
+    return spec(game_id).search()
 
 
 class ISMCTSAgent:
@@ -53,6 +67,8 @@ class ISMCTSAgent:
     reproducible games. ``rollout`` is ``"game"`` (the game's rollout policy) or ``"random"``.
     ``phase`` (games whose views have a ``phase``, such as Koira's 1 and 2) searches only in
     that phase and plays the game's rollout move in the others; ``None`` searches always.
+    ``engine``: ``"auto"`` runs the game's compiled search when it has one for the turn's
+    state, ``"python"`` always this module's loop.
     """
 
     name = "ismcts"
@@ -64,11 +80,15 @@ class ISMCTSAgent:
         exploration: float = 0.7,
         rollout: str = "game",
         phase: int | None = None,
+        engine: str = "auto",
     ) -> None:
         if iterations < 1:
             raise ValueError(f"ismcts needs at least 1 iteration, got {iterations}")
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {list(ROLLOUTS)}, got {rollout!r}")
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be one of {list(ENGINES)}, got {engine!r}")
+        self.engine = engine
         self.iterations = iterations
         self.max_seconds = max_seconds
         self.exploration = exploration
@@ -79,21 +99,36 @@ class ISMCTSAgent:
         legal = turn.view.legal
         if len(legal) == 1:
             return legal[0]
-        rng = turn.rng
-        policy = None if self.random_rollout else game_rollout(turn.game.id)
         if self.phase is not None:
             if not hasattr(turn.view, "phase"):
                 raise ValueError(f"ismcts: {turn.game.title} has no phases to restrict search to")
             if turn.view.phase != self.phase:
+                policy = None if self.random_rollout else game_rollout(turn.game.id)
                 state = turn.sample_state()
-                return policy(state) if policy is not None else rng.choice(legal)
+                return policy(state) if policy is not None else turn.rng.choice(legal)
+        visits = self.search(turn)
+        return max(legal, key=lambda a: visits.get(a, -1))
+
+    def search(self, turn: Turn) -> dict[int, int]:
+        """The root's visit counts after the search from this turn: ``{legal action: visits}``
+        (actions never tried are left out). ``act`` plays the most visited, the first in
+        legal order on a tie; learners can use the counts as soft targets."""
+        fast = game_search(turn.game.id) if self.engine == "auto" else None
+        if fast is not None:
+            seed = turn.rng.getrandbits(64)
+            args = (self.iterations, self.exploration, self.random_rollout, seed)
+            visits = fast(turn, *args, self.max_seconds)
+            if visits is not None:
+                return visits
+        rng = turn.rng
+        policy = None if self.random_rollout else game_rollout(turn.game.id)
         root = _Node(turn.view.seat)
         deadline = None if self.max_seconds is None else time.perf_counter() + self.max_seconds
         for _ in range(self.iterations):
             self._iterate(root, turn.sample_state(), rng, policy)
             if deadline is not None and time.perf_counter() > deadline:
                 break
-        return max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
+        return {a: child.visits for a, child in root.children.items()}
 
     def _iterate(
         self,

@@ -284,7 +284,8 @@ class GameSpec:
 
     ``package`` is the game's package; its ``bots`` module holds ``BOTS`` (name -> factory
     taking the spec's argument string, as ``make_agent`` calls it) and may hold ``ROLLOUT``
-    (a fast ``State -> action`` policy for search rollouts; uniform random otherwise).
+    (a fast ``State -> action`` policy for search rollouts; uniform random otherwise) and
+    ``SEARCH`` (a compiled ISMCTS, see ``search``).
     """
 
     id: str
@@ -313,3 +314,9 @@ class GameSpec:
     def rollout(self) -> Any:
         """The game's fast rollout policy for search, or ``None`` (search rolls out at random)."""
         return getattr(self._bots_module(), "ROLLOUT", None)
+
+    def search(self) -> Any:
+        """The game's compiled ISMCTS (``bots.SEARCH``: ``(turn, iterations, exploration,
+        random_rollout, seed, max_seconds) -> {action: root visits}`` or ``None`` when it
+        cannot search that turn), or ``None``: ``agents.ismcts`` then runs its own loop."""
+        return getattr(self._bots_module(), "SEARCH", None)

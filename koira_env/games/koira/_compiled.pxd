@@ -6,10 +6,27 @@
 #     cdef short buf[MAX_LEGAL]
 #     cdef int count = state.legal_into(buf)      # legal actions, increasing (as legal_actions)
 #     state.apply_c(buf[0])                       # IllegalActionError if not legal
+#     state.apply_legal(buf[0])                   # unchecked: an action legal_into gave
 #     cdef State twin = state.clone_c()           # a deep copy: one struct copy + list copies
 #     write_observation(state, seat, row_ptr)     # engine.size floats, zeroed then written
 
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
+
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static inline int koira_popcount(unsigned long long x) { return (int)__popcnt64(x); }
+    static inline int koira_lowest(unsigned long long x) {
+        unsigned long i; _BitScanForward64(&i, x); return (int)i;
+    }
+    #else
+    static inline int koira_popcount(unsigned long long x) { return __builtin_popcountll(x); }
+    static inline int koira_lowest(unsigned long long x) { return __builtin_ctzll(x); }
+    #endif
+    """
+    int popcount "koira_popcount"(uint64_t mask) noexcept nogil
+    int lowest "koira_lowest"(uint64_t mask) noexcept nogil  # mask must not be 0
 
 cdef enum:
     NUM_CARDS = 52
@@ -147,6 +164,7 @@ cdef class State:
     # the interface for other compiled modules
     cdef int legal_into(self, short* out) noexcept
     cdef int apply_c(self, int action) except -1
+    cdef int apply_legal(self, int action) except -1
     cdef State clone_c(self)
     cdef void _bind(self, game) except *
 

@@ -24,7 +24,8 @@ C interface, for other compiled modules (``_compiled.pxd``; ``cimport`` it):
 * ``state.legal_into(short* buf)`` writes the legal actions (as ``legal_actions()``, in
   increasing order but phase one's hand order) and returns how many; ``buf`` holds
   ``MAX_LEGAL``.
-* ``state.apply_c(action)`` plays an action or raises ``IllegalActionError`` (nothing changes).
+* ``state.apply_c(action)`` plays an action or raises ``IllegalActionError`` (nothing changes);
+  ``state.apply_legal(action)`` skips the check, for an action ``legal_into`` gave.
 * ``write_observation(state, seat, float* out)`` writes ``engine.size`` floats.
 
 Events are logged only when ``state.log`` is a list (``log=True``), as in the reference.
@@ -47,22 +48,6 @@ from .info import SeatView
 from .observation import CARD_SCALE, TRICK_SCALE, WAR_DEPTH_SCALE, observation_layout
 
 cnp.import_array()
-
-cdef extern from *:
-    """
-    #if defined(_MSC_VER)
-    #include <intrin.h>
-    static inline int koira_popcount(unsigned long long x) { return (int)__popcnt64(x); }
-    static inline int koira_lowest(unsigned long long x) {
-        unsigned long i; _BitScanForward64(&i, x); return (int)i;
-    }
-    #else
-    static inline int koira_popcount(unsigned long long x) { return __builtin_popcountll(x); }
-    static inline int koira_lowest(unsigned long long x) { return __builtin_ctzll(x); }
-    #endif
-    """
-    int popcount "koira_popcount"(uint64_t mask) noexcept nogil
-    int lowest "koira_lowest"(uint64_t mask) noexcept nogil  # mask must not be 0
 
 cdef extern from "Python.h":
     long PyLong_AsLongAndOverflow(object value, int* overflow) except? -1
@@ -756,18 +741,26 @@ cdef class State:
                     break
             else:
                 raise IllegalActionError(self._illegal(action))
-            self.history.append(action)
-            self._phase_two_act(action)
         elif d.phase == PHASE_ONE:
             if action == RISK:
                 if not self._can_risk():
                     raise IllegalActionError(self._illegal(action))
             elif not (0 <= action < NUM_CARDS and d.hand[d.current] & bit(action)):
                 raise IllegalActionError(self._illegal(action))
-            self.history.append(action)
-            self._phase_one_play(action)
         else:
             raise IllegalActionError("the game is over: no action is legal")
+        return self.apply_legal(action)
+
+    cdef int apply_legal(self, int action) except -1:
+        """``apply_c`` without the legality check, for callers that took ``action`` from
+        ``legal_into`` (search): a state whose ``history`` is None keeps none."""
+        cdef Data* d = &self.d
+        if self.history is not None:
+            self.history.append(action)
+        if d.phase == PHASE_TWO:
+            self._phase_two_act(action)
+        else:
+            self._phase_one_play(action)
         d.actions_taken += 1
         if d.actions_taken >= self.opt.max_actions and d.phase != GAME_OVER:
             d.truncated = True

@@ -1,9 +1,15 @@
 """Koira's bots: six heuristics (``heuristics.py``), the card-counting ``expert``
-(``expert.py``), and the dumper's move as the rollout policy of search."""
+(``expert.py``), the dumper's move as the rollout policy of search, and the compiled search
+(``_search.pyx``) that ``agents.ismcts`` runs on the compiled core."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .engine import PHASE_ONE, State
+
+if TYPE_CHECKING:
+    from ...core.agent import Turn
 from .expert import ExpertAgent
 from .heuristics import HEURISTICS, HeuristicAgent
 
@@ -28,5 +34,28 @@ def dumper_move(state: State) -> int:
     return _ROLLOUT.phase_two(legal, bool(state.trick), state.trump_suit, rules.voluntary_take)
 
 
+def compiled_search(
+    turn: Turn,
+    iterations: int,
+    exploration: float,
+    random_rollout: bool,
+    seed: int,
+    max_seconds: float | None,
+) -> dict[int, int] | None:
+    """Root visits of SO-ISMCTS in C (``_search.search``) when the turn's game runs on the
+    compiled core, else ``None``. It determinizes the turn's state exactly as
+    ``turn.sample_state()`` does (the seat's hidden cards shuffled, nothing else read)."""
+    try:
+        from ._compiled import State as CompiledState
+        from ._search import search
+    except ImportError:  # an unbuilt checkout: the reference search runs
+        return None
+    state: Any = turn._state
+    if type(state) is not CompiledState:
+        return None
+    return search(state, turn.view.seat, iterations, exploration, random_rollout, seed, max_seconds)
+
+
 BOTS = {**HEURISTICS, "expert": expert}
 ROLLOUT = dumper_move
+SEARCH = compiled_search
