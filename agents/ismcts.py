@@ -181,15 +181,20 @@ class ISMCTSAgent:
 
 
 def ismcts(arg: str = "") -> ISMCTSAgent:
-    """``ismcts``, ``ismcts:ITERATIONS`` or ``ismcts:ITERATIONS:PHASE`` (search only in that
-    phase of a game with phases: Koira's 1 or 2)."""
+    """``ismcts``, ``ismcts:ITERATIONS``, ``ismcts:ITERATIONS:PHASE`` (search only in that
+    phase of a game with phases: Koira's 1 or 2) or ``ismcts:ITERATIONS:PHASE:python`` (the
+    reference loop even where a compiled search exists; PHASE may be empty:
+    ``ismcts:50::python``)."""
     if not arg:
         return ISMCTSAgent()
-    iterations, _, phase = arg.partition(":")
+    iterations, _, rest = arg.partition(":")
+    phase, _, engine = rest.partition(":")
     try:
         count = int(iterations)
     except ValueError:
         raise ValueError(f"ismcts needs an integer iteration count, got {iterations!r}") from None
     if phase and (not phase.isdigit() or int(phase) < 1):
         raise ValueError(f"ismcts phase must be a phase number (Koira: 1 or 2), got {phase!r}")
-    return ISMCTSAgent(iterations=count, phase=int(phase) if phase else None)
+    return ISMCTSAgent(
+        iterations=count, phase=int(phase) if phase else None, engine=engine or "auto"
+    )

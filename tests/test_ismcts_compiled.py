@@ -9,15 +9,19 @@ positions whose best move is clear.
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
 import pytest
+from bench_scripts import load_benchmark
 from koira_env.games.koira._search import determinized, dumper_action, hidden_cards, search
 from test_koira_compiled import CASES, _case_id, snapshot
 
 from agents.base import play_game
 from agents.ismcts import ISMCTSAgent
+from agents.registry import make_agent
+from agents.tournament import TournamentConfig, run_tournament
 from koira_env.core.agent import Turn
 from koira_env.games.koira import game as koira_game
 from koira_env.games.koira.bots import dumper_move
@@ -144,3 +148,29 @@ def test_the_agent_uses_the_compiled_search_and_plays_whole_games():
     assert play_game(seats, game, None, seed=3, deal_seed=3) == first  # a seed fixes the game
     with pytest.raises(ValueError, match="engine must be one of"):
         ISMCTSAgent(engine="c")
+    assert make_agent("ismcts:50::python").engine == "python"
+    assert (make_agent("ismcts:9:2").phase, make_agent("ismcts:9:2").engine) == (2, "auto")
+
+
+def test_the_search_benchmark_times_the_same_positions_on_both_engines(tmp_path):
+    bench = load_benchmark("bench_search")
+    reference, compiled = bench.positions("python", 6), bench.positions("compiled", 6)
+    assert [s.history for s in reference] == [s.history for s in compiled]
+    out = tmp_path / "b.json"
+    rows = bench.main(["--positions", "4", "--reps", "1", "--iterations", "20", "--json", str(out)])
+    assert [r["agent"] for r in rows][-1] == "ismcts:20, compiled"
+    assert rows[0]["speedup"] == 1.0 and all(r["ms_per_decision"] > 0 for r in rows)
+    assert json.loads(out.read_text())["results"] == rows
+
+
+@pytest.mark.slow
+def test_the_compiled_search_is_as_strong_as_the_reference(tmp_path):
+    """A duplicate-deal tournament of both implementations and ``dumper`` (docs/bots.md
+    quotes the 300-deal run): the loss rates' 95% intervals overlap."""
+    config = TournamentConfig(
+        agents=("compiled=ismcts:50", "reference=ismcts:50::python", "dumper"), deals=100, seed=7
+    )
+    rows = {a["agent"]: a for a in run_tournament(config, tmp_path, workers=2)["agents"]}
+    (low, high), (low2, high2) = rows["compiled"]["loss_ci"], rows["reference"]["loss_ci"]
+    assert low <= high2 and low2 <= high, rows
+    assert max(high, high2) < rows["dumper"]["loss_rate"]  # and both are well above dumper
