@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 
 from koira_env.core.agent import Turn
@@ -63,6 +63,11 @@ def game_search(game_id: str) -> Callable[..., dict[int, int] | None] | None:
 class ISMCTSAgent:
     """SO-ISMCTS with ``iterations`` deals per move, or fewer if ``max_seconds`` runs out.
 
+    ``iterations`` may also give one count per phase (games whose views have a ``phase``,
+    such as Koira's 1 and 2; the last count serves any later phase): search is spent where it
+    pays, and 0 plays the game's rollout move in that phase. ``(20, 200)`` searches Koira's
+    phase one lightly and its endgame hard.
+
     A time budget makes the result depend on the machine's speed; leave it ``None`` for
     reproducible games. ``rollout`` is ``"game"`` (the game's rollout policy) or ``"random"``.
     ``phase`` (games whose views have a ``phase``, such as Koira's 1 and 2) searches only in
@@ -75,14 +80,15 @@ class ISMCTSAgent:
 
     def __init__(
         self,
-        iterations: int = 50,
+        iterations: int | Sequence[int] = 50,
         max_seconds: float | None = None,
         exploration: float = 0.7,
         rollout: str = "game",
         phase: int | None = None,
         engine: str = "auto",
     ) -> None:
-        if iterations < 1:
+        counts = (iterations,) if isinstance(iterations, int) else tuple(iterations)
+        if not counts or min(counts) < 0 or max(counts) < 1:
             raise ValueError(f"ismcts needs at least 1 iteration, got {iterations}")
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {list(ROLLOUTS)}, got {rollout!r}")
@@ -90,6 +96,7 @@ class ISMCTSAgent:
             raise ValueError(f"engine must be one of {list(ENGINES)}, got {engine!r}")
         self.engine = engine
         self.iterations = iterations
+        self.per_phase = None if isinstance(iterations, int) else counts
         self.max_seconds = max_seconds
         self.exploration = exploration
         self.random_rollout = rollout == "random"
@@ -99,24 +106,35 @@ class ISMCTSAgent:
         legal = turn.view.legal
         if len(legal) == 1:
             return legal[0]
-        if self.phase is not None:
-            if not hasattr(turn.view, "phase"):
-                raise ValueError(f"ismcts: {turn.game.title} has no phases to restrict search to")
-            if turn.view.phase != self.phase:
-                policy = None if self.random_rollout else game_rollout(turn.game.id)
-                state = turn.sample_state()
-                return policy(state) if policy is not None else turn.rng.choice(legal)
+        if self.budget(turn) == 0:
+            policy = None if self.random_rollout else game_rollout(turn.game.id)
+            state = turn.sample_state()
+            return policy(state) if policy is not None else turn.rng.choice(legal)
         visits = self.search(turn)
         return max(legal, key=lambda a: visits.get(a, -1))
+
+    def budget(self, turn: Turn) -> int:
+        """The iterations this turn gets: per phase, and none outside ``phase`` if set."""
+        if self.phase is None and self.per_phase is None:
+            return self.iterations  # type: ignore[return-value]
+        view_phase = getattr(turn.view, "phase", None)
+        if view_phase is None:
+            raise ValueError(f"ismcts: {turn.game.title} has no phases to search by")
+        if self.phase is not None and view_phase != self.phase:
+            return 0
+        if self.per_phase is None:
+            return self.iterations  # type: ignore[return-value]
+        return self.per_phase[min(view_phase, len(self.per_phase)) - 1]
 
     def search(self, turn: Turn) -> dict[int, int]:
         """The root's visit counts after the search from this turn: ``{legal action: visits}``
         (actions never tried are left out). ``act`` plays the most visited, the first in
         legal order on a tie; learners can use the counts as soft targets."""
+        iterations = max(1, self.budget(turn))
         fast = game_search(turn.game.id) if self.engine == "auto" else None
         if fast is not None:
             seed = turn.rng.getrandbits(64)
-            args = (self.iterations, self.exploration, self.random_rollout, seed)
+            args = (iterations, self.exploration, self.random_rollout, seed)
             visits = fast(turn, *args, self.max_seconds)
             if visits is not None:
                 return visits
@@ -124,7 +142,7 @@ class ISMCTSAgent:
         policy = None if self.random_rollout else game_rollout(turn.game.id)
         root = _Node(turn.view.seat)
         deadline = None if self.max_seconds is None else time.perf_counter() + self.max_seconds
-        for _ in range(self.iterations):
+        for _ in range(iterations):
             self._iterate(root, turn.sample_state(), rng, policy)
             if deadline is not None and time.perf_counter() > deadline:
                 break
@@ -184,17 +202,22 @@ def ismcts(arg: str = "") -> ISMCTSAgent:
     """``ismcts``, ``ismcts:ITERATIONS``, ``ismcts:ITERATIONS:PHASE`` (search only in that
     phase of a game with phases: Koira's 1 or 2) or ``ismcts:ITERATIONS:PHASE:python`` (the
     reference loop even where a compiled search exists; PHASE may be empty:
-    ``ismcts:50::python``)."""
+    ``ismcts:50::python``). ITERATIONS may be one count per phase: ``ismcts:20/200``."""
     if not arg:
         return ISMCTSAgent()
     iterations, _, rest = arg.partition(":")
     phase, _, engine = rest.partition(":")
     try:
-        count = int(iterations)
+        counts = [int(x) for x in iterations.split("/")]
     except ValueError:
-        raise ValueError(f"ismcts needs an integer iteration count, got {iterations!r}") from None
+        raise ValueError(
+            f"ismcts needs an integer iteration count (or one per phase, 20/200), got "
+            f"{iterations!r}"
+        ) from None
     if phase and (not phase.isdigit() or int(phase) < 1):
         raise ValueError(f"ismcts phase must be a phase number (Koira: 1 or 2), got {phase!r}")
     return ISMCTSAgent(
-        iterations=count, phase=int(phase) if phase else None, engine=engine or "auto"
+        iterations=counts[0] if len(counts) == 1 else counts,
+        phase=int(phase) if phase else None,
+        engine=engine or "auto",
     )

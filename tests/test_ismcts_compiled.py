@@ -174,3 +174,19 @@ def test_the_compiled_search_is_as_strong_as_the_reference(tmp_path):
     (low, high), (low2, high2) = rows["compiled"]["loss_ci"], rows["reference"]["loss_ci"]
     assert low <= high2 and low2 <= high, rows
     assert max(high, high2) < rows["dumper"]["loss_rate"]  # and both are well above dumper
+
+
+def test_iterations_per_phase_search_where_they_are_asked_for():
+    phase_one = searched_positions(1, PHASE_ONE)[0]
+    phase_two = searched_positions(1, PHASE_TWO)[0]
+    agent = make_agent("ismcts:0/40")
+    assert agent.per_phase == (0, 40)
+    for state, budget in ((phase_one, 0), (phase_two, 40)):
+        turn = Turn(state.view(state.current), state.game, random.Random(1), state)
+        assert agent.budget(turn) == budget
+    turn = Turn(phase_two.view(phase_two.current), phase_two.game, random.Random(1), phase_two)
+    assert sum(agent.search(turn).values()) == 40
+    assert make_agent("ismcts:7/9").budget(turn) == 9 and make_agent("ismcts:7").budget(turn) == 7
+    for bad in ("ismcts:0", "ismcts:0/0", "ismcts:-1/5", "ismcts:a/5"):
+        with pytest.raises(ValueError, match="iteration"):
+            make_agent(bad)
