@@ -46,7 +46,9 @@ TARGETS = (
     ("env+obs vs OpenSpiel bridge + observation_tensor", "koira env", "bridge obs", 2.5),
     ("env+obs vs OpenSpiel bridge + reused buffer", "koira env", "bridge buffer", 1.0),
     ("bare engine vs OpenSpiel hearts raw", "koira bare", "hearts raw", 5.0),
+    ("vector env vs OpenSpiel bridge + reused buffer", "koira vector", "bridge buffer", 5.0),
 )
+VECTOR_ENVS, VECTOR_STEPS = 256, 64  # one "game" of the vector rows: 64 steps of 256 envs
 # the compiled core over the reference engine, same loop, same run
 SPEEDUPS = (
     ("bare engine", "koira bare", "koira bare (python)"),
@@ -113,6 +115,43 @@ def aec_loop(env: Any) -> GameFn:
 
 def koira_aec(engine: str = "compiled") -> GameFn:
     return aec_loop(koira_env.env(PLAYERS, RULES, engine=engine))
+
+
+def koira_vector() -> GameFn:
+    """``koira_env.vector_env``: random legal actions for all envs at once (a fixed table of
+    random priorities, a different row each step, argmax over the legal ones), observation
+    and mask written for every env every step; a call is ``VECTOR_STEPS`` batch steps."""
+    venv = koira_env.vector_env(VECTOR_ENVS, PLAYERS, rules=RULES)
+    priorities = np.random.default_rng(0).random((VECTOR_STEPS, venv.num_actions), np.float32)
+    state = {"mask": venv.reset(seed=0)[1]}
+
+    def game(rng: random.Random, seed: int) -> int:
+        mask = state["mask"]
+        for k in range(VECTOR_STEPS):
+            actions = np.argmax(mask * priorities[k], axis=1)
+            mask = venv.step(actions)[1]
+        state["mask"] = mask
+        return VECTOR_ENVS * VECTOR_STEPS
+
+    return game
+
+
+def numpy_floor() -> GameFn:
+    """The memory floor of a batched env: copying ``VECTOR_ENVS`` observation rows and mask
+    rows per step, nothing else (the issue's "a million observations per second")."""
+    encoder = ObservationEncoder(make_rules(PLAYERS, RULES))
+    obs = np.zeros((VECTOR_ENVS, encoder.size), np.float32)
+    mask = np.zeros((VECTOR_ENVS, encoder.num_actions), bool)
+    obs_rows = np.random.default_rng(0).random((2, VECTOR_ENVS, encoder.size), np.float32)
+    mask_rows = obs_rows[:, :, : encoder.num_actions] > 0.5
+
+    def game(rng: random.Random, seed: int) -> int:
+        for k in range(VECTOR_STEPS):
+            obs[:] = obs_rows[k & 1]
+            mask[:] = mask_rows[k & 1]
+        return VECTOR_ENVS * VECTOR_STEPS
+
+    return game
 
 
 def calibrate(games: int = 50) -> tuple[int, int]:
@@ -263,6 +302,20 @@ def benches() -> list[Bench]:
         Bench("koira env", "ours", "koira env", koira_aec, "koira_env.env(), obs + mask"),
         Bench("koira env (python)", "ours", "koira env", lambda: koira_aec("python"), ref),
         Bench("null AEC env", "ceiling", "koira env", null_aec, "do-nothing env, same shapes"),
+        Bench(
+            "koira vector",
+            "ours",
+            "koira env",
+            koira_vector,
+            f"vector_env({VECTOR_ENVS}), obs + mask, one process",
+        ),
+        Bench(
+            "numpy floor",
+            "ceiling",
+            "koira vector",
+            numpy_floor,
+            f"copying {VECTOR_ENVS} obs + mask rows per step",
+        ),
         Bench("koira tournament", "ours", "koira bare", tournament, "heuristic bots"),
     ]
     for module in PETTINGZOO_GAMES:

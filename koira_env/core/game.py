@@ -175,6 +175,9 @@ class Game:
     # When every observation is small integer codes times this per-entry scale (Koira's is),
     # training stores demonstrations as uint8 codes: 4x less memory than float32.
     observation_scale: np.ndarray | None = None
+    # a compiled batch stepper for ``core.vector_env`` (Koira's ``_vector``: ``write_decisions``,
+    # ``first_illegal``, ``step``), or None: the vector env then steps each state in Python
+    batch: Any = None
 
     @property
     def env_name(self) -> str:

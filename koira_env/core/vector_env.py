@@ -20,13 +20,16 @@ steps each with one action per call: whoever is to act in env ``i`` plays ``acti
   AEC env's reset does; ``options={"decks": [...]}`` fixes each env's first deal.
 * **Buffers.** Every array returned (and ``info``'s) is preallocated and owned by the env:
   the next ``step`` or ``reset`` overwrites it in place. Copy what you keep across steps.
+* **Compiled.** A game that offers a batch stepper (``Game.batch``: Koira on its compiled
+  core) has its envs checked, stepped and written in one C loop; the results are the same
+  bytes as the Python path's (tested against the reference engine).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import chain
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -56,8 +59,10 @@ class VectorEnv:
         self.num_actions = game.num_actions
         self.observation_size = game.observation_size
         self._observation = game.observation  # bound once: the hot path
+        self._batch = game.batch
         self._obs = np.zeros((n, game.observation_size), np.float32)
         self._mask = np.zeros((n, game.num_actions), bool)
+        self._mask_bytes = self._mask.view(np.uint8)  # the same memory, as the C loop writes it
         self._player = np.zeros(n, np.int64)
         self._rows = np.arange(n)
         self._rewards = np.zeros((n, p), np.float32)
@@ -68,7 +73,7 @@ class VectorEnv:
         self._info = {"final_places": self._final_places, "episode_lengths": self._episode_lengths}
         self.states: list[State] = []  # env i's game in progress: for tools and tests
         self._legal: list[list[int]] = []  # env i's legal actions, checked before any apply
-        self._lengths = [0] * n  # actions so far in env i's game
+        self._lengths = np.zeros(n, np.int64)  # actions so far in env i's game
         self._games = [0] * n  # games env i has dealt since the last reset
         self._seed: int | None = None  # the seed series of the current reset
         self._seeds = ResetSeeds()
@@ -100,8 +105,11 @@ class VectorEnv:
         states = [self._deal(base, i, 0, ids[i]) for i in range(self.num_envs)]
         self._seed = base
         self.states = states
-        self._lengths = [0] * self.num_envs
+        self._lengths.fill(0)
         self._games = [0] * self.num_envs
+        if self._batch is not None:
+            self._batch.write_decisions(states, self._obs, self._mask_bytes, self._player)
+            return self._obs, self._mask, self._player
         observation, obs = self._observation, self._obs
         for i, state in enumerate(states):
             obs[i] = observation(state, state.current)
@@ -120,25 +128,34 @@ class VectorEnv:
                 f"actions must be {self.num_envs} integers (shape ({self.num_envs},)), "
                 f"got shape {array.shape} of {array.dtype}"
             )
-        chosen = array.tolist()
-        for i, (action, legal) in enumerate(zip(chosen, self._legal, strict=True)):
-            if action not in legal:
-                raise IllegalActionError(
-                    f"env {i}: action {action} is not legal (legal: {legal}); no env was stepped"
-                )
+        batch = self._batch
+        if batch is not None:
+            array = np.ascontiguousarray(array, np.int64)
+            bad = batch.first_illegal(self.states, array)
+            if bad >= 0:
+                self._illegal(bad, int(array[bad]), self.states[bad].legal_actions())
+        else:
+            chosen = array.tolist()
+            for i, (action, legal) in enumerate(zip(chosen, self._legal, strict=True)):
+                if action not in legal:
+                    self._illegal(i, action, legal)
         self._rewards.fill(0.0)
         self._terminated.fill(False)
         self._truncated.fill(False)
         self._final_places.fill(-1)
         self._episode_lengths.fill(0)
-        observation, obs, lengths = self._observation, self._obs, self._lengths
-        for i, (state, action) in enumerate(zip(self.states, chosen, strict=True)):
-            state.apply(action)
-            lengths[i] += 1
-            if state.is_terminal:
-                state = self._finish(i, state)
-            obs[i] = observation(state, state.current)
-        self._write_decisions()
+        if batch is not None:
+            obs, mask, player = self._obs, self._mask_bytes, self._player
+            batch.step(self.states, array, obs, mask, player, self._lengths, self._finish)
+        else:
+            observation, obs, lengths = self._observation, self._obs, self._lengths
+            for i, (state, action) in enumerate(zip(self.states, chosen, strict=True)):
+                state.apply(action)
+                lengths[i] += 1
+                if state.is_terminal:
+                    state = self._finish(i, state)
+                obs[i] = observation(state, state.current)
+            self._write_decisions()
         return (
             self._obs,
             self._mask,
@@ -147,6 +164,12 @@ class VectorEnv:
             self._terminated,
             self._truncated,
             self._info,
+        )
+
+    @staticmethod
+    def _illegal(i: int, action: int, legal: list[int]) -> NoReturn:
+        raise IllegalActionError(
+            f"env {i}: action {action} is not legal (legal: {legal}); no env was stepped"
         )
 
     def _finish(self, i: int, state: State) -> State:

@@ -26,9 +26,9 @@ from .render import describe_event, render_text
 from .rules import Rules, make_rules
 
 try:
-    from . import _compiled
+    from . import _compiled, _vector
 except ImportError as err:  # a source checkout whose extension is not built
-    _compiled = None
+    _compiled = _vector = None  # type: ignore[assignment]
     _COMPILED_ERROR = str(err)
 
 ENGINES = ("compiled", "python")
@@ -67,6 +67,7 @@ class KoiraGame(Game):
             self._shuffled = _compiled.shuffled  # the same decks, dealt faster
             self.observation = self.compiled.observation
             self.action_mask = self.compiled.action_mask
+            self.batch = _vector  # the batched env's loop in C
         else:
             self.compiled = None
             self._state_class = State
