@@ -190,3 +190,13 @@ def test_iterations_per_phase_search_where_they_are_asked_for():
     for bad in ("ismcts:0", "ismcts:0/0", "ismcts:-1/5", "ismcts:a/5"):
         with pytest.raises(ValueError, match="iteration"):
             make_agent(bad)
+
+
+def test_champion_is_the_endgame_search_and_the_default_opponent_of_koira_play():
+    from agents.registry import default_agents
+    from experiments.cli import default_opponent
+
+    champion = make_agent("champion")
+    assert isinstance(champion, ISMCTSAgent) and champion.per_phase[0] == 0
+    assert default_opponent("koira") == "champion"
+    assert "champion" not in default_agents("koira")  # a search: tournaments name it

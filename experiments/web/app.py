@@ -129,8 +129,10 @@ def option_fields(game: Game) -> list[dict[str, Any]]:
 
 
 def _agents(game_id: str) -> list[str]:
-    """Names the lobby suggests: the game's bots, search, and its shipped policies."""
+    """Names the lobby suggests: the game's bots, search, its aliases (Koira's
+    ``champion``) and its shipped policies."""
     names = [*default_agents(game_id), "ismcts"]
+    names += [a for a in spec(game_id).aliases if a not in names]
     for model in shipped_models():
         try:
             if read_metadata(model).get("game", "koira") == game_id:
