@@ -29,7 +29,14 @@ def test_quick_run_measures_all_of_our_parts(quick: tuple[dict, dict]) -> None:
     data, written = quick
     assert written == json.loads(json.dumps(data))
     by_name = rows(data)
-    for name in ("koira bare", "koira env", "null AEC env", "koira tournament"):
+    for name in (
+        "koira bare",
+        "koira env",
+        "null AEC env",
+        "koira tournament",
+        "koira vector",
+        "numpy floor",
+    ):
         row = by_name[name]
         assert row["available"], row["error"]
         assert row["steps_per_s"]["median"] > 0
@@ -39,7 +46,13 @@ def test_quick_run_measures_all_of_our_parts(quick: tuple[dict, dict]) -> None:
     assert by_name["koira bare"]["steps_per_game"] > 20
     assert data["env_fraction_of_null_env"] > 0
     assert data["machine"]["nproc"] >= 1
-    assert [t["peer"] for t in data["targets"]] == ["bridge obs", "bridge buffer", "hearts raw"]
+    assert [t["peer"] for t in data["targets"]] == [
+        "bridge obs",
+        "bridge buffer",
+        "hearts raw",
+        "bridge buffer",
+    ]
+    assert by_name["koira vector"]["steps_per_game"] == 256 * 64  # a "game": 64 batch steps
 
 
 def test_peer_rows_are_measured_or_explained(quick: tuple[dict, dict]) -> None:
