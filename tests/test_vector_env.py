@@ -271,9 +271,13 @@ def test_the_compiled_loop_writes_the_reference_engines_bytes(rules, players, op
     first = [venv.reset(seed=9) for venv in envs]
     assert all(np.array_equal(a, b) for a, b in zip(*first, strict=True))
     mask, finished = first[0][1], 0
-    for _ in range(400):
+    for step in range(400):
         actions = random_actions(mask, rng)
-        compiled, reference = (venv.step(actions) for venv in envs)
+        if step % 2:  # every other step a random subset of the envs (env_ids)
+            ids = np.array(sorted(rng.sample(range(n), rng.randint(1, n))), np.int64)
+            compiled, reference = (venv.step(actions[ids], env_ids=ids) for venv in envs)
+        else:
+            compiled, reference = (venv.step(actions) for venv in envs)
         for a, b in zip(compiled[:6], reference[:6], strict=True):
             assert a.dtype == b.dtype and a.tobytes() == b.tobytes()
         for key in ("final_places", "episode_lengths"):
@@ -281,3 +285,33 @@ def test_the_compiled_loop_writes_the_reference_engines_bytes(rules, players, op
         mask = compiled[1]
         finished += int(compiled[4].sum() + compiled[5].sum())
     assert finished >= n
+
+
+@pytest.mark.parametrize("game", ["koira", "kop"])  # the compiled loop and the generic one
+def test_env_ids_step_only_those_envs(game: str) -> None:
+    venv = koira_env.vector_env(4, game=game)
+    obs, mask, player = (a.copy() for a in venv.reset(seed=2))
+    taken = [s.actions_taken for s in venv.states]
+    ids = np.array([2, 0])
+    actions = random_actions(mask, random.Random(1))[ids]
+    out = venv.step(actions, env_ids=ids)
+    assert [s.actions_taken for s in venv.states] == [
+        taken[0] + 1,
+        taken[1],
+        taken[2] + 1,
+        taken[3],
+    ]
+    for i in (1, 3):  # the waiting envs keep their rows
+        assert np.array_equal(out[0][i], obs[i]) and np.array_equal(out[1][i], mask[i])
+        assert out[2][i] == player[i]
+    before = [s.actions_taken for s in venv.states]
+    legal = venv.states[1].legal_actions()
+    for bad in ([1, 1], [4], [[1]], [0.0], [-1]):
+        with pytest.raises(ValueError, match=r"env_ids must be distinct env indices in 0\.\.3"):
+            venv.step(np.array([legal[0]] * len(bad)), env_ids=bad)
+    with pytest.raises(ValueError, match="actions must be 1 integers"):
+        venv.step(np.array([legal[0], legal[0]]), env_ids=[1])
+    illegal = next(a for a in range(venv.num_actions) if a not in legal)
+    with pytest.raises(ValueError, match="env 1: action"):
+        venv.step(np.array([illegal]), env_ids=[1])
+    assert [s.actions_taken for s in venv.states] == before

@@ -64,7 +64,7 @@ class VectorEnv:
         self._mask = np.zeros((n, game.num_actions), bool)
         self._mask_bytes = self._mask.view(np.uint8)  # the same memory, as the C loop writes it
         self._player = np.zeros(n, np.int64)
-        self._rows = np.arange(n)
+        self._rows = np.arange(n, dtype=np.int64)
         self._rewards = np.zeros((n, p), np.float32)
         self._terminated = np.zeros(n, bool)
         self._truncated = np.zeros(n, bool)
@@ -116,29 +116,36 @@ class VectorEnv:
         self._write_decisions()
         return self._obs, self._mask, self._player
 
-    def step(self, actions: Any) -> Step:
+    def step(self, actions: Any, env_ids: Any = None) -> Step:
         """Play ``actions[i]`` in env ``i``; ``(obs, mask, player, rewards, terminated,
         truncated, info)``. Every action is checked first: an illegal one raises
-        ``IllegalActionError`` (a ``ValueError``) naming the env, and no env moves."""
+        ``IllegalActionError`` (a ``ValueError``) naming the env, and no env moves.
+
+        ``env_ids`` (as EnvPool's): step only these envs, ``actions[k]`` in env
+        ``env_ids[k]``; the others keep their rows (their games wait), and their rewards and
+        flags are zero. A learner that plays one seat steps the other seats' envs this way."""
         if not self.states:
             raise RuntimeError("step() called before reset()")
+        ids = self._rows if env_ids is None else self._env_ids(env_ids)
         array = np.asarray(actions)
-        if array.shape != (self.num_envs,) or array.dtype.kind not in "iu":
+        if array.shape != ids.shape or array.dtype.kind not in "iu":
             raise ValueError(
-                f"actions must be {self.num_envs} integers (shape ({self.num_envs},)), "
+                f"actions must be {len(ids)} integers (shape ({len(ids)},)), "
                 f"got shape {array.shape} of {array.dtype}"
             )
         batch = self._batch
         if batch is not None:
             array = np.ascontiguousarray(array, np.int64)
-            bad = batch.first_illegal(self.states, array)
+            bad = batch.first_illegal(self.states, ids, array)
             if bad >= 0:
-                self._illegal(bad, int(array[bad]), self.states[bad].legal_actions())
+                i = int(ids[bad])
+                self._illegal(i, int(array[bad]), self.states[i].legal_actions())
         else:
             chosen = array.tolist()
-            for i, (action, legal) in enumerate(zip(chosen, self._legal, strict=True)):
-                if action not in legal:
-                    self._illegal(i, action, legal)
+            envs = ids.tolist()
+            for i, action in zip(envs, chosen, strict=True):
+                if action not in self._legal[i]:
+                    self._illegal(i, action, self._legal[i])
         self._rewards.fill(0.0)
         self._terminated.fill(False)
         self._truncated.fill(False)
@@ -146,16 +153,22 @@ class VectorEnv:
         self._episode_lengths.fill(0)
         if batch is not None:
             obs, mask, player = self._obs, self._mask_bytes, self._player
-            batch.step(self.states, array, obs, mask, player, self._lengths, self._finish)
+            batch.step(self.states, ids, array, obs, mask, player, self._lengths, self._finish)
         else:
-            observation, obs, lengths = self._observation, self._obs, self._lengths
-            for i, (state, action) in enumerate(zip(self.states, chosen, strict=True)):
+            observation, obs, lengths, states = (
+                self._observation,
+                self._obs,
+                self._lengths,
+                self.states,
+            )
+            for i, action in zip(envs, chosen, strict=True):
+                state = states[i]
                 state.apply(action)
                 lengths[i] += 1
                 if state.is_terminal:
                     state = self._finish(i, state)
                 obs[i] = observation(state, state.current)
-            self._write_decisions()
+            self._write_decisions(ids)
         return (
             self._obs,
             self._mask,
@@ -165,6 +178,18 @@ class VectorEnv:
             self._truncated,
             self._info,
         )
+
+    def _env_ids(self, env_ids: Any) -> np.ndarray:
+        ids = np.asarray(env_ids)
+        n = self.num_envs
+        if (
+            ids.ndim != 1
+            or ids.dtype.kind not in "iu"
+            or (len(ids) and (ids.min() < 0 or ids.max() >= n))
+            or len(np.unique(ids)) != len(ids)
+        ):
+            raise ValueError(f"env_ids must be distinct env indices in 0..{n - 1}, got {env_ids!r}")
+        return np.ascontiguousarray(ids, np.int64)
 
     @staticmethod
     def _illegal(i: int, action: int, legal: list[int]) -> NoReturn:
@@ -195,11 +220,19 @@ class VectorEnv:
             raise RuntimeError(f"env {i}: the game seeded {game_seed(seed, i, k)!r} has no move")
         return state
 
-    def _write_decisions(self) -> None:
-        """Every env's acting seat and legal set into ``player`` and ``mask``: one numpy call
-        for the whole mask (a row at a time costs a third of a step)."""
-        self._legal = legal = [state.legal_actions() for state in self.states]
-        self._player[:] = [state.current for state in self.states]
-        rows = self._rows.repeat(list(map(len, legal)))
-        self._mask.fill(False)
-        self._mask[rows, list(chain.from_iterable(legal))] = True
+    def _write_decisions(self, ids: np.ndarray | None = None) -> None:
+        """The acting seat and legal set of every env (or of ``ids``) into ``player`` and
+        ``mask``: one numpy call for the whole mask (a row at a time costs a third of a step)."""
+        states = self.states
+        if ids is None:
+            ids = self._rows
+            self._legal = [[] for _ in states]
+        envs = ids.tolist()
+        chosen = []
+        for i in envs:
+            self._legal[i] = legal = states[i].legal_actions()
+            chosen.append(legal)
+        self._player[ids] = [states[i].current for i in envs]
+        rows = ids.repeat(list(map(len, chosen)))
+        self._mask[ids] = False
+        self._mask[rows, list(chain.from_iterable(chosen))] = True

@@ -37,27 +37,28 @@ def write_decisions(list states, float[:, ::1] obs, uint8_t[:, ::1] mask, int64_
         write_row(<State>states[i], obs, mask, player, i)
 
 
-def first_illegal(list states, const int64_t[::1] actions):
-    """The first env whose action is not legal in its state, or -1 when all are."""
+def first_illegal(list states, const int64_t[::1] ids, const int64_t[::1] actions):
+    """The first position ``k`` whose action is not legal in env ``ids[k]``, or -1."""
     cdef short legal[MAX_LEGAL]
-    cdef Py_ssize_t i
-    cdef int count, k
+    cdef Py_ssize_t k
+    cdef int count, j
     cdef int64_t action
     cdef State state
-    for i in range(len(states)):
-        state = <State>states[i]
-        action = actions[i]
+    for k in range(ids.shape[0]):
+        state = <State>states[ids[k]]
+        action = actions[k]
         count = state.legal_into(legal)
-        for k in range(count):
-            if legal[k] == action:
+        for j in range(count):
+            if legal[j] == action:
                 break
         else:
-            return i
+            return k
     return -1
 
 
 def step(
     list states,
+    const int64_t[::1] ids,
     const int64_t[::1] actions,
     float[:, ::1] obs,
     uint8_t[:, ::1] mask,
@@ -65,14 +66,15 @@ def step(
     int64_t[::1] lengths,
     finish,
 ):
-    """Apply ``actions[i]`` in env ``i`` (all checked legal by ``first_illegal``), count it,
-    let ``finish(i, state)`` record a finished game and return the next deal (it also
-    replaces ``states[i]``), and write every env's next decision."""
-    cdef Py_ssize_t i
+    """Apply ``actions[k]`` in env ``ids[k]`` (all checked legal by ``first_illegal``), count
+    it, let ``finish(i, state)`` record a finished game and return the next deal (it also
+    replaces ``states[i]``), and write those envs' next decisions."""
+    cdef Py_ssize_t k, i
     cdef State state
-    for i in range(len(states)):
+    for k in range(ids.shape[0]):
+        i = ids[k]
         state = <State>states[i]
-        state.apply_legal(<int>actions[i])
+        state.apply_legal(<int>actions[k])
         lengths[i] += 1
         if state.d.is_terminal:
             state = <State>finish(i, state)
