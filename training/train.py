@@ -95,7 +95,8 @@ class Args:
     """envs stepped together; the policy acts for all of them in one batched forward pass"""
     vec_env: str = "dummy"
     """"dummy": all envs in this process (fastest on 2 cores: a step costs less than sending
-    its observation to another process); "subproc": one process per env"""
+    its observation to another process); "subproc": one process per env; "batched": all
+    tables as one batched env (training/vec_env.py)"""
     n_steps: int = 64
     """steps per env per rollout"""
     batch_size: int = 512
@@ -191,15 +192,25 @@ def make_env(args: Args, rank: int) -> SingleAgentEnv:
     return SingleAgentEnv(game, opponent_sampler=league)
 
 
-VEC_ENVS = ("dummy", "subproc")
+VEC_ENVS = ("dummy", "subproc", "batched")
 
 
 def vec_envs(args: Args) -> Any:
     """The ``num_envs`` learner envs under SB3's ``VecMonitor``, in this process ("dummy") or
     one process each ("subproc"; ``fork`` where available: the children inherit the imports
-    instead of redoing them, seconds per env, and use one torch thread each)."""
+    instead of redoing them, seconds per env, and use one torch thread each), or all tables
+    as one batched env ("batched": ``training.vec_env``, the batched env's loop in C on
+    Koira's compiled core)."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
+    if args.vec_env == "batched":
+        from .vec_env import BatchedLearnerEnv
+
+        game = args.make_game()
+        league = League(
+            args.run_dir, game, LeagueMix(args.p_latest, args.p_snapshot, args.league_bots())
+        )
+        return VecMonitor(BatchedLearnerEnv(game, args.num_envs, league))
     fns = [partial(make_env, args, i) for i in range(args.num_envs)]
     if args.vec_env == "dummy":
         return VecMonitor(DummyVecEnv(fns))
