@@ -10,10 +10,16 @@ from typing import Any
 from koira_env.registry import spec
 
 from .ismcts import ismcts
+from .net import NetAgent
 from .ppo import PPOAgent  # torch is imported only when a model is loaded
 from .random_agent import random_agent
 
-GENERIC: dict[str, Callable[..., Any]] = {"random": random_agent, "ismcts": ismcts, "ppo": PPOAgent}
+GENERIC: dict[str, Callable[..., Any]] = {
+    "random": random_agent,
+    "ismcts": ismcts,
+    "ppo": PPOAgent,
+    "net": NetAgent,
+}
 SEARCH_BOTS = frozenset({"ismcts"})  # too slow for a default tournament; name them to include
 _STUDY_AGENTS: dict[str, dict[str, Callable[..., Any]]] = {}  # game -> name -> factory
 

@@ -505,34 +505,42 @@ def _progress_bar(args: Args, done: int) -> _Bar | None:
 # ------------------------------------------------------------------ command line
 def parse_args(argv: list[str] | None = None) -> Args:
     """Command-line flags generated from ``Args`` (each field's docstring is its help)."""
-    parser = argparse.ArgumentParser(prog="koira train", description=__doc__.split("\n")[0])
-    docs = _field_docs()
-    for f in dataclasses.fields(Args):
+    return dataclass_flags(Args, argv, "koira train", __doc__.split("\n")[0])
+
+
+def dataclass_flags(cls: Any, argv: list[str] | None, prog: str, description: str) -> Any:
+    """An instance of the arguments dataclass ``cls`` from command-line flags, one per field
+    (its docstring is the help), as every trainer of ``koira train`` takes them."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    docs = _field_docs(cls)
+    defaults = cls()
+    for f in dataclasses.fields(cls):
         flag = "--" + f.name.replace("_", "-")
-        default = getattr(Args(), f.name)
+        default = getattr(defaults, f.name)
         help_text = f"{docs.get(f.name, '')} (default: {default})"
         if isinstance(default, bool):
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default)
         elif isinstance(default, tuple):
-            kind = int if f.name == "net_arch" else str
+            kind = int if default and isinstance(default[0], int) else str
             parser.add_argument(flag, nargs="+", type=kind, default=default, help=help_text)
         elif isinstance(default, dict):
             parser.add_argument(flag, type=json.loads, default=default, help=help_text)
         else:
             parser.add_argument(flag, type=type(default), default=default, help=help_text)
     ns = parser.parse_args(argv)
-    values = {f.name: getattr(ns, f.name) for f in dataclasses.fields(Args)}
-    for name in ("net_arch", "bots", "bc_bots"):
-        values[name] = tuple(values[name])
-    return Args(**values)
+    values = {f.name: getattr(ns, f.name) for f in dataclasses.fields(cls)}
+    for name, value in values.items():
+        if isinstance(getattr(defaults, name), tuple):
+            values[name] = tuple(value)
+    return cls(**values)
 
 
-def _field_docs() -> dict[str, str]:
-    """Field name -> the docstring under it, read from this file's source."""
+def _field_docs(cls: Any) -> dict[str, str]:
+    """Field name -> the docstring under it, read from the dataclass's source."""
     import ast
     import inspect
 
-    tree = ast.parse(inspect.getsource(Args))
+    tree = ast.parse(inspect.getsource(cls))
     body = tree.body[0].body  # type: ignore[attr-defined]
     docs = {}
     for node, nxt in itertools.pairwise(body):
@@ -541,7 +549,30 @@ def _field_docs() -> dict[str, str]:
     return docs
 
 
+ALGOS = ("ppo", "distill")
+
+
 def main(argv: list[str] | None = None) -> int:
+    """``koira train [--algo ppo|distill] [flags]``: MaskablePPO (this module, the default) or
+    search distillation (``training/distill.py``); ``--help`` after the algorithm lists its
+    flags."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    algo = "ppo"
+    for k, word in enumerate(argv):
+        if word == "--algo" or word.startswith("--algo="):
+            algo = word.partition("=")[2] or (argv[k + 1] if k + 1 < len(argv) else "")
+            del argv[k : k + (1 if "=" in word else 2)]
+            break
+    if algo not in ALGOS:
+        print(
+            f"koira train: error: --algo must be one of {list(ALGOS)}, got {algo!r}",
+            file=sys.stderr,
+        )
+        return 2
+    if algo == "distill":
+        from .distill import main as distill_main
+
+        return distill_main(argv)
     args = parse_args(argv)
     latest = train(args)
     print(f"model: {latest} (play it with 'ppo:{latest}')")

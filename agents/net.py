@@ -1,0 +1,143 @@
+"""A distilled network as an agent: ``make_agent("net:path/model.npz")`` or a shipped model by
+name (``net:koira4-net``, from ``agents/models/``).
+
+The file is numpy arrays (``numpy.savez``): the MLP's layers, a policy head, a value head,
+and a JSON metadata entry (game, rules, table size, vector sizes) checked against the game
+before the first move, as ``ppo:`` models are. No torch is needed to play, and a decision is
+one small matrix product per layer (well under a millisecond on one core): this is what
+``training/distill.py`` writes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zipfile
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from koira_env.core.game import Game
+
+from .ppo import MODELS, check_compatible, model_metadata
+
+if TYPE_CHECKING:
+    from koira_env.core.agent import Turn
+
+FORMAT = "koira-net/1"
+
+
+def net_path(spec: str | Path) -> Path:
+    """The file of ``net:<spec>``: a shipped model's name (``koira4-net``) or a path."""
+    path = Path(spec)
+    shipped = MODELS / f"{path.name}.npz"
+    if str(spec) == path.name and shipped.is_file():
+        return shipped
+    if not path.is_file():
+        names = ", ".join(p.stem for p in sorted(MODELS.glob("*.npz"))) or "none"
+        raise ValueError(f"no network file at {path} (shipped networks, by name: {names})")
+    return path
+
+
+def save_net(
+    path: Path,
+    game: Game,
+    layers: list[tuple[np.ndarray, np.ndarray]],
+    policy: tuple[np.ndarray, np.ndarray],
+    value: tuple[np.ndarray, np.ndarray],
+    **extra: Any,
+) -> None:
+    """Weights (``(out, in)`` matrices and biases, ReLU between layers) and metadata,
+    written to a temp file then renamed."""
+    meta = {**model_metadata(game), "format": FORMAT, "layers": len(layers), **extra}
+    arrays: dict[str, np.ndarray] = {"meta": np.array(json.dumps(meta))}
+    for k, (w, b) in enumerate([*layers, policy, value]):
+        arrays[f"w{k}"] = np.asarray(w, np.float32)
+        arrays[f"b{k}"] = np.asarray(b, np.float32)
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez(tmp, **arrays)
+    os.replace(tmp, path)
+
+
+class NetPolicy:
+    """The network's forward pass in numpy."""
+
+    def __init__(self, arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> None:
+        count = meta["layers"]
+        self.meta = meta
+        self.layers = [(arrays[f"w{k}"].T.copy(), arrays[f"b{k}"]) for k in range(count)]
+        self.policy = (arrays[f"w{count}"].T.copy(), arrays[f"b{count}"])
+        self.value_head = (arrays[f"w{count + 1}"].T.copy(), arrays[f"b{count + 1}"])
+
+    @staticmethod
+    def load(path: str | Path, game: Game | None = None) -> NetPolicy:
+        """``ValueError`` naming the problem for a missing, corrupt or mismatched file."""
+        path = Path(path)
+        stat = path.stat() if path.is_file() else None
+        policy = _load(str(path), stat.st_mtime_ns if stat else 0, stat.st_size if stat else 0)
+        if game is not None:
+            check_compatible(policy.meta, game, path)
+        return policy
+
+    def hidden(self, obs: np.ndarray) -> np.ndarray:
+        h = obs
+        for w, b in self.layers:
+            h = np.maximum(h @ w + b, 0.0)
+        return h
+
+    def choose(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        """The legal action with the highest logit (the first on a tie)."""
+        w, b = self.policy
+        logits = self.hidden(obs) @ w + b
+        return int(np.flatnonzero(mask)[np.argmax(logits[mask])])
+
+    def value(self, obs: np.ndarray) -> float:
+        """The value head: the expected final return of the seat observing ``obs``."""
+        w, b = self.value_head
+        return float((self.hidden(obs) @ w + b)[0])
+
+
+@lru_cache(maxsize=16)
+def _load(path: str, mtime_ns: int, size: int) -> NetPolicy:
+    """Cached per file version, so tournament workers load a network once."""
+    if not Path(path).is_file():
+        raise ValueError(f"no network file at {path}")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {k: data[k] for k in data.files}
+        meta = json.loads(str(arrays["meta"]))
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, json.JSONDecodeError) as err:
+        raise ValueError(
+            f"{path} is not a koira network (corrupt or another file: {err})"
+        ) from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        found = meta.get("format") if isinstance(meta, dict) else None
+        raise ValueError(f"{path} has network format {found!r}, expected {FORMAT!r}")
+    try:
+        return NetPolicy(arrays, meta)
+    except KeyError as err:
+        raise ValueError(f"{path} lacks the layer {err} its metadata promises") from None
+
+
+class NetAgent:
+    """``net:koira4-net`` or ``net:path/model.npz``: the network's most likely legal move.
+
+    The observation is encoded from ``turn.sample_state()`` (a deal consistent with what the
+    seat knows), so nothing hidden can reach the network even by accident."""
+
+    name = "net"
+
+    def __init__(self, spec: str) -> None:
+        self.path = net_path(spec)
+        NetPolicy.load(self.path)  # fail at creation on a bad file, not mid-tournament
+        self._checked: tuple[str, Any] | None = None
+
+    def act(self, turn: Turn) -> int:
+        game = turn.game
+        policy = NetPolicy.load(self.path, game if self._checked != (game.id, game.rules) else None)
+        self._checked = (game.id, game.rules)
+        mask = np.zeros(game.num_actions, bool)
+        mask[list(turn.view.legal)] = True
+        return policy.choose(game.observation(turn.sample_state(), turn.view.seat), mask)

@@ -1,0 +1,132 @@
+"""Search distillation (``koira train --algo distill``) and the network agent (``net:``)."""
+
+from __future__ import annotations
+
+import csv
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+
+from agents.base import play_game
+from agents.net import NetAgent, NetPolicy, save_net
+from agents.registry import make_agent
+from koira_env import make_game
+from training import distill
+from training.train import main as train_main
+
+TINY = [
+    "--teacher",
+    "ismcts:4/8",
+    "--games-per-round",
+    "6",
+    "--eval-deals",
+    "2",
+    "--hidden",
+    "24",
+    "--workers",
+    "1",
+    "--window",
+    "4000",
+    "--batch-size",
+    "64",
+]
+
+
+def curve(folder):
+    with (folder / distill.EVAL_CSV).open() as f:
+        return [{k: v for k, v in row.items() if k != "minutes"} for row in csv.DictReader(f)]
+
+
+def run_files(folder):
+    names = sorted(p.relative_to(folder) for p in (folder / "data").rglob("*.npz"))
+    return {str(n): (folder / n).read_bytes() for n in names}
+
+
+def test_a_run_stopped_and_resumed_equals_one_run(tmp_path):
+    whole, parts = tmp_path / "whole", tmp_path / "parts"
+    assert train_main(["--algo", "distill", *TINY, "--rounds", "2", "--run-dir", str(whole)]) == 0
+    assert train_main(["--algo=distill", *TINY, "--rounds", "1", "--run-dir", str(parts)]) == 0
+    assert len(curve(parts)) == 1
+    for bad in (["--run-dir", str(parts)], ["--run-dir", str(parts), "--resume", "--hidden", "8"]):
+        with pytest.raises(ValueError, match=r"not empty|other arguments"):
+            train_main(["--algo", "distill", *TINY, "--rounds", "2", *bad])
+    args = ["--algo", "distill", *TINY, "--rounds", "2", "--run-dir", str(parts), "--resume"]
+    assert train_main(args) == 0
+    assert curve(parts) == curve(whole) and len(curve(whole)) == 2
+    assert run_files(parts) == run_files(whole)
+    assert (parts / "latest.npz").read_bytes() == (whole / "latest.npz").read_bytes()
+    row = curve(whole)[-1]
+    assert 0 <= float(row["loss_low"]) <= float(row["loss_rate"]) <= float(row["loss_high"]) <= 1
+    assert int(row["decisions"]) > 50 and 0 <= float(row["agreement"]) <= 1
+
+
+def test_labels_are_the_teachers_visit_shares_over_legal_moves(tmp_path):
+    args = distill.Args(teacher="ismcts:6/12", field=("dumper", "greedy"))
+    data = distill.play_games(args, 0, [0, 1, 2], None)
+    targets, masks = data["targets"], data["masks"]
+    assert len(targets) > 20 and data["obs"].dtype == np.uint8
+    assert np.allclose(targets.sum(axis=1), 1) and not (targets * ~masks).any()
+    assert np.isin(data["returns"], np.float32([-1, 1 / 3])).all()  # the loser, the others
+    again = distill.play_games(args, 0, [0, 1, 2], None)
+    assert all(np.array_equal(data[k], again[k]) for k in data)  # a pure function of the seed
+    with pytest.raises(ValueError, match="teacher must be an ISMCTS"):
+        distill._teacher(distill.Args(teacher="dumper"))
+
+
+def write_net(path, game, hidden=16, seed=0):
+    rng = np.random.default_rng(seed)
+    d, a = game.observation_size, game.num_actions
+    layers = [(rng.normal(size=(hidden, d)), rng.normal(size=hidden))]
+    policy = (rng.normal(size=(a, hidden)), rng.normal(size=a))
+    save_net(path, game, layers, policy, (rng.normal(size=(1, hidden)), rng.normal(size=1)))
+
+
+def test_the_net_agent_plays_legal_moves_fast_and_refuses_bad_files(tmp_path):
+    game = make_game("koira", 4)
+    path = tmp_path / "net.npz"
+    write_net(path, game)
+    agent = make_agent(f"net:{path}")
+    assert isinstance(agent, NetAgent)
+    result = play_game([agent, *(make_agent("dumper") for _ in range(3))], game, None, seed=1)
+    assert not result.truncated
+    policy = NetPolicy.load(path, game)
+    obs = game.observation(game.new_state(seed=2), 0)
+    assert np.isfinite(policy.value(obs))
+    mask = np.zeros(game.num_actions, bool)
+    mask[[3, 7]] = True
+    assert policy.choose(obs, mask) in (3, 7)
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    with pytest.raises(ValueError, match="is not a koira network"):
+        make_agent(f"net:{tmp_path / 'junk.npz'}")
+    with pytest.raises(ValueError, match="no network file"):
+        make_agent(f"net:{tmp_path / 'missing.npz'}")
+    other = tmp_path / "kop.npz"
+    write_net(other, make_game("kop"))
+    with pytest.raises(ValueError, match="trained for kop, not koira"):
+        play_game(
+            [make_agent(f"net:{other}"), *(make_agent("dumper") for _ in range(3))],
+            game,
+            None,
+            seed=1,
+        )
+    three = tmp_path / "three.npz"
+    write_net(three, make_game("koira", 3))
+    with pytest.raises(ValueError, match="num_players: model 3, game 4"):
+        NetPolicy.load(three, game)
+
+
+def test_an_unknown_algorithm_is_a_clear_error(capsys):
+    assert train_main(["--algo", "dqn"]) == 2
+    assert "--algo must be one of ['ppo', 'distill'], got 'dqn'" in capsys.readouterr().err
+
+
+def test_the_checkpoint_of_another_kind_is_refused(tmp_path):
+    folder = tmp_path / "run"
+    assert train_main(["--algo", "distill", *TINY, "--rounds", "1", "--run-dir", str(folder)]) == 0
+    (folder / distill.CHECKPOINT).write_bytes(b"torn")
+    args = ["--algo", "distill", *TINY, "--rounds", "2", "--run-dir", str(folder), "--resume"]
+    with pytest.raises(ValueError, match="is not a usable checkpoint"):
+        train_main(args)
+    assert any((folder / "data").rglob("*.npz"))  # the data stays for a retry

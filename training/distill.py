@@ -1,0 +1,448 @@
+"""Search distillation: a network that plays what the search would (``koira train --algo distill``).
+
+Read top to bottom: the arguments, then rounds of *play and label / aggregate / fit /
+evaluate / checkpoint* (expert iteration in its DAgger form, without a network inside the
+search):
+
+1. **Play and label.** Games against the field (``--field``, the bots the network is judged
+   against). At each real decision of the recorded seat the teacher (``--teacher``, an
+   ISMCTS) searches, and its root visit counts, normalised, are the label: a soft target that
+   says how close the runner-up moves were, which a chosen move alone does not (ISMCTS agrees
+   with itself on only 57% of Koira's phase-two moves at 50 iterations). In round 0 the
+   teacher's move is played; later the network's (DAgger), so the data covers the positions the
+   network itself gets into. Games run on ``--workers`` processes; every game is a pure
+   function of (seed, round, index), so the data does not depend on the workers.
+2. **Aggregate.** Each chunk of games is an ``.npz`` shard in ``data/round-R/``, written
+   atomically; observations are stored as the encoder's small integers (uint8) where the game
+   allows, so a million decisions take about a gigabyte. Training reads the last ``--window``
+   decisions.
+3. **Fit.** A small MLP with a policy head (cross-entropy to the visit distribution over the
+   legal moves) and a value head (mean squared error to the seat's final return), Adam, fixed
+   seeds.
+4. **Evaluate.** A duplicate-deal tournament of the network against three ``dumper`` bots
+   (seat rotating), the loss rate with its 95% interval; ``eval.csv``, TensorBoard.
+5. **Checkpoint** (network, optimizer, round, minutes) atomically: ``--resume`` (the same
+   command plus ``--resume``) continues after a kill or in a later sitting, regenerating only
+   the shards that are missing.
+
+Run folder: ``config.json``, ``data/``, ``checkpoint.pt``, ``latest.npz`` (the network for
+``net:``: numpy weights and metadata, no torch needed to play), ``eval.csv``, ``eval/``,
+``tb/``.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import json
+import os
+import random
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.base import play_out
+from agents.ismcts import ISMCTSAgent
+from agents.net import NetPolicy, save_net
+from agents.registry import make_agent
+from agents.tournament import TournamentConfig, run_tournament
+from koira_env.core.agent import Turn
+from koira_env.core.files import write_json
+from koira_env.core.game import Game
+from koira_env.core.jobs import PROCESS, chunked, map_chunks
+from koira_env.registry import make_game
+
+from .train import dataclass_flags
+
+CHECKPOINT, LATEST, EVAL_CSV, CONFIG = "checkpoint.pt", "latest.npz", "eval.csv", "config.json"
+EVAL_COLUMNS = [
+    "round",
+    "decisions",
+    "minutes",
+    "loss_rate",
+    "loss_low",
+    "loss_high",
+    "agreement",
+    "policy_loss",
+    "value_loss",
+]
+# Arguments that only say how long or where to run: a resumed run may change them.
+RUN_LENGTH = frozenset({"rounds", "minutes", "resume", "workers", "progress"})
+
+
+@dataclass
+class Args:
+    game: str = "koira"
+    """the game of the registry to train for"""
+    rules: str = ""
+    """the game's preset (Koira: koira, koira-b, mattis); empty: the game's default"""
+    players: int = 4
+    """table size"""
+    seed: int = 1
+    """seeds the games, the network and the shuffles: the same seed gives the same curve"""
+    run_dir: str = ""
+    """the run folder; empty: runs/<game><players>-distill"""
+    teacher: str = "ismcts:100/300"
+    """the search whose root visit counts are the labels (ISMCTS; iterations per phase)"""
+    field: tuple[str, ...] = ("dumper",)
+    """the bots in the other seats, drawn per seat per game"""
+    rounds: int = 40
+    """rounds of play / fit / evaluate"""
+    games_per_round: int = 3000
+    """games per round; the recorded seat rotates"""
+    window: int = 600_000
+    """the network is fitted to the last this many labelled decisions"""
+    hidden: tuple[int, ...] = (512, 256)
+    """hidden layer sizes of the MLP"""
+    epochs: int = 1
+    """passes over the window per round"""
+    batch_size: int = 1024
+    learning_rate: float = 5e-4
+    value_weight: float = 0.5
+    """weight of the value head's loss beside the policy's"""
+    eval_deals: int = 100
+    """deals of the evaluation tournament against three dumpers (4 games each at 4 players)"""
+    workers: int = 2
+    """processes playing and labelling games"""
+    minutes: float = 110.0
+    """stop after the round that passes this many minutes (counted across sittings)"""
+    torch_threads: int = 2
+    resume: bool = False
+    """continue the run in run_dir (same arguments, or only run-length ones changed)"""
+
+    def make_game(self) -> Game:
+        preset = {"rules": self.rules} if self.rules else {}
+        return make_game(self.game, self.players, **preset)
+
+    def folder(self) -> Path:
+        return Path(self.run_dir or f"runs/{self.game}{self.players}-distill")
+
+
+# ------------------------------------------------------------------ play and label
+def _teacher(args: Args) -> ISMCTSAgent:
+    agent = make_agent(args.teacher, args.game)
+    if not isinstance(agent, ISMCTSAgent):
+        raise ValueError(f"the teacher must be an ISMCTS (ismcts:...), got {args.teacher!r}")
+    return agent
+
+
+class Recorder:
+    """The recorded seat: the teacher labels the turn, the teacher or the student plays it."""
+
+    name = "recorder"
+
+    def __init__(self, game: Game, teacher: ISMCTSAgent, student: NetPolicy | None) -> None:
+        self.game, self.teacher, self.student = game, teacher, student
+        self.scale = game.observation_scale
+        self.rows: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+
+    def act(self, turn: Turn) -> int:
+        visits = self.teacher.search(turn)
+        game = self.game
+        observation = game.observation(turn.sample_state(), turn.view.seat)
+        mask = np.zeros(game.num_actions, bool)
+        mask[list(turn.view.legal)] = True
+        target = np.zeros(game.num_actions, np.float32)
+        for action, count in visits.items():
+            target[action] = count
+        target /= target.sum()
+        codes = observation if self.scale is None else np.rint(observation / self.scale)
+        self.rows.append((codes, mask, target))
+        if self.student is None:
+            return max(turn.view.legal, key=lambda a: visits.get(a, -1))
+        return self.student.choose(observation, mask)
+
+
+def play_games(args: Args, round_no: int, indices: list[int], student: str | None) -> dict:
+    """Games ``indices`` of round ``round_no``: every labelled decision of the recorded seat,
+    with the seat's final return. A pure function of its arguments."""
+    game = args.make_game()
+    n = game.num_players
+    teacher = _teacher(args)
+    policy = NetPolicy.load(student, game) if student else None
+    obs, masks, targets, returns = [], [], [], []
+    for g in indices:
+        rng = random.Random(f"distill/{args.seed}/{round_no}/{g}")
+        recorder = Recorder(game, teacher, policy)
+        seat = g % n
+        agents = [
+            recorder if s == seat else make_agent(rng.choice(args.field), game.id) for s in range(n)
+        ]
+        state = play_out(game.new_state(seed=rng.getrandbits(64)), agents, rng.getrandbits(32))
+        result = state.returns()[seat]
+        for codes, mask, target in recorder.rows:
+            obs.append(codes)
+            masks.append(mask)
+            targets.append(target)
+            returns.append(result)
+    dtype = np.float32 if game.observation_scale is None else np.uint8
+    return {
+        "obs": np.asarray(obs, dtype).reshape(len(obs), game.observation_size),
+        "masks": np.asarray(masks, bool).reshape(len(obs), game.num_actions),
+        "targets": np.asarray(targets, np.float32).reshape(len(obs), game.num_actions),
+        "returns": np.asarray(returns, np.float32),
+    }
+
+
+def _play_chunk(task: tuple[Args, int, list[int], str | None]) -> tuple[list[int], dict]:
+    args, round_no, indices, student = task
+    return indices, play_games(args, round_no, indices, student)
+
+
+def _save_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez_compressed(tmp, **arrays)
+    os.replace(tmp, path)
+
+
+def generate(args: Args, folder: Path, round_no: int, student: str | None) -> None:
+    """The round's shards (chunks of 20 games), skipping those already on disk."""
+    out = folder / "data" / f"round-{round_no:03d}"
+    out.mkdir(parents=True, exist_ok=True)
+    chunks = list(chunked(list(range(args.games_per_round)), 20))
+    todo = [c for c in chunks if not (out / f"games-{c[0]:05d}.npz").exists()]
+    tasks = [(args, round_no, c, student) for c in todo]
+    if args.workers <= 1 or len(tasks) <= 1:
+        results = map(_play_chunk, tasks)
+    else:
+        results = map_chunks(_play_chunk, tasks, args.workers, backend=PROCESS)
+    for indices, arrays in results:
+        _save_npz(out / f"games-{indices[0]:05d}.npz", arrays)
+
+
+def load_window(folder: Path, window: int) -> dict[str, np.ndarray]:
+    """The last ``window`` labelled decisions, in round and game order."""
+    shards = sorted((folder / "data").glob("round-*/games-*.npz"))
+    parts: list[dict[str, np.ndarray]] = []
+    total = 0
+    for path in reversed(shards):
+        with np.load(path) as data:
+            parts.append({k: data[k] for k in data.files})
+        total += len(parts[-1]["returns"])
+        if total >= window:
+            break
+    parts.reverse()
+    merged = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    return {k: v[-window:] for k, v in merged.items()}
+
+
+# ------------------------------------------------------------------ the network
+def build_network(game: Game, hidden: tuple[int, ...]) -> Any:
+    import torch
+    from torch import nn
+
+    class Net(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            layers: list[nn.Module] = []
+            size = game.observation_size
+            for width in hidden:
+                layers += [nn.Linear(size, width), nn.ReLU()]
+                size = width
+            self.body = nn.Sequential(*layers)
+            self.policy = nn.Linear(size, game.num_actions)
+            self.value = nn.Linear(size, 1)
+
+        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            h = self.body(x)
+            return self.policy(h), self.value(h).squeeze(-1)
+
+    return Net()
+
+
+def fit(
+    args: Args, net: Any, optimizer: Any, data: dict[str, np.ndarray], round_no: int, scale: Any
+) -> dict[str, float]:
+    """``args.epochs`` passes over ``data``; the last tenth (by position) is held out to
+    measure agreement with the teacher's most visited move."""
+    import torch
+
+    count = len(data["returns"])
+    held = max(1, count // 10)
+    rng = np.random.default_rng([args.seed, round_no])
+    obs = torch.from_numpy(data["obs"])
+    scale_t = None if scale is None else torch.from_numpy(np.asarray(scale, np.float32))
+    masks = torch.from_numpy(data["masks"])
+    targets = torch.from_numpy(data["targets"])
+    returns = torch.from_numpy(data["returns"])
+
+    def features(rows: Any) -> torch.Tensor:
+        x = obs[rows].float()
+        return x if scale_t is None else x * scale_t
+
+    policy_losses, value_losses = [], []
+    net.train()
+    for _ in range(args.epochs):
+        order = torch.from_numpy(rng.permutation(count - held))
+        for start in range(0, len(order), args.batch_size):
+            rows = order[start : start + args.batch_size]
+            logits, value = net(features(rows))
+            logits = logits.masked_fill(~masks[rows], -1e9)
+            policy_loss = -(targets[rows] * torch.log_softmax(logits, -1)).sum(-1).mean()
+            value_loss = ((value - returns[rows]) ** 2).mean()
+            loss = policy_loss + args.value_weight * value_loss
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            policy_losses.append(policy_loss.item())
+            value_losses.append(value_loss.item())
+    net.eval()
+    with torch.no_grad():
+        rows = torch.arange(count - held, count)
+        logits, _ = net(features(rows))
+        chosen = logits.masked_fill(~masks[rows], -1e9).argmax(-1)
+        agreement = float((chosen == targets[rows].argmax(-1)).float().mean())
+    return {
+        "policy_loss": float(np.mean(policy_losses)) if policy_losses else float("nan"),
+        "value_loss": float(np.mean(value_losses)) if value_losses else float("nan"),
+        "agreement": agreement,
+    }
+
+
+def export(net: Any, game: Game, args: Args, path: Path, **extra: Any) -> None:
+    """The network as numpy weights (``agents.net``): plays without torch."""
+    layers = [m for m in net.body if hasattr(m, "weight")]
+    weights = [(m.weight.detach().numpy(), m.bias.detach().numpy()) for m in layers]
+    policy = (net.policy.weight.detach().numpy(), net.policy.bias.detach().numpy())
+    value = (net.value.weight.detach().numpy(), net.value.bias.detach().numpy())
+    save_net(path, game, weights, policy, value, teacher=args.teacher, **extra)
+
+
+# ------------------------------------------------------------------ evaluation
+def evaluate(args: Args, folder: Path, round_no: int, model: Path) -> dict[str, Any]:
+    """The network in one seat against three dumpers, every seat of every deal."""
+    n = args.players
+    others = [f"{chr(97 + k)}=dumper" for k in range(n - 1)]
+    config = TournamentConfig(
+        agents=(f"net=net:{model.resolve()}", *others),
+        game=args.game,
+        rules=args.rules or None,
+        players=n,
+        deals=args.eval_deals,
+        seed=10_000 + args.seed,
+    )
+    out = folder / "eval" / f"round-{round_no:03d}"
+    summary = run_tournament(config, out, workers=args.workers)
+    return next(a for a in summary["agents"] if a["agent"] == "net")
+
+
+# ------------------------------------------------------------------ the loop
+def train(args: Args) -> Path:
+    """Train (or resume) a run; returns the path of ``latest.npz``."""
+    import torch
+
+    folder = args.folder()
+    config = {k: v for k, v in dataclasses.asdict(args).items() if k not in RUN_LENGTH}
+    checkpoint = folder / CHECKPOINT
+    if args.resume:
+        saved = json.loads((folder / CONFIG).read_text())
+        if saved != json.loads(json.dumps(config)):
+            changed = sorted(k for k in config if saved.get(k) != json.loads(json.dumps(config))[k])
+            raise ValueError(f"--resume with other arguments than the run's: {changed}")
+    elif folder.exists() and any(folder.iterdir()):
+        raise ValueError(
+            f"{folder} is not empty: add --resume to continue that run, or choose another --run-dir"
+        )
+    folder.mkdir(parents=True, exist_ok=True)
+    write_json(folder / CONFIG, config)
+    _teacher(args)  # a bad teacher is an error before any work
+    game = args.make_game()
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.torch_threads)
+    net = build_network(game, args.hidden)
+    optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
+    start_round, minutes = 0, 0.0
+    if checkpoint.exists():
+        try:
+            state = torch.load(checkpoint, weights_only=False)
+            net.load_state_dict(state["net"])
+            optimizer.load_state_dict(state["optimizer"])
+        except Exception as err:  # a torn or foreign file: say which, change nothing
+            raise ValueError(f"{checkpoint} is not a usable checkpoint ({err})") from None
+        start_round, minutes = state["round"], state["minutes"]
+        torch.set_rng_state(state["torch_rng"])
+    from torch.utils.tensorboard import SummaryWriter
+
+    writer = SummaryWriter(str(folder / "tb"))
+    latest = folder / LATEST
+    for round_no in range(start_round, args.rounds):
+        if minutes >= args.minutes:
+            break
+        began = time.perf_counter()
+        student = str(latest) if round_no > 0 and latest.exists() else None
+        generate(args, folder, round_no, student)
+        data = load_window(folder, args.window)
+        stats = fit(args, net, optimizer, data, round_no, game.observation_scale)
+        export(net, game, args, latest, round=round_no)
+        result = evaluate(args, folder, round_no, latest)
+        minutes += (time.perf_counter() - began) / 60
+        row = {
+            "round": round_no,
+            "decisions": _count_decisions(folder),
+            "minutes": round(minutes, 2),
+            "loss_rate": result["loss_rate"],
+            "loss_low": result["loss_ci"][0],
+            "loss_high": result["loss_ci"][1],
+            **{k: round(v, 5) for k, v in stats.items()},
+        }
+        _append_csv(folder / EVAL_CSV, row)
+        for key in ("loss_rate", "agreement", "policy_loss", "value_loss"):
+            writer.add_scalar(f"distill/{key}", row[key], round_no)
+        tmp = checkpoint.with_name(CHECKPOINT + ".tmp")
+        torch.save(
+            {
+                "net": net.state_dict(),
+                "optimizer": optimizer.state_dict(),
+                "round": round_no + 1,
+                "minutes": minutes,
+                "torch_rng": torch.get_rng_state(),
+            },
+            tmp,
+        )
+        os.replace(tmp, checkpoint)
+        print(
+            f"round {round_no}: {row['decisions']:,} decisions, loss vs 3 dumpers "
+            f"{row['loss_rate']:.3f} [{row['loss_low']:.3f}, {row['loss_high']:.3f}], "
+            f"teacher agreement {row['agreement']:.3f}, {row['minutes']:.1f} min",
+            flush=True,
+        )
+    writer.close()
+    return latest
+
+
+def _count_decisions(folder: Path) -> int:
+    total = 0
+    for path in (folder / "data").glob("round-*/games-*.npz"):
+        with np.load(path) as data:
+            total += len(data["returns"])
+    return total
+
+
+def _append_csv(path: Path, row: dict[str, Any]) -> None:
+    """One row of the curve; a resumed run rewrites the rows of rounds it replays."""
+    rows = []
+    if path.exists():
+        with path.open() as f:
+            rows = [r for r in csv.DictReader(f) if int(r["round"]) < row["round"]]
+    rows.append(row)
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", newline="") as f:
+        w = csv.DictWriter(f, EVAL_COLUMNS)
+        w.writeheader()
+        w.writerows(rows)
+    os.replace(tmp, path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = dataclass_flags(Args, argv, "koira train --algo distill", __doc__.split("\n")[0])
+    latest = train(args)
+    print(f"model: {latest} (play it with 'net:{latest}')")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
