@@ -94,14 +94,14 @@ class Args:
     """rounds of play / fit / evaluate"""
     games_per_round: int = 3000
     """games per round; the recorded seat rotates"""
-    window: int = 600_000
+    window: int = 400_000
     """the network is fitted to the last this many labelled decisions"""
     hidden: tuple[int, ...] = (512, 256)
     """hidden layer sizes of the MLP"""
-    epochs: int = 1
+    epochs: int = 4
     """passes over the window per round"""
-    batch_size: int = 1024
-    learning_rate: float = 5e-4
+    batch_size: int = 512
+    learning_rate: float = 1e-3
     value_weight: float = 0.5
     """weight of the value head's loss beside the policy's"""
     eval_deals: int = 100
