@@ -67,13 +67,18 @@ class KoiraGame(Game):
             self._shuffled = _compiled.shuffled  # the same decks, dealt faster
             self.observation = self.compiled.observation
             self.action_mask = self.compiled.action_mask
-            self.batch = _vector  # the batched env's loop in C
         else:
             self.compiled = None
             self._state_class = State
             self._shuffled = shuffled
             self.observation = encoder.observation
             self.action_mask = encoder.action_mask
+
+    @property
+    def batch(self) -> Any:
+        """The batched env's loop in C (``_vector``) on the compiled core (a property, not an
+        attribute: a game must pickle, and a module does not)."""
+        return _vector if self.engine == "compiled" else None
 
     @property
     def env_name(self) -> str:
