@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import random
 
 import numpy as np
 import pytest
@@ -130,3 +131,17 @@ def test_the_checkpoint_of_another_kind_is_refused(tmp_path):
     with pytest.raises(ValueError, match="is not a usable checkpoint"):
         train_main(args)
     assert any((folder / "data").rglob("*.npz"))  # the data stays for a retry
+
+
+def test_a_phase_the_teacher_does_not_search_is_labelled_with_its_rollout_move():
+    from koira_env.core.agent import Turn
+    from koira_env.games.koira.bots import dumper_move
+
+    game = make_game("koira", 4)
+    state = game.new_state(seed=3)
+    while len(state.legal_actions()) < 2:
+        state.apply(state.legal_actions()[0])
+    recorder = distill.Recorder(game, distill._teacher(distill.Args()), None)
+    move = recorder.act(Turn(state.view(state.current), game, random.Random(0), state))
+    _, mask, target = recorder.rows[0]
+    assert move == dumper_move(state) and target[move] == 1 and target.sum() == 1 and mask[move]

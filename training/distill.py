@@ -86,8 +86,9 @@ class Args:
     """seeds the games, the network and the shuffles: the same seed gives the same curve"""
     run_dir: str = ""
     """the run folder; empty: runs/<game><players>-distill"""
-    teacher: str = "ismcts:100/300"
-    """the search whose root visit counts are the labels (ISMCTS; iterations per phase)"""
+    teacher: str = "ismcts:0/300"
+    """the search whose root visit counts are the labels (ISMCTS; iterations per phase; in a
+    phase given 0 iterations the label is the game's rollout move: Koira's dumper)"""
     field: tuple[str, ...] = ("dumper",)
     """the bots in the other seats, drawn per seat per game"""
     rounds: int = 40
@@ -141,7 +142,10 @@ class Recorder:
         self.rows: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
     def act(self, turn: Turn) -> int:
-        visits = self.teacher.search(turn)
+        if self.teacher.budget(turn):
+            visits = self.teacher.search(turn)
+        else:  # a phase the teacher does not search: its rollout move is the label
+            visits = {self.teacher.act(turn): 1}
         game = self.game
         observation = game.observation(turn.sample_state(), turn.view.seat)
         mask = np.zeros(game.num_actions, bool)
