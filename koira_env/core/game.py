@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import operator
 import random
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
@@ -52,11 +53,52 @@ def as_action(action: Any) -> int:
         raise IllegalActionError(f"an action must be an integer, got {action!r}") from None
 
 
-def shuffled(size: int, seed: Any) -> list[int]:
+def python_shuffled(size: int, seed: Any) -> list[int]:
     """``range(size)`` shuffled by ``random.Random(seed)`` (the suite's one shuffle)."""
     order = list(range(size))
     random.Random(seed).shuffle(order)
     return order
+
+
+try:  # the same shuffle compiled (core/_shuffle.pyx, built at install): the same lists, faster
+    from ._shuffle import shuffled
+except ImportError:  # a source checkout whose extensions are not built
+    shuffled = python_shuffled
+
+
+ENGINES = ("compiled", "python")
+BUILD_HINT = (
+    'build it with `pip install -e ".[all]"` (or `python setup.py build_ext --inplace`) from '
+    "the clone, which needs a C compiler"
+)
+
+
+def choose_engine(engine: str | None, title: str, missing: str | None, warn: bool = True) -> str:
+    """The engine a game with a compiled core runs: ``"compiled"`` or ``"python"``.
+
+    ``missing`` says why the game's compiled core did not import (``None``: it is built).
+    ``engine=None`` means the compiled core if it is built, else the pure-Python reference
+    engine with a ``RuntimeWarning`` saying how to build the core (if ``warn``: each game warns
+    once, see ``koira.game.engine_name``). An unknown name is a ``ValueError`` naming the
+    choices; ``"compiled"`` without the core an ``ImportError``.
+    """
+    if engine is None:
+        if missing is None:
+            return "compiled"
+        if warn:
+            warnings.warn(
+                f"the compiled {title} core is not built ({missing}); using the pure-Python "
+                f"reference engine, several times slower: {BUILD_HINT}. Pass engine='python' "
+                "to choose the reference engine without this warning.",
+                RuntimeWarning,
+                stacklevel=4,
+            )
+        return "python"
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; choose one of {list(ENGINES)}")
+    if engine == "compiled" and missing is not None:
+        raise ImportError(f"the compiled {title} core is not built ({missing}): {BUILD_HINT}")
+    return engine
 
 
 def deck_for_hand(seed: Any, hand: int, size: int) -> list[int]:

@@ -39,9 +39,8 @@ from cpython.long cimport PyLong_FromLong
 from cpython.ref cimport Py_INCREF
 from libc.string cimport memcpy, memmove, memset
 
-from random import Random
-
 from ...cards import RANKS, card_name
+from ...core._shuffle import shuffled  # the suite's compiled shuffle, as _compiled.shuffled too
 from ...core.game import IllegalActionError, Outcome, as_action
 from . import engine as reference
 from .info import SeatView
@@ -378,105 +377,6 @@ cdef int _bounded(value, int low, int high, str what) except? -1:
 
 
 _reference_illegal = reference.State._illegal  # the one place that words an illegal action
-
-
-cdef extern from *:
-    """
-    /* MT19937 as CPython's _random module runs it: init_by_array seeding, 32-bit draws. */
-    typedef struct { uint32_t mt[624]; int index; } koira_mt;
-
-    static void koira_mt_seed(koira_mt* g, const uint32_t* key, int length) {
-        uint32_t* mt = g->mt;
-        int i = 1, j = 0, k;
-        mt[0] = 19650218U;
-        for (k = 1; k < 624; k++)
-            mt[k] = 1812433253U * (mt[k - 1] ^ (mt[k - 1] >> 30)) + (uint32_t)k;
-        for (k = 624 > length ? 624 : length; k; k--) {
-            mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
-            i++; j++;
-            if (i >= 624) { mt[0] = mt[623]; i = 1; }
-            if (j >= length) j = 0;
-        }
-        for (k = 623; k; k--) {
-            mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
-            i++;
-            if (i >= 624) { mt[0] = mt[623]; i = 1; }
-        }
-        mt[0] = 0x80000000U;
-        g->index = 624;
-    }
-
-    static uint32_t koira_mt_next(koira_mt* g) {
-        static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
-        uint32_t* mt = g->mt;
-        uint32_t y;
-        int k;
-        if (g->index >= 624) {
-            for (k = 0; k < 624 - 397; k++) {
-                y = (mt[k] & 0x80000000U) | (mt[k + 1] & 0x7fffffffU);
-                mt[k] = mt[k + 397] ^ (y >> 1) ^ mag01[y & 1U];
-            }
-            for (; k < 623; k++) {
-                y = (mt[k] & 0x80000000U) | (mt[k + 1] & 0x7fffffffU);
-                mt[k] = mt[k + (397 - 624)] ^ (y >> 1) ^ mag01[y & 1U];
-            }
-            y = (mt[623] & 0x80000000U) | (mt[0] & 0x7fffffffU);
-            mt[623] = mt[396] ^ (y >> 1) ^ mag01[y & 1U];
-            g->index = 0;
-        }
-        y = mt[g->index++];
-        y ^= (y >> 11);
-        y ^= (y << 7) & 0x9d2c5680U;
-        y ^= (y << 15) & 0xefc60000U;
-        y ^= (y >> 18);
-        return y;
-    }
-    """
-    ctypedef struct koira_mt:
-        pass
-    void koira_mt_seed(koira_mt* generator, const uint32_t* key, int length) noexcept nogil
-    uint32_t koira_mt_next(koira_mt* generator) noexcept nogil
-
-cdef enum:
-    MAX_KEY_WORDS = 8  # int seeds up to 256 bits seed the C generator; larger ones use Random
-
-
-def shuffled(int size, seed):
-    """``core.game.shuffled``: ``random.Random(seed).shuffle`` of ``range(size)``, compiled.
-
-    ``Random.shuffle`` draws ``getrandbits(k)``, ``k`` the bit length of ``i + 1``, until the
-    draw is below ``i + 1``, for ``i`` from ``size - 1`` down to 1; this makes the same draws.
-    An int seed (the env's, the tournaments') seeds a C copy of CPython's generator as
-    ``Random`` does (``init_by_array`` over the 32-bit words of ``abs(seed)``); any other seed
-    draws from ``random.Random(seed)`` itself. The tests compare the decks for many seeds.
-    """
-    cdef koira_mt generator
-    cdef uint32_t key[MAX_KEY_WORDS]
-    cdef int i, k, bound, words
-    cdef int j = 0
-    getrandbits = None
-    if isinstance(seed, int) and abs(seed).bit_length() <= 32 * MAX_KEY_WORDS:
-        words = max(1, (abs(seed).bit_length() + 31) // 32)
-        for i in range(words):
-            key[i] = (abs(seed) >> (32 * i)) & 0xFFFFFFFF
-        koira_mt_seed(&generator, key, words)
-    else:
-        getrandbits = Random(seed).getrandbits
-    order = list(range(size))
-    for i in range(size - 1, 0, -1):
-        bound = i + 1
-        k = 0
-        while bound >> k:
-            k += 1
-        while True:
-            if getrandbits is None:
-                j = koira_mt_next(&generator) >> (32 - k)
-            else:
-                j = getrandbits(k)
-            if j < bound:
-                break
-        order[i], order[j] = order[j], order[i]
-    return order
 
 
 def _restore(game, bytes data, deck, seed, history, log):

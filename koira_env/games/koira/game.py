@@ -13,13 +13,12 @@ a rule: records and ``rules.to_dict()`` do not mention it.
 from __future__ import annotations
 
 import re
-import warnings
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
 from ...cards import NUM_CARDS, card_id, card_name
-from ...core.game import Game, shuffled
+from ...core.game import Game, choose_engine, shuffled
 from .engine import RISK, RUN_ACTION, TAKE, State, action_name
 from .observation import ObservationEncoder
 from .render import describe_event, render_text
@@ -31,12 +30,7 @@ except ImportError as err:  # a source checkout whose extension is not built
     _compiled = _vector = None  # type: ignore[assignment]
     _COMPILED_ERROR = str(err)
 
-ENGINES = ("compiled", "python")
 _warned = False  # engine_name warns once about an unbuilt core
-BUILD_HINT = (
-    'build it with `pip install -e ".[all]"` (or `python setup.py build_ext --inplace`) from '
-    "the clone, which needs a C compiler"
-)
 
 
 class KoiraGame(Game):
@@ -64,13 +58,11 @@ class KoiraGame(Game):
         if engine == "compiled":
             self.compiled = _compiled.Engine(rules)  # the rules as C ints, read by its states
             self._state_class = _compiled.State
-            self._shuffled = _compiled.shuffled  # the same decks, dealt faster
             self.observation = self.compiled.observation
             self.action_mask = self.compiled.action_mask
         else:
             self.compiled = None
             self._state_class = State
-            self._shuffled = shuffled
             self.observation = encoder.observation
             self.action_mask = encoder.action_mask
 
@@ -94,7 +86,7 @@ class KoiraGame(Game):
     ) -> State:
         """``deck`` (52 names or ids, ``deck[0]`` dealt first) fixes the deal, else ``seed``
         shuffles; Koira deals once, so nothing else is random."""
-        order = self._shuffled(NUM_CARDS, seed) if deck is None else self.parse_deck(deck)
+        order = shuffled(NUM_CARDS, seed) if deck is None else self.parse_deck(deck)
         return self._state_class(self, order, log=log, seed=seed)
 
     def card_name(self, card: int) -> str:
@@ -133,26 +125,14 @@ class KoiraGame(Game):
 
 def engine_name(engine: str | None = None) -> str:
     """``"compiled"`` or ``"python"``; ``None`` means the compiled core if it is built, else
-    the reference engine with one warning saying how to build the core."""
+    the reference engine with one warning saying how to build the core
+    (``core.game.choose_engine``)."""
     global _warned
-    if engine is None:
-        if _compiled is not None:
-            return "compiled"
-        if not _warned:
-            _warned = True
-            warnings.warn(
-                f"the compiled Koira core is not built ({_COMPILED_ERROR}); using the pure-Python "
-                f"reference engine, several times slower: {BUILD_HINT}. Pass engine='python' "
-                "to choose the reference engine without this warning.",
-                RuntimeWarning,
-                stacklevel=3,
-            )
-        return "python"
-    if engine not in ENGINES:
-        raise ValueError(f"unknown engine {engine!r}; choose one of {list(ENGINES)}")
-    if engine == "compiled" and _compiled is None:
-        raise ImportError(f"the compiled Koira core is not built ({_COMPILED_ERROR}): {BUILD_HINT}")
-    return engine
+    missing = None if _compiled is not None else _COMPILED_ERROR
+    choice = choose_engine(engine, "Koira", missing, warn=not _warned)
+    if engine is None and missing is not None:
+        _warned = True
+    return choice
 
 
 @lru_cache(maxsize=64)
