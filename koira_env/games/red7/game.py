@@ -1,5 +1,10 @@
 """Red7 as a game of the suite: dealing, the observation encoder, action names and text.
 
+Two engines play the same games: the compiled core (``_compiled.pyx``, built at install, the
+default; it writes the observation and the mask in C) and the pure-Python reference
+(``engine.py`` with the encoder below, ``engine="python"``). The choice is not a rule: records
+and ``rules.to_dict()`` do not mention it.
+
 The observation is built directly as the bytes of its float32 values and handed to numpy once
 (a copy of Koira's ``bytes`` trick without its multiply, which cost as much as the rest). Card
 blocks are one ``bytes.translate`` each of the engine's ``locs``, four bytes per card, so no
@@ -18,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.game import Game
+from ...core.game import Game, choose_engine
 from .cards import COLOUR_NAMES, NUM_CARDS, NUM_COLOURS, RULE_NAMES, card_id, card_name
 from .engine import (
     CANVAS,
@@ -35,7 +40,14 @@ from .engine import (
 )
 from .rules import Rules, make_rules
 
+try:
+    from . import _compiled
+except ImportError as err:  # a source checkout whose extension is not built
+    _compiled = None  # type: ignore[assignment]
+    _COMPILED_ERROR = str(err)
+
 MAX_PLAYERS = 4
+_warned = False  # engine_name warns once about an unbuilt core
 
 
 def _fields(rules: Rules) -> list[tuple[str, int, float]]:
@@ -84,16 +96,21 @@ def _one_hot(size: int, index: int) -> bytes:
 
 
 class Red7Game(Game):
-    """Red7 under one ``Rules``; build it with ``make_game``."""
+    """Red7 under one ``Rules``; build it with ``make_game``.
+
+    ``engine`` is ``"compiled"`` (the Cython core, the default when it is built) or
+    ``"python"`` (the reference engine); both give the same states, observations and records.
+    """
 
     id = "red7"
     title = "Red7"
     deck_size = NUM_CARDS
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, engine: str | None = None) -> None:
         n = rules.num_players
         self.rules = rules
         self.num_players = n
+        self.engine = engine = engine_name(engine)
         self.num_actions = NUM_ACTIONS
         self.points = rules.scoring == "points"
         self.max_decks = None if self.points else 1  # one deck per round
@@ -123,6 +140,16 @@ class Red7Game(Game):
         if self.points:
             self._scores = _floats(rules.points_to_win + 1, scale["scores"])
             self._rounds = _floats(256, scale["round"])
+        if engine == "compiled":
+            # the rules as C ints, read by its states; bound methods as instance attributes:
+            # the env's hot path calls them directly
+            self.compiled = _compiled.Engine(rules)
+            self._state_class = _compiled.State
+            self.observation = self.compiled.observation  # type: ignore[method-assign]
+            self.action_mask = self.compiled.action_mask  # type: ignore[method-assign]
+        else:
+            self.compiled = None
+            self._state_class = State
 
     # ------------------------------------------------------------------ states
     def new_state(
@@ -133,7 +160,7 @@ class Red7Game(Game):
         order = [] if deck is None else self.parse_deck(deck)
         if seed is None:
             seed = random.getrandbits(63)
-        return State(self, order, seed, log=log)
+        return self._state_class(self, order, seed, log=log)
 
     def card_name(self, card: int) -> str:
         return card_name(card)
@@ -146,7 +173,9 @@ class Red7Game(Game):
 
     # ------------------------------------------------------------------ encoding
     def observation(self, state: State, seat: int) -> np.ndarray:
-        """A fresh float32 vector of what ``seat`` may know (``observation_layout``)."""
+        """A fresh float32 vector of what ``seat`` may know (``observation_layout``): the
+        reference encoder, of the reference engine's states (the compiled core has its own,
+        ``self.compiled.observation``, which replaces this method on a compiled game)."""
         one_hot = self._seat_one_hot[seat]
         rot = self._rotate[seat]
         parts = list(map(state.locs.translate, self._tables[seat]))
@@ -238,6 +267,19 @@ class Red7Game(Game):
         return info
 
 
-def make_game(num_players: int = 4, **options: Any) -> Red7Game:
-    """A ``Red7Game``; ``ValueError`` for a bad player count or option."""
-    return Red7Game(make_rules(num_players, **options))
+def engine_name(engine: str | None = None) -> str:
+    """``"compiled"`` or ``"python"``; ``None`` means the compiled core if it is built, else
+    the reference engine with one warning saying how to build the core
+    (``core.game.choose_engine``)."""
+    global _warned
+    missing = None if _compiled is not None else _COMPILED_ERROR
+    choice = choose_engine(engine, "Red7", missing, warn=not _warned)
+    if engine is None and missing is not None:
+        _warned = True
+    return choice
+
+
+def make_game(num_players: int = 4, engine: str | None = None, **options: Any) -> Red7Game:
+    """A ``Red7Game``; ``ValueError`` for a bad player count or option. ``engine``:
+    ``"compiled"`` (the default when built) or ``"python"`` (the reference)."""
+    return Red7Game(make_rules(num_players, **options), engine)

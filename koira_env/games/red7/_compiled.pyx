@@ -1,0 +1,1195 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False, embedsignature=True
+# cython: binding=False
+"""The compiled Red7 core: the rules engine and the observation writer in Cython.
+
+``engine.py`` and ``cards.py`` are the readable reference and RULES.md points at them; this
+module plays exactly the same games, faster, and ``tests/test_red7_compiled.py`` proves it by
+playing both side by side and comparing every step (whose turn, the legal turns, the
+observation bytes of every seat, the views, returns, events, records). Each rule is one
+function or method named as in the reference; each says which one it mirrors. ``Red7Game``
+uses this module unless asked for ``engine="python"`` (game.py).
+
+Python interface: ``State`` behaves as ``engine.State`` does (same attributes, methods, errors
+and event dicts; reading ``hands``, ``keys`` and friends builds them, so they are for tools,
+bots and tests, not hot loops), and ``Engine(rules)`` writes observations and masks as
+``Red7Game.observation`` and ``Game.action_mask`` do: ``observation(state, seat)`` (a fresh
+float32 vector), ``observe_into(state, seat, row)`` (into a caller's float32 row) and
+``action_mask(legal)``.
+
+C side: ``State.d`` is a plain struct (``Data``): hands and palettes as 49-bit card masks (a
+hand is always sorted, so its mask is the list), each palette's play order, keys and groups
+(``cards.CGROUP``) as the reference keeps them, per rule the best key and its seat, the draw
+pile, the canvas and every card's location code. ``clone()`` copies it whole. Events are
+logged only when ``state.log`` is a list (``log=True``), as in the reference.
+"""
+
+cimport cython
+cimport numpy as cnp
+from libc.stdint cimport int8_t, uint8_t, uint16_t, uint64_t
+from libc.string cimport memcpy, memset
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.long cimport PyLong_FromLong
+from cpython.ref cimport Py_INCREF
+
+from ...core.deck import hand_deck
+from ...core.game import (
+    IllegalActionError,
+    Outcome,
+    as_action,
+    places_from_scores,
+    returns_from_places,
+)
+from . import cards as ref_cards
+from . import engine as reference
+from .engine import Red7View
+
+cnp.import_array()
+
+cdef extern from "Python.h":
+    long PyLong_AsLongAndOverflow(object value, int* overflow) except? -1
+
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static inline int red7_popcount(unsigned long long x) { return (int)__popcnt64(x); }
+    static inline int red7_highest(unsigned long long x) {
+        unsigned long i; _BitScanReverse64(&i, x); return (int)i;
+    }
+    static inline int red7_lowest(unsigned long long x) {
+        unsigned long i; _BitScanForward64(&i, x); return (int)i;
+    }
+    #else
+    static inline int red7_popcount(unsigned long long x) { return __builtin_popcountll(x); }
+    static inline int red7_highest(unsigned long long x) { return 63 - __builtin_clzll(x); }
+    static inline int red7_lowest(unsigned long long x) { return __builtin_ctzll(x); }
+    #endif
+    """
+    int popcount "red7_popcount"(uint64_t mask) noexcept nogil
+    int highest "red7_highest"(uint64_t mask) noexcept nogil  # mask must not be 0
+    int lowest "red7_lowest"(uint64_t mask) noexcept nogil  # mask must not be 0
+
+cdef enum:
+    NUM_CARDS = 49
+    NUM_COLOURS = 7
+    MAX_PLAYERS = 4
+    HAND_SIZE = 7
+    SLOTS = 50
+    NUM_ACTIONS = 2500
+    PASS = 0
+    MAX_LEGAL = 64  # pass + 7 canvas cards + 7 palette cards x (alone + 6 canvas cards) = 57
+    RED = 0
+    # card locations (engine.py): "+ p" for the seat
+    HAND = 0
+    PALETTE = 4
+    CANVAS = 8
+    DRAW = 9
+    FOLDED = 10
+    DEAD = 14
+    SCORED = 18
+    NUM_CODES = 22
+    # a palette's groups (cards.CGROUP): 7 number groups, 7 colour groups, numbers, colours
+    CGROUP = 7
+    NUMBERS = 14
+    COLOURS_IN = 15
+    NUM_GROUPS = 16
+
+
+ctypedef struct Options:
+    # A Rules as ints, built once per rule set (Engine); names follow rules.py.
+    int n
+    bint points  # scoring == "points"
+    bint canvas_draw
+    bint elimination  # places == "elimination"
+    bint left_of_leader  # first_player == "left_of_leader"
+    int target  # points_to_win
+    int max_rounds
+
+
+ctypedef struct Layout:
+    # Offsets of Red7Game.observation_layout's fields, and the float32 scales of the scaled ones.
+    int size
+    int card_block[MAX_PLAYERS][NUM_CODES]  # per seat and location code: a card block, or -1
+    int rule, leader, active, hand_sizes, current_player, draw_size, scores, round
+    float hand_scale, draw_scale, score_scale, round_scale
+
+
+ctypedef struct Data:
+    # Everything a game in progress holds besides Python objects; copying it is the clone.
+    int current
+    int actions_taken
+    int round
+    int rule
+    int alive
+    int winner
+    bint truncated
+    bint is_terminal
+    uint64_t hand[MAX_PLAYERS]  # hands are kept sorted: the mask is the list
+    uint64_t mask[MAX_PLAYERS]  # palettes as masks (engine.State.masks)
+    uint8_t palette[MAX_PLAYERS][NUM_CARDS]  # palettes in play order
+    int palette_len[MAX_PLAYERS]
+    uint16_t keys[MAX_PLAYERS][NUM_COLOURS]  # cards.rule_keys of each palette (0s once out)
+    uint8_t groups[MAX_PLAYERS][NUM_GROUPS]  # cards.groups_of of each palette
+    uint16_t best[NUM_COLOURS]  # per rule: the largest key
+    int8_t leaders[NUM_COLOURS]  # per rule: the seat holding it, -1 if nobody
+    uint8_t leading[MAX_PLAYERS]  # per seat: the rules it leads (bit r)
+    uint8_t draw[NUM_CARDS]  # draw[draw_len - 1] is the top card
+    int draw_len
+    uint8_t canvas[NUM_CARDS]
+    int canvas_len
+    uint8_t active[MAX_PLAYERS]
+    uint8_t folded[MAX_PLAYERS][NUM_CARDS]  # in the reference's list order
+    int folded_len[MAX_PLAYERS]
+    uint8_t eliminated[MAX_PLAYERS]
+    int eliminated_len
+    int scores[MAX_PLAYERS]
+    uint8_t scored[MAX_PLAYERS][NUM_CARDS]  # in the order scored
+    int scored_len[MAX_PLAYERS]
+    uint64_t scored_all
+    uint8_t loc[NUM_CARDS]  # location codes (engine.State.loc)
+
+
+# ============================================================================ tables
+# cards.py's tables as C arrays, copied from the reference so both read the same numbers.
+cdef tuple NAMES = tuple(ref_cards.card_name(c) for c in range(NUM_CARDS))
+cdef uint8_t NUM[NUM_CARDS]  # the number's index (number - 1)
+cdef uint8_t NUMBER[NUM_CARDS]  # 1..7
+cdef uint8_t COLOUR[NUM_CARDS]  # 0 = red .. 6 = violet
+cdef uint8_t NBIT[NUM_CARDS]  # the card's bit in its number group
+cdef uint8_t KBIT[NUM_CARDS]  # its number's bit
+cdef uint8_t CBIT[NUM_CARDS]  # its colour's bit
+cdef uint8_t CGI[NUM_CARDS]  # the index of its colour group
+cdef uint8_t ODD[NUM_CARDS]  # 0 for the even numbers (green)
+cdef uint8_t HIGH[NUM_CARDS]  # 0 below 4 (violet)
+cdef int8_t TOP_BIT[128]
+cdef uint8_t RUN_LEN[128]
+cdef int8_t RUN_HIGH[128]
+cdef uint16_t ORANGE_PLUS[NUM_CARDS][128]
+cdef uint16_t YELLOW_PLUS[NUM_CARDS][128]
+cdef uint64_t NUMBER_MASK[NUM_COLOURS]
+cdef uint64_t COLOUR_MASK[NUM_COLOURS]
+cdef uint64_t EVEN_MASK = ref_cards.EVEN_MASK
+cdef uint64_t LOW_MASK = ref_cards.LOW_MASK
+cdef float ZERO_F = 0.0
+cdef float ONE_F = 1.0
+
+
+cdef void _fill_tables() except *:
+    cdef int c, g, k
+    for c in range(NUM_CARDS):
+        NUM[c] = ref_cards.NUM[c]
+        NUMBER[c] = ref_cards.NUMBER[c]
+        COLOUR[c] = ref_cards.COLOUR[c]
+        NBIT[c] = ref_cards.NBIT[c]
+        KBIT[c] = ref_cards.KBIT[c]
+        CBIT[c] = ref_cards.CBIT[c]
+        CGI[c] = ref_cards.CGI[c]
+        ODD[c] = ref_cards.ODD[c]
+        HIGH[c] = ref_cards.HIGH[c]
+        for g in range(128):
+            ORANGE_PLUS[c][g] = ref_cards.ORANGE_PLUS[c][g]
+            YELLOW_PLUS[c][g] = ref_cards.YELLOW_PLUS[c][g]
+    for g in range(128):
+        TOP_BIT[g] = ref_cards.TOP_BIT[g]
+        RUN_LEN[g], RUN_HIGH[g] = ref_cards.RUN[g]
+    for k in range(NUM_COLOURS):
+        NUMBER_MASK[k] = ref_cards.NUMBER_MASK[k]
+        COLOUR_MASK[k] = ref_cards.COLOUR_MASK[k]
+
+
+_fill_tables()
+
+
+# ============================================================================ card masks
+cdef inline uint64_t bit(int card) noexcept nogil:
+    return (<uint64_t>1) << card  # the cast matters: a plain 1 << 48 is a 32-bit shift
+
+
+cdef inline int cards_of(uint64_t mask, uint8_t* out) noexcept nogil:
+    """cards.cards_of: the cards of ``mask`` into ``out``, lowest first; returns how many."""
+    cdef int count = 0
+    while mask:
+        out[count] = lowest(mask)
+        count += 1
+        mask &= mask - 1
+    return count
+
+
+cdef inline int key_of(uint64_t cards) noexcept nogil:
+    """cards._key: ``count << 6 | best`` of a set of cards that all count, 0 when empty."""
+    return popcount(cards) << 6 | highest(cards) if cards else 0
+
+
+cdef void rule_keys(uint64_t mask, uint16_t* keys) noexcept nogil:
+    """cards.rule_keys: the palette's key under each of the seven rules, red first."""
+    cdef int k, key, top, best, length, high
+    cdef int orange = 0, yellow = 0, colours = 0, numbers = 0
+    cdef int group
+    if not mask:
+        memset(keys, 0, NUM_COLOURS * sizeof(uint16_t))
+        return
+    top = highest(mask)
+    for k in range(7):
+        group = (mask >> (7 * k)) & 0x7F
+        if group:
+            key = popcount(group) << 6 | (7 * k + TOP_BIT[group])
+            if key > orange:
+                orange = key
+            colours |= group
+            numbers |= 1 << k
+        key = key_of(mask & COLOUR_MASK[k])
+        if key > yellow:
+            yellow = key
+    length = RUN_LEN[numbers]
+    high = RUN_HIGH[numbers]
+    keys[0] = 64 | top
+    keys[1] = orange
+    keys[2] = yellow
+    keys[3] = key_of(mask & EVEN_MASK)
+    keys[4] = popcount(colours) << 6 | top
+    keys[5] = length << 6 | (7 * high + TOP_BIT[(mask >> (7 * high)) & 0x7F])
+    keys[6] = key_of(mask & LOW_MASK)
+
+
+cdef inline void add_card(uint8_t* groups, int card) noexcept nogil:
+    """cards.add_card: add ``card`` to a palette's groups, in place."""
+    groups[NUM[card]] |= NBIT[card]
+    groups[CGI[card]] |= KBIT[card]
+    groups[NUMBERS] |= KBIT[card]
+    groups[COLOURS_IN] |= CBIT[card]
+
+
+cdef inline void groups_of(uint64_t mask, uint8_t* groups) noexcept nogil:
+    """cards.groups_of"""
+    memset(groups, 0, NUM_GROUPS)
+    while mask:
+        add_card(groups, lowest(mask))
+        mask &= mask - 1
+
+
+cdef inline int plus_one(int key, int card) noexcept nogil:
+    """A green / violet key with one more counted card (cards.keys_plus)."""
+    return ((key >> 6) + 1) << 6 | (card if card > (key & 63) or not key else key & 63)
+
+
+cdef inline void keys_plus(
+    const uint16_t* keys, const uint8_t* groups, int card, uint16_t* out
+) noexcept nogil:
+    """cards.keys_plus: ``rule_keys`` of the palette with ``card`` added, from its keys and
+    its groups (only the groups the card joins can change)."""
+    cdef int k = NUM[card]
+    cdef int red = keys[0]
+    cdef int top = red & 63
+    cdef int best = card if card > top or not red else top
+    cdef int orange = keys[1], yellow = keys[2], key, numbers, high, group
+    key = ORANGE_PLUS[card][groups[k]]
+    if key > orange:
+        orange = key
+    key = YELLOW_PLUS[card][groups[CGI[card]]]
+    if key > yellow:
+        yellow = key
+    numbers = groups[NUMBERS] | KBIT[card]
+    high = RUN_HIGH[numbers]
+    group = groups[high] | NBIT[card] if high == k else groups[high]
+    out[0] = 64 | best
+    out[1] = orange
+    out[2] = yellow
+    out[3] = keys[3] if ODD[card] else plus_one(keys[3], card)
+    out[4] = ((keys[4] >> 6) + (0 if groups[CGI[card]] else 1)) << 6 | best
+    out[5] = RUN_LEN[numbers] << 6 | (7 * high + TOP_BIT[group])
+    out[6] = keys[6] if HIGH[card] else plus_one(keys[6], card)
+
+
+cdef inline int highest_in(uint64_t cards) noexcept nogil:
+    return highest(cards)
+
+
+cdef uint64_t counted(uint64_t mask, int rule) noexcept nogil:
+    """cards.counted: the cards of a palette that the rule counts (what Advanced Red7
+    scores): for orange / yellow the best group (the largest key), for blue the best card of
+    each colour, for indigo the best card of each number of the longest run."""
+    cdef int k, key, best_key, length, top, numbers
+    cdef uint64_t group, chosen = 0
+    if not mask:
+        return 0
+    if rule == 0:
+        return bit(highest(mask))
+    if rule == 3:
+        return mask & EVEN_MASK
+    if rule == 6:
+        return mask & LOW_MASK
+    if rule == 1 or rule == 2:
+        best_key = -1
+        for k in range(7):
+            group = mask & (NUMBER_MASK[k] if rule == 1 else COLOUR_MASK[k])
+            key = key_of(group)
+            if key > best_key:  # max() keeps the first of equal keys: only empty groups tie
+                best_key = key
+                chosen = group
+        return chosen
+    if rule == 4:
+        for k in range(7):
+            group = mask & COLOUR_MASK[k]
+            if group:
+                chosen |= bit(highest(group))
+        return chosen
+    numbers = 0
+    for k in range(7):
+        if mask & NUMBER_MASK[k]:
+            numbers |= 1 << k
+    length = RUN_LEN[numbers]
+    top = RUN_HIGH[numbers]
+    for k in range(top - length + 1, top + 1):
+        chosen |= bit(highest(mask & NUMBER_MASK[k]))
+    return chosen
+
+
+# Python access to the ported card functions, for the tests against cards.py
+def py_rule_keys(mask):
+    cdef uint16_t keys[NUM_COLOURS]
+    rule_keys(mask, keys)
+    return [keys[r] for r in range(NUM_COLOURS)]
+
+
+def py_keys_plus(keys, groups, int card):
+    cdef uint16_t k[NUM_COLOURS]
+    cdef uint16_t out[NUM_COLOURS]
+    cdef uint8_t g[NUM_GROUPS]
+    cdef int i
+    for i in range(NUM_COLOURS):
+        k[i] = keys[i]
+    for i in range(NUM_GROUPS):
+        g[i] = groups[i]
+    keys_plus(k, g, card, out)
+    return [out[i] for i in range(NUM_COLOURS)]
+
+
+def py_counted(mask, int rule):
+    return counted(mask, rule)
+
+
+def py_groups_of(mask):
+    cdef uint8_t g[NUM_GROUPS]
+    groups_of(mask, g)
+    return [g[i] for i in range(NUM_GROUPS)]
+
+
+# ============================================================================ rule set
+cdef class Engine:
+    """One rule set as C ints, and the observation writer; ``Red7Game.compiled`` holds one.
+
+    ``observation`` and ``action_mask`` give the same arrays as ``Red7Game.observation`` and
+    ``Game.action_mask``.
+    """
+
+    cdef Options opt
+    cdef Layout layout
+    cdef readonly object rules
+    cdef readonly int num_actions
+    cdef readonly int size  # observation size
+
+    def __init__(self, rules):
+        from .game import _fields  # the layout's one definition (game.py imports this module)
+
+        cdef Options* o = &self.opt
+        cdef Layout* lay = &self.layout
+        cdef int seat, r, code, q, n
+        self.rules = rules
+        n = o.n = rules.num_players
+        if not 2 <= n <= MAX_PLAYERS:
+            raise ValueError(f"num_players must be 2-{MAX_PLAYERS}, got {n}")
+        o.points = rules.scoring == "points"
+        o.canvas_draw = rules.canvas_draw
+        o.elimination = rules.places == "elimination"
+        o.left_of_leader = rules.first_player == "left_of_leader"
+        o.target = rules.points_to_win
+        o.max_rounds = rules.max_rounds
+        self.num_actions = NUM_ACTIONS
+        start = {}
+        scale = {}
+        offset = 0
+        for name, size, sc in _fields(rules):
+            start[name] = offset
+            scale[name] = sc
+            offset += size
+        self.size = lay.size = offset
+        lay.rule = start["rule"]
+        lay.leader = start["leader_red"]  # the seven leader fields follow each other
+        lay.active = start["active"]
+        lay.hand_sizes = start["hand_sizes"]
+        lay.current_player = start["current_player"]
+        lay.draw_size = start["draw_size"]
+        lay.scores = start.get("scores", -1)
+        lay.round = start.get("round", -1)
+        lay.hand_scale = scale["hand_sizes"]
+        lay.draw_scale = scale["draw_size"]
+        lay.score_scale = scale.get("scores", 0.0)
+        lay.round_scale = scale.get("round", 0.0)
+        for seat in range(n):
+            for code in range(NUM_CODES):
+                lay.card_block[seat][code] = -1
+            lay.card_block[seat][HAND + seat] = start["hand"]
+            for r in range(n):
+                lay.card_block[seat][PALETTE + (seat + r) % n] = start[f"palette_{r}"]
+            lay.card_block[seat][CANVAS] = start["canvas"]
+            for q in range(n):
+                lay.card_block[seat][DEAD + q] = start["out_palettes"]
+                if q != seat:
+                    lay.card_block[seat][HAND + q] = start["unseen"]
+                    lay.card_block[seat][FOLDED + q] = start["unseen"]
+                if o.points:
+                    lay.card_block[seat][SCORED + q] = start["scored"]
+            lay.card_block[seat][DRAW] = start["unseen"]
+
+    def __reduce__(self):
+        return Engine, (self.rules,)
+
+    cdef int _check(self, State state, int seat) except -1:
+        if state.opt.n != self.opt.n or state.opt.points != self.opt.points:
+            raise ValueError("the state was not dealt under this engine's rules")
+        if not 0 <= seat < self.opt.n:
+            raise ValueError(f"seat must be in 0..{self.opt.n - 1}, got {seat}")
+        return 0
+
+    def observation(self, State state, int seat):
+        """A fresh float32 vector of what ``seat`` may know (``observation_layout``)."""
+        cdef cnp.npy_intp size = self.size
+        self._check(state, seat)
+        array = cnp.PyArray_EMPTY(1, &size, cnp.NPY_FLOAT32, 0)
+        write_observation(state, seat, <float*>cnp.PyArray_DATA(array))
+        return array
+
+    def observe_into(self, State state, int seat, float[::1] out):
+        """Write ``observation(state, seat)`` into ``out``, a float32 row of ``size`` entries
+        (for batched envs that keep one preallocated array)."""
+        self._check(state, seat)
+        if out.shape[0] != self.size:
+            raise ValueError(f"out must hold {self.size} floats, got {out.shape[0]}")
+        write_observation(state, seat, &out[0])
+
+    def action_mask(self, legal):
+        """A fresh int8 vector with 1 at each legal action id."""
+        cdef cnp.npy_intp size = NUM_ACTIONS
+        cdef Py_ssize_t action
+        mask = cnp.PyArray_ZEROS(1, &size, cnp.NPY_INT8, 0)
+        cdef signed char* data = <signed char*>cnp.PyArray_DATA(mask)
+        for a in legal:
+            action = a
+            if not 0 <= action < size:
+                raise IndexError(f"action {action} is out of range 0..{size - 1}")
+            data[action] = 1
+        return mask
+
+
+cdef void write_observation(State state, int seat, float* out) noexcept:
+    """Red7Game.observation, written straight into ``out`` (zeroed first). A value is the
+    float32 product of its count and the field's float32 scale, as the reference's tables
+    (``uint8 * float32 scale``) hold it."""
+    cdef Data* d = &state.d
+    cdef const Layout* lay = &state.engine.layout
+    cdef int n = state.opt.n
+    cdef const int* block = lay.card_block[seat]
+    cdef int c, b, r, i, p, value
+    memset(out, 0, lay.size * sizeof(float))
+    for c in range(NUM_CARDS):
+        b = block[d.loc[c]]
+        if b >= 0:
+            out[b + c] = ONE_F
+    out[lay.rule + d.rule] = ONE_F
+    for r in range(NUM_COLOURS):
+        if d.leaders[r] >= 0:
+            out[lay.leader + r * n + (d.leaders[r] - seat + n) % n] = ONE_F
+    for i in range(n):
+        p = (seat + i) % n  # seat-relative: "player i" is i seats after the observer
+        if d.active[p]:
+            out[lay.active + i] = ONE_F
+        out[lay.hand_sizes + i] = <float>popcount(d.hand[p]) * lay.hand_scale
+    if d.current >= 0:
+        out[lay.current_player + (d.current - seat + n) % n] = ONE_F
+    out[lay.draw_size] = <float>d.draw_len * lay.draw_scale
+    if state.opt.points:
+        for i in range(n):
+            value = d.scores[(seat + i) % n]
+            if value > state.opt.target:
+                value = state.opt.target
+            out[lay.scores + i] = <float>value * lay.score_scale
+        out[lay.round] = <float>(d.round if d.round < 255 else 255) * lay.round_scale
+
+
+# ============================================================================ helpers
+cdef list int_list(const uint8_t* values, int count):
+    cdef list result = PyList_New(count)
+    cdef int i
+    for i in range(count):
+        item = PyLong_FromLong(values[i])
+        Py_INCREF(item)  # PyList_SET_ITEM steals the reference Cython still holds
+        PyList_SET_ITEM(result, i, item)
+    return result
+
+
+cdef list mask_list(uint64_t mask):
+    cdef uint8_t cards[NUM_CARDS]
+    return int_list(cards, cards_of(mask, cards))
+
+
+cdef list name_list(const uint8_t* cards, int count):
+    return [NAMES[cards[i]] for i in range(count)]
+
+
+cdef inline bint hidden_from(int code, int seat) noexcept nogil:
+    """engine._hidden_from: whether a card at location ``code`` is hidden from ``seat``."""
+    return (
+        code == DRAW
+        or (code < PALETTE and code != seat)
+        or (FOLDED <= code < DEAD and code - FOLDED != seat)
+    )
+
+
+_reference_illegal = reference.State._illegal  # the one place that words an illegal action
+
+
+def _restore(game, bytes data, deck, seed, history, log, result):
+    """Unpickle a ``State`` (``State.__reduce__``)."""
+    cdef State state = State.__new__(State)
+    if len(data) != sizeof(Data):
+        raise ValueError("pickled compiled Red7 state from another build of the core")
+    state._bind(game)
+    memcpy(&state.d, <char*>data, sizeof(Data))
+    state.deck, state.seed, state.history, state.log = deck, seed, history, log
+    state.result = result
+    return state
+
+
+# ============================================================================ the state
+@cython.final
+cdef class State:
+    """A game of Red7 in progress, as ``engine.State`` (build it with ``Red7Game.new_state``)."""
+
+    cdef Data d
+    cdef Engine engine
+    cdef const Options* opt
+    cdef readonly object game
+    cdef public object deck
+    cdef public object seed
+    cdef public object history
+    cdef public object log
+    cdef readonly object result  # the Outcome, built once by outcome()
+
+    # ------------------------------------------------------------------ setup
+    def __init__(self, game, deck, seed, log=False):
+        """engine.State.__init__"""
+        cdef Data* d = &self.d
+        self._bind(game)
+        memset(d, 0, sizeof(Data))
+        self.deck = deck
+        self.seed = seed
+        self.log = [] if log else None
+        self.history = []
+        self.result = None
+        d.winner = -1
+        self._deal()
+
+    cdef void _bind(self, game) except *:
+        engine = getattr(game, "compiled", None)
+        self.engine = engine if engine is not None else Engine(game.rules)
+        self.opt = &self.engine.opt
+        self.game = game
+
+    cdef int _deal(self) except -1:
+        """engine.State._deal: deal round ``round`` from its deck, leaving out the cards
+        scored so far: seven cards to each hand one at a time from player_0, then one card
+        face up to each palette in seat order; the rest is the draw pile, the deck's next card
+        on top."""
+        cdef Data* d = &self.d
+        cdef int n = self.opt.n
+        cdef uint8_t cards[NUM_CARDS]
+        cdef int count = 0, i, p, card, dealt = HAND_SIZE * n, first = 0
+        cdef uint64_t seen = 0
+        order = hand_deck(self.deck, self.seed, d.round, NUM_CARDS)
+        for item in order:
+            card = item
+            if not 0 <= card < NUM_CARDS or seen & bit(card):
+                raise ValueError(f"a deck must hold each card id 0..48 once, got {order!r}")
+            seen |= bit(card)
+            if not d.scored_all & bit(card):
+                cards[count] = card
+                count += 1
+        if seen != bit(NUM_CARDS) - 1:
+            raise ValueError(f"a deck must hold each card id 0..48 once, got {order!r}")
+        for p in range(n):
+            d.hand[p] = 0
+        for i in range(dealt):
+            d.hand[i % n] |= bit(cards[i])
+            d.loc[cards[i]] = HAND + i % n
+        for p in range(n):
+            card = cards[dealt + p]
+            d.palette[p][0] = card
+            d.palette_len[p] = 1
+            d.mask[p] = bit(card)
+            rule_keys(bit(card), d.keys[p])
+            groups_of(bit(card), d.groups[p])
+            d.loc[card] = PALETTE + p
+            if card > cards[dealt + first]:
+                first = p
+        self._find_leaders()
+        d.draw_len = count - dealt - n
+        for i in range(d.draw_len):  # the top (last) card is the deck's next one
+            d.draw[i] = cards[count - 1 - i]
+            d.loc[d.draw[i]] = DRAW
+        for p in range(n):
+            for i in range(d.scored_len[p]):
+                d.loc[d.scored[p][i]] = SCORED + p
+            d.active[p] = True
+            d.folded_len[p] = 0
+        d.canvas_len = 0
+        d.rule = RED
+        d.alive = n
+        d.eliminated_len = 0
+        d.current = (first + 1) % n if self.opt.left_of_leader else d.round % n
+        if self.log is not None:
+            hands = [mask_list(d.hand[p]) for p in range(n)]
+            self.log.append(
+                {
+                    "round": d.round,
+                    "hands": [[NAMES[c] for c in hand] for hand in hands],
+                    "palettes": [NAMES[d.palette[p][0]] for p in range(n)],
+                    "first": d.current,
+                    "type": "deal",
+                }
+            )
+        return 0
+
+    cdef State clone_c(self):
+        """engine.State.clone: a deep copy that shares only immutable parts."""
+        cdef State c = State.__new__(State)
+        c.d = self.d
+        c.engine = self.engine
+        c.opt = self.opt
+        c.game = self.game
+        c.deck = self.deck[:]
+        c.seed = self.seed
+        c.log = None if self.log is None else list(self.log)
+        c.history = self.history[:]
+        c.result = self.result
+        return c
+
+    def clone(self):
+        """A deep copy sharing only immutable parts; cheap enough for search."""
+        return self.clone_c()
+
+    def __reduce__(self):
+        data = (<char*>&self.d)[:sizeof(Data)]
+        return _restore, (
+            self.game, data, self.deck, self.seed, self.history, self.log, self.result
+        )
+
+    # ------------------------------------------------------------------ leaders
+    cdef void _find_leaders(self) noexcept:
+        """engine.State._find_leaders: per rule the largest key and the first seat holding it
+        (-1 when nobody has a card the rule counts), and per seat the rules it leads."""
+        cdef Data* d = &self.d
+        cdef int n = self.opt.n
+        cdef int r, p, best, leader
+        for p in range(n):
+            d.leading[p] = 0
+        for r in range(NUM_COLOURS):
+            best = 0
+            leader = -1
+            for p in range(n):
+                if d.keys[p][r] > best:
+                    best = d.keys[p][r]
+                    leader = p
+            d.best[r] = best
+            d.leaders[r] = leader
+            if leader >= 0:
+                d.leading[leader] |= 1 << r
+
+    cdef void _raise(self, int p) noexcept:
+        """engine.State._raise: seat ``p``'s keys have grown; it leads wherever it now beats
+        the best."""
+        cdef Data* d = &self.d
+        cdef int r, q
+        for r in range(NUM_COLOURS):
+            if d.keys[p][r] > d.best[r]:
+                d.best[r] = d.keys[p][r]
+                q = d.leaders[r]
+                if q != p:
+                    d.leaders[r] = p
+                    d.leading[p] |= 1 << r
+                    if q >= 0:
+                        d.leading[q] ^= 1 << r
+
+    # ------------------------------------------------------------------ legal turns
+    cdef int legal_into(self, short* out) noexcept:
+        """engine.State._legal into ``out`` (in increasing order); returns the count: ``pass``,
+        the canvas cards alone, then per palette card (lowest first) that card alone and with
+        each canvas card. A canvas card of colour r is legal after palette card x when x makes
+        the mover lead under r (``keys_plus`` against ``best``, the question
+        ``cards.turn_wins`` answers); with no palette card, when it leads under r already."""
+        cdef Data* d = &self.d
+        cdef uint8_t hand[NUM_CARDS]
+        cdef uint16_t keys[NUM_COLOURS]
+        cdef int count, size, i, j, x, r, w, palette
+        cdef int p = d.current
+        cdef int rule = d.rule
+        cdef int base, needed, todo
+        if d.is_terminal:
+            return 0
+        size = cards_of(d.hand[p], hand)
+        base = d.leading[p]
+        needed = 1 << rule
+        for i in range(size):
+            needed |= CBIT[hand[i]]
+        todo = needed & ~base
+        out[0] = PASS
+        count = 1
+        for i in range(size):
+            if base & CBIT[hand[i]]:
+                out[count] = hand[i] + 1
+                count += 1
+        for i in range(size):
+            x = hand[i]
+            w = base
+            if todo:
+                keys_plus(d.keys[p], d.groups[p], x, keys)
+                for r in range(NUM_COLOURS):
+                    if todo >> r & 1 and keys[r] > d.best[r]:
+                        w |= 1 << r
+            palette = SLOTS * (x + 1)
+            if w >> rule & 1:
+                out[count] = palette
+                count += 1
+            for j in range(size):
+                if j != i and w & CBIT[hand[j]]:
+                    out[count] = palette + hand[j] + 1
+                    count += 1
+        return count
+
+    def legal_actions(self):
+        """``pass`` and every turn that leaves the mover winning, in increasing order."""
+        cdef short buf[MAX_LEGAL]
+        cdef int count = self.legal_into(buf)
+        cdef list legal = PyList_New(count)
+        cdef int i
+        for i in range(count):
+            action = PyLong_FromLong(buf[i])
+            Py_INCREF(action)  # PyList_SET_ITEM steals the reference Cython still holds
+            PyList_SET_ITEM(legal, i, action)
+        return legal
+
+    def leader(self):
+        """The seat winning under the rule in force, or -1 when nobody has a card it counts."""
+        return self.d.leaders[self.d.rule]
+
+    def opponent_keys(self, int seat):
+        """Per rule, the largest key among the other players (those out have zero keys)."""
+        cdef int r, q, value
+        cdef int n = self.opt.n
+        if n == 2:
+            return [self.d.keys[1 - seat][r] for r in range(NUM_COLOURS)]
+        result = []
+        for r in range(NUM_COLOURS):
+            value = 0
+            for q in range(n):
+                if q != seat and self.d.keys[q][r] > value:
+                    value = self.d.keys[q][r]
+            result.append(value)
+        return result
+
+    # ------------------------------------------------------------------ results
+    def returns(self):
+        """Zero-sum returns from the places (``outcome``); zeros before the end and when
+        truncated."""
+        outcome = self.outcome()
+        return [0.0] * self.opt.n if outcome is None else list(outcome.returns)
+
+    def outcome(self):
+        """The result, built once when the game ends (the env reads it twice)."""
+        cdef Data* d = &self.d
+        cdef int n = self.opt.n
+        cdef int p, rank
+        if not d.is_terminal or d.truncated:
+            return None
+        if self.result is None:
+            if self.opt.points:
+                places = places_from_scores([d.scores[p] for p in range(n)])
+                scores = tuple([float(d.scores[p]) for p in range(n)])
+            else:
+                if self.opt.elimination:
+                    places = [1] * n
+                    for rank in range(d.eliminated_len):
+                        places[d.eliminated[d.eliminated_len - 1 - rank]] = rank + 2
+                else:
+                    places = [1 if p == d.winner else 2 for p in range(n)]
+                scores = tuple([1.0 if p == d.winner else 0.0 for p in range(n)])
+            self.result = Outcome(
+                places=tuple(places),
+                returns=tuple(returns_from_places(places)),
+                scores=scores,
+                extra={
+                    "round_winner": d.winner,
+                    "rule": d.rule,
+                    "rounds": d.round + 1,
+                    "eliminated": int_list(d.eliminated, d.eliminated_len),
+                },
+            )
+        return self.result
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, action):
+        """Play one turn; ``IllegalActionError`` (nothing changes) if it is not legal."""
+        cdef int overflow = 0
+        cdef long value
+        if type(action) is not int:
+            action = as_action(action)
+        value = PyLong_AsLongAndOverflow(action, &overflow)
+        if overflow or not 0 <= value < NUM_ACTIONS:
+            raise IllegalActionError(self._illegal(action))
+        self.apply_c(<int>value)
+
+    cdef int apply_c(self, int action) except -1:
+        """engine.State.apply, for an int action."""
+        cdef short buf[MAX_LEGAL]
+        cdef int count = self.legal_into(buf)
+        cdef int i
+        for i in range(count):
+            if buf[i] == action:
+                break
+        else:
+            raise IllegalActionError(self._illegal(action))
+        return self.apply_legal(action)
+
+    cdef int apply_legal(self, int action) except -1:
+        """``apply_c`` without the legality check, for an action ``legal_into`` gave."""
+        cdef Data* d = &self.d
+        cdef int p = d.current
+        cdef int q
+        self.history.append(action)
+        d.actions_taken += 1
+        if action == PASS:
+            self._eliminate(p)
+        else:
+            self._play(p, action // SLOTS - 1, action % SLOTS - 1)
+        if d.alive == 1:
+            return self._end_round()
+        q = p + 1 if p + 1 < self.opt.n else 0
+        while not d.active[q]:
+            q = q + 1 if q + 1 < self.opt.n else 0
+        d.current = q
+        return 0
+
+    cdef int _play(self, int p, int palette, int canvas) except -1:
+        """engine.State._play: a card to the palette, then a card to the canvas (which sets
+        the rule and, with canvas_draw, may draw the top card of the draw pile)."""
+        cdef Data* d = &self.d
+        cdef uint16_t keys[NUM_COLOURS]
+        cdef int drew = -1
+        if palette >= 0:
+            d.hand[p] &= ~bit(palette)
+            d.palette[p][d.palette_len[p]] = palette
+            d.palette_len[p] += 1
+            d.mask[p] |= bit(palette)
+            keys_plus(d.keys[p], d.groups[p], palette, keys)
+            memcpy(d.keys[p], keys, sizeof(keys))
+            add_card(d.groups[p], palette)
+            self._raise(p)
+            d.loc[palette] = PALETTE + p
+        if canvas >= 0:
+            d.hand[p] &= ~bit(canvas)
+            d.canvas[d.canvas_len] = canvas
+            d.canvas_len += 1
+            d.rule = COLOUR[canvas]
+            d.loc[canvas] = CANVAS
+            if self.opt.canvas_draw and d.draw_len and NUMBER[canvas] > d.palette_len[p]:
+                d.draw_len -= 1
+                drew = d.draw[d.draw_len]
+                d.hand[p] |= bit(drew)
+                d.loc[drew] = HAND + p
+        if self.log is not None:
+            event = {"player": p}
+            if palette >= 0:
+                event["palette"] = NAMES[palette]
+            if canvas >= 0:
+                event["canvas"] = NAMES[canvas]
+            if drew >= 0:
+                event["drew"] = NAMES[drew]  # the record's truth; no view shows it
+            event["type"] = "play"
+            self.log.append(event)
+        return 0
+
+    cdef int _eliminate(self, int p) except -1:
+        """engine.State._eliminate: ``p`` is out for the round, hand and palette face down."""
+        cdef Data* d = &self.d
+        cdef int c
+        d.active[p] = False
+        d.alive -= 1
+        d.eliminated[d.eliminated_len] = p
+        d.eliminated_len += 1
+        for c in range(NUM_CARDS):  # its HAND and PALETTE cards all at once
+            if d.loc[c] == HAND + p:
+                d.loc[c] = FOLDED + p
+            elif d.loc[c] == PALETTE + p:
+                d.loc[c] = DEAD + p
+        d.folded_len[p] = cards_of(d.hand[p], d.folded[p])
+        d.hand[p] = 0
+        memset(d.keys[p], 0, sizeof(d.keys[p]))  # its palette no longer counts
+        if d.leading[p]:
+            self._find_leaders()
+        if self.log is not None:
+            self.log.append({"player": p, "cards_left": d.folded_len[p], "type": "out"})
+        return 0
+
+    cdef int _end_round(self) except -1:
+        """engine.State._end_round: the last player in wins the round; with points scoring it
+        scores the cards its palette's rule counts, and a new round is dealt unless the game
+        is over."""
+        cdef Data* d = &self.d
+        cdef int n = self.opt.n
+        cdef int w = 0, points = 0, i, j, count, left
+        cdef uint8_t won[NUM_CARDS]
+        cdef uint64_t scored
+        while not d.active[w]:
+            w += 1
+        d.winner = w
+        if not self.opt.points:
+            d.is_terminal = True
+            d.current = -1
+            if self.log is not None:
+                self.log.append({"winner": w, "rule": d.rule, "type": "game_over"})
+            return 0
+        scored = counted(d.mask[w], d.rule)
+        count = cards_of(scored, won)
+        for i in range(count):
+            points += NUMBER[won[i]]
+            d.scored[w][d.scored_len[w] + i] = won[i]
+            d.loc[won[i]] = SCORED + w
+        d.scores[w] += points
+        d.scored_len[w] += count
+        d.scored_all |= scored
+        j = 0
+        for i in range(d.palette_len[w]):
+            if not scored & bit(d.palette[w][i]):
+                d.palette[w][j] = d.palette[w][i]
+                j += 1
+        d.palette_len[w] = j
+        d.mask[w] &= ~scored
+        rule_keys(d.mask[w], d.keys[w])
+        groups_of(d.mask[w], d.groups[w])
+        self._find_leaders()
+        if self.log is not None:
+            self.log.append(
+                {
+                    "player": w,
+                    "rule": d.rule,
+                    "cards": name_list(won, count),
+                    "points": points,
+                    "type": "round_won",
+                }
+            )
+        left = NUM_CARDS - popcount(d.scored_all)
+        if d.scores[w] >= self.opt.target or left < (HAND_SIZE + 1) * n:
+            d.is_terminal = True
+        elif d.round + 1 >= self.opt.max_rounds:
+            d.is_terminal = d.truncated = True
+        if d.is_terminal:
+            d.current = -1
+            if self.log is not None:
+                self.log.append(
+                    {
+                        "scores": [d.scores[i] for i in range(n)],
+                        "rounds": d.round + 1,
+                        "type": "truncated" if d.truncated else "game_over",
+                    }
+                )
+            return 0
+        d.round += 1
+        return self._deal()
+
+    def _illegal(self, action):
+        return _reference_illegal(self, action)
+
+    # ------------------------------------------------------------------ information
+    def view(self, int seat):
+        """Everything ``seat`` may know (``engine.Red7View``, as ``engine.State.view``)."""
+        cdef Data* d = &self.d
+        cdef int n = self.opt.n
+        cdef int p
+        if not 0 <= seat < n:
+            raise IndexError(f"seat must be in 0..{n - 1}, got {seat}")
+        return Red7View(
+            seat,
+            tuple(self.legal_actions()) if seat == d.current and not d.is_terminal else (),
+            tuple(mask_list(d.hand[seat])),
+            tuple([tuple(int_list(d.palette[p], d.palette_len[p])) for p in range(n)]),
+            tuple([bool(d.active[p]) for p in range(n)]),
+            tuple(int_list(d.canvas, d.canvas_len)),
+            d.rule,
+            d.leaders[d.rule],
+            tuple([popcount(d.hand[p]) for p in range(n)]),
+            d.draw_len,
+            tuple(int_list(d.folded[seat], d.folded_len[seat])),
+            tuple(int_list(d.eliminated, d.eliminated_len)),
+            -1 if d.is_terminal else d.current,
+            d.round,
+            tuple([d.scores[p] for p in range(n)]),
+            tuple([tuple(int_list(d.scored[p], d.scored_len[p])) for p in range(n)]),
+            self.opt.target if self.opt.points else 0,
+        )
+
+    def determinize(self, int seat, rng):
+        """engine.State.determinize: a copy with every card ``seat`` cannot see (other hands,
+        folded hands of others, the draw pile) dealt afresh among those places, counts kept;
+        no history, log or deck, and a fresh seed. The same calls to ``rng`` (``getrandbits``,
+        then one ``shuffle``) as the reference, so both engines give the same deal."""
+        cdef State c = self.clone_c()
+        cdef Data* d = &c.d
+        cdef uint8_t places[NUM_CARDS]
+        cdef int count = 0, card, code, q, i
+        cdef int n = self.opt.n
+        if not 0 <= seat < n:
+            raise IndexError(f"seat must be in 0..{n - 1}, got {seat}")
+        c.history = []
+        c.log = None
+        c.deck = []
+        c.seed = rng.getrandbits(63)
+        hidden = []
+        for card in range(NUM_CARDS):
+            if hidden_from(d.loc[card], seat):
+                places[count] = d.loc[card]
+                count += 1
+                hidden.append(card)
+        rng.shuffle(hidden)
+        for q in range(n):
+            if q != seat:
+                d.hand[q] = 0
+                d.folded_len[q] = 0
+        d.draw_len = 0
+        for i in range(count):
+            card = hidden[i]
+            code = places[i]
+            d.loc[card] = code
+            if code == DRAW:
+                d.draw[d.draw_len] = card
+                d.draw_len += 1
+            elif code < PALETTE:
+                d.hand[code] |= bit(card)
+            else:
+                q = code - FOLDED
+                d.folded[q][d.folded_len[q]] = card
+                d.folded_len[q] += 1
+        return c
+
+    # ================================================================== attributes
+    # engine.State's attributes, built on each read (for tools, bots and tests: not for hot
+    # loops); a list read from the state is a copy.
+    @property
+    def n(self):
+        return self.opt.n
+
+    @property
+    def over(self):
+        return self.d.is_terminal
+
+    @property
+    def is_terminal(self):
+        return self.d.is_terminal
+
+    @property
+    def truncated(self):
+        return self.d.truncated
+
+    @property
+    def actions_taken(self):
+        return self.d.actions_taken
+
+    @property
+    def current(self):
+        return self.d.current
+
+    @property
+    def round(self):
+        return self.d.round
+
+    @property
+    def rule(self):
+        return self.d.rule
+
+    @property
+    def alive(self):
+        return self.d.alive
+
+    @property
+    def winner(self):
+        return self.d.winner
+
+    @property
+    def hands(self):
+        return [mask_list(self.d.hand[p]) for p in range(self.opt.n)]
+
+    @property
+    def palettes(self):
+        return [int_list(self.d.palette[p], self.d.palette_len[p]) for p in range(self.opt.n)]
+
+    @property
+    def masks(self):
+        return [self.d.mask[p] for p in range(self.opt.n)]
+
+    @property
+    def keys(self):
+        return [[self.d.keys[p][r] for r in range(NUM_COLOURS)] for p in range(self.opt.n)]
+
+    @property
+    def groups(self):
+        return [[self.d.groups[p][i] for i in range(NUM_GROUPS)] for p in range(self.opt.n)]
+
+    @property
+    def best(self):
+        return [self.d.best[r] for r in range(NUM_COLOURS)]
+
+    @property
+    def leaders(self):
+        return [self.d.leaders[r] for r in range(NUM_COLOURS)]
+
+    @property
+    def leading(self):
+        return [self.d.leading[p] for p in range(self.opt.n)]
+
+    @property
+    def draw(self):
+        return int_list(self.d.draw, self.d.draw_len)
+
+    @property
+    def canvas(self):
+        return int_list(self.d.canvas, self.d.canvas_len)
+
+    @property
+    def active(self):
+        return [bool(self.d.active[p]) for p in range(self.opt.n)]
+
+    @property
+    def folded(self):
+        return [int_list(self.d.folded[p], self.d.folded_len[p]) for p in range(self.opt.n)]
+
+    @property
+    def eliminated(self):
+        return int_list(self.d.eliminated, self.d.eliminated_len)
+
+    @property
+    def scores(self):
+        return [self.d.scores[p] for p in range(self.opt.n)]
+
+    @property
+    def scored(self):
+        return [int_list(self.d.scored[p], self.d.scored_len[p]) for p in range(self.opt.n)]
+
+    @property
+    def loc(self):
+        """Each card's location code (``HAND + p`` ...): a copy."""
+        return bytearray((<char*>self.d.loc)[:NUM_CARDS])
+
+    @property
+    def locs(self):
+        """``engine.State.locs``: location code ``v`` of card ``c`` as the four bytes ``4v ..
+        4v + 3`` at ``4c .. 4c + 3``; a copy."""
+        return bytearray(b"".join([reference.LOC4[self.d.loc[c]] for c in range(NUM_CARDS)]))
