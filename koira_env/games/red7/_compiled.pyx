@@ -546,6 +546,9 @@ cdef inline bint hidden_from(int code, int seat) noexcept nogil:
     )
 
 
+# returns_from_places by places: at most 4 ** 4 tuples, and the one Python call of an outcome
+cdef dict RETURNS = {}
+
 _reference_illegal = reference.State._illegal  # the one place that words an illegal action
 
 
@@ -823,11 +826,16 @@ cdef class State:
                 else:
                     places = [1 if p == d.winner else 2 for p in range(n)]
                 scores = tuple([1.0 if p == d.winner else 0.0 for p in range(n)])
+            places = tuple(places)
+            returns = RETURNS.get(places)
+            if returns is None:
+                returns = RETURNS[places] = tuple(returns_from_places(places))
             self.result = Outcome(
-                places=tuple(places),
-                returns=tuple(returns_from_places(places)),
-                scores=scores,
-                extra={
+                places,
+                returns,
+                scores,
+                None,
+                {
                     "round_winner": d.winner,
                     "rule": d.rule,
                     "rounds": d.round + 1,
