@@ -5,7 +5,8 @@
 
 A config is ``game:players`` (``kop:4``, ``whist22:3``) or a Koira preset (``koira-b:5``,
 ``mattis:6``); by default Koira at 4 players and every other game at its usual table. Each
-game's env rate is also given as a ratio of the first config's (Koira's) in the same run.
+game's env rate is also given as a ratio of the first config's (Koira's) env in the same run,
+on its compiled core and on its reference engine.
 
 Every measurement plays the same seeded deals with uniformly random legal actions:
 
@@ -15,8 +16,9 @@ Every measurement plays the same seeded deals with uniformly random legal action
   ``None`` steps of finished agents);
 * ``ceiling``: the same loop over an AEC env that does nothing (constant observation, same
   game lengths), i.e. the cost of the loop and the AEC protocol themselves;
-* Koira only, ``engine (python)`` and ``env (python)``: the first two on the pure-Python
-  reference engine, beside the compiled core (Koira's default), with their ratios.
+* games with two engines (Koira, Red7), ``engine (python)`` and ``env (python)``: the first
+  two on the pure-Python reference engine, beside the compiled core (the default), with
+  their ratios.
 
 Each is repeated ``--reps`` times; the table shows the median rate and its spread (min..max)
 in wall-clock time, and the median rate in process CPU time, which a busy machine (other
@@ -58,13 +60,16 @@ class Clock:
 
 def make_config(config: str, engine: str | None = None) -> Game:
     """``"kop:4"`` -> Kop's game at 4 players; ``"mattis:6"`` -> Koira's Mattis preset.
-    ``engine`` is Koira's (``"compiled"``, the default, or ``"python"``)."""
+    ``engine`` (``"compiled"``, the default, or ``"python"``) is for the games with two
+    engines, a compiled core and the reference (Koira, Red7); ``ValueError`` for the others."""
     name, _, players = config.partition(":")
     n = int(players) if players else None
     options = {} if engine is None else {"engine": engine}
     if name in game_ids():
-        if options and name != "koira":
-            raise ValueError(f"an engine choice is Koira's; {name} has one engine")
+        if options and getattr(make_game(name, n), "engine", None) is None:
+            raise ValueError(
+                f"an engine choice is for games with a compiled core; {name} has one engine"
+            )
         return make_game(name, n, **options)
     return make_game("koira", n or 4, rules=name, **options)
 
@@ -219,6 +224,9 @@ def measure(config: str, games: int, reps: int) -> dict[str, Any]:
             name: result[name]["median"] / result[f"{name} (python)"]["median"]
             for name in ("engine", "env")
         }
+        result["python_env_over_ceiling"] = (
+            result["env (python)"]["median"] / result["ceiling"]["median"]
+        )
     return result
 
 
@@ -233,16 +241,20 @@ def table(results: list[dict[str, Any]]) -> str:
                 f"{r['config']:<11} {name:<15} {m['median']:>10,.0f} {spread:>21}"
                 f" {m['cpu_median']:>11,.0f}"
             )
+        first = results[0]["config"]
+        vs_first = f"env/{first} env {r['env_over_first']:.2f}"
+        if "env_over_first_python" in r:
+            vs_first += f", env/{first} env (python) {r['env_over_first_python']:.2f}"
         lines.append(
             f"{r['config']:<11} ratios   env/engine {r['env_over_engine']:.2f}, "
-            f"env/ceiling {r['env_over_ceiling']:.2f}, "
-            f"env/{results[0]['config']} env {r['env_over_first']:.2f}"
+            f"env/ceiling {r['env_over_ceiling']:.2f}, {vs_first}"
         )
         if "compiled_over_python" in r:
             speedup = r["compiled_over_python"]
             lines.append(
                 f"{r['config']:<11} compiled core / reference engine: engine "
-                f"{speedup['engine']:.2f}x, env {speedup['env']:.2f}x"
+                f"{speedup['engine']:.2f}x, env {speedup['env']:.2f}x; "
+                f"env (python)/ceiling {r['python_env_over_ceiling']:.2f}"
             )
     return "\n".join(lines)
 
@@ -259,8 +271,11 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     args = parser.parse_args(argv)
     games, reps = (3, 2) if args.quick else (args.games, args.reps)
     results = [measure(config, games, reps) for config in args.config or default_configs()]
+    first = results[0]
     for r in results:
-        r["env_over_first"] = r["env"]["median"] / results[0]["env"]["median"]
+        r["env_over_first"] = r["env"]["median"] / first["env"]["median"]
+        if "env (python)" in first:  # the first config's reference engine, when it has one
+            r["env_over_first_python"] = r["env"]["median"] / first["env (python)"]["median"]
     print(table(results))
     meta = {"python": sys.version.split()[0], "machine": platform.machine(), "quick": args.quick}
     Path(args.json).write_text(json.dumps({"meta": meta, "results": results}, indent=1))
