@@ -81,8 +81,12 @@ def compare(py: Red7Game, co: Red7Game, ref: Any, com: Any) -> None:
     assert com.truncated == ref.truncated and com.returns() == ref.returns()
     assert com.outcome() == ref.outcome()
     assert com.history == ref.history and com.log == ref.log
+    assert com.leader() == ref.leader()
+    assert [com.opponent_keys(p) for p in range(ref.n)] == [
+        ref.opponent_keys(p) for p in range(ref.n)
+    ]
     assert observations(co, com) == observations(py, ref), ref.actions_taken
-    for seat in range(ref.n):
+    for seat in range(-1, ref.n):  # -1: the last seat, as lists index (render's current)
         assert com.view(seat) == ref.view(seat)
     legal = ref.legal_actions()
     assert com.legal_actions() == legal
@@ -132,15 +136,16 @@ def check_clone(py: Red7Game, co: Red7Game, ref: Any, com: Any, seed: int) -> No
 def check_determinize(py: Red7Game, co: Red7Game, ref: Any, com: Any, seed: int) -> None:
     """The same generator gives the same deal, leaves the generator in the same state, and
     the deals play on identically (later rounds too, from their fresh seeds)."""
-    seat = seed % ref.n
+    seat = seed % (ref.n + 2) - 1  # -1 and n: no seat, every hand hidden (as the reference)
     rngs = random.Random(seed), random.Random(seed)
     a = ref.determinize(seat, rngs[0])
     b = com.determinize(seat, rngs[1])
     assert rngs[0].random() == rngs[1].random()
     assert snapshot(b) == snapshot(a)
     assert b.history == [] and b.log is None and b.deck == []
-    assert co.observation(b, seat).tobytes() == co.observation(com, seat).tobytes()
-    assert b.view(seat) == com.view(seat)
+    if 0 <= seat < ref.n:
+        assert co.observation(b, seat).tobytes() == co.observation(com, seat).tobytes()
+        assert b.view(seat) == com.view(seat)
     play_out(py, co, a, b, random.Random(seed))
 
 
@@ -306,6 +311,8 @@ def test_observe_into_writes_a_row_of_a_batch():
         make_game(4, engine="compiled").observation(state, 0)
     with pytest.raises(IndexError, match="seat must be"):
         state.view(3)
+    with pytest.raises(IndexError, match="seat must be"):
+        state.view(-4)
     with pytest.raises(IndexError, match="out of range"):
         game.action_mask([NUM_ACTIONS])
     # the reference encoder reads the compiled state's attributes too: the same bytes

@@ -789,6 +789,8 @@ cdef class State:
         """Per rule, the largest key among the other players (those out have zero keys)."""
         cdef int r, q, value
         cdef int n = self.opt.n
+        if not 0 <= seat < n:
+            raise IndexError(f"seat must be in 0..{n - 1}, got {seat}")
         if n == 2:
             return [self.d.keys[1 - seat][r] for r in range(NUM_COLOURS)]
         result = []
@@ -1019,16 +1021,19 @@ cdef class State:
 
     # ------------------------------------------------------------------ information
     def view(self, int seat):
-        """Everything ``seat`` may know (``engine.Red7View``, as ``engine.State.view``)."""
+        """Everything ``seat`` may know (``engine.Red7View``, as ``engine.State.view``). As
+        there, a negative seat counts from the end (-1: the last seat; ``render`` asks for
+        ``current``, -1, once the game is over)."""
         cdef Data* d = &self.d
         cdef int n = self.opt.n
         cdef int p
-        if not 0 <= seat < n:
-            raise IndexError(f"seat must be in 0..{n - 1}, got {seat}")
+        cdef int at = seat + n if seat < 0 else seat  # the reference indexes lists by seat
+        if not 0 <= at < n:
+            raise IndexError(f"seat must be in {-n}..{n - 1}, got {seat}")
         return Red7View(
             seat,
             tuple(self.legal_actions()) if seat == d.current and not d.is_terminal else (),
-            tuple(mask_list(d.hand[seat])),
+            tuple(mask_list(d.hand[at])),
             tuple([tuple(int_list(d.palette[p], d.palette_len[p])) for p in range(n)]),
             tuple([bool(d.active[p]) for p in range(n)]),
             tuple(int_list(d.canvas, d.canvas_len)),
@@ -1036,7 +1041,7 @@ cdef class State:
             d.leaders[d.rule],
             tuple([popcount(d.hand[p]) for p in range(n)]),
             d.draw_len,
-            tuple(int_list(d.folded[seat], d.folded_len[seat])),
+            tuple(int_list(d.folded[at], d.folded_len[at])),
             tuple(int_list(d.eliminated, d.eliminated_len)),
             -1 if d.is_terminal else d.current,
             d.round,
@@ -1049,14 +1054,13 @@ cdef class State:
         """engine.State.determinize: a copy with every card ``seat`` cannot see (other hands,
         folded hands of others, the draw pile) dealt afresh among those places, counts kept;
         no history, log or deck, and a fresh seed. The same calls to ``rng`` (``getrandbits``,
-        then one ``shuffle``) as the reference, so both engines give the same deal."""
+        then one ``shuffle``) as the reference, so both engines give the same deal (for any
+        int ``seat``, as there: one that is no seat sees no hand)."""
         cdef State c = self.clone_c()
         cdef Data* d = &c.d
         cdef uint8_t places[NUM_CARDS]
         cdef int count = 0, card, code, q, i
         cdef int n = self.opt.n
-        if not 0 <= seat < n:
-            raise IndexError(f"seat must be in 0..{n - 1}, got {seat}")
         c.history = []
         c.log = None
         c.deck = []
