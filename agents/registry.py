@@ -1,5 +1,6 @@
-"""Named agents of every game: the generic ones (``random``, ``ismcts``, ``ppo``) and each
-game's own bots (its package's ``bots.BOTS``), built from ``"name"`` or ``"name:argument"``."""
+"""Named agents of every game: the generic ones (``random``, ``ismcts``, ``flat``, ``ppo``,
+``net``) and each game's own bots (its package's ``bots.BOTS``), built from ``"name"`` or
+``"name:argument"``."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 from koira_env.registry import spec
 
+from .flat import flat
 from .ismcts import ismcts
 from .net import NetAgent
 from .ppo import PPOAgent  # torch is imported only when a model is loaded
@@ -17,10 +19,13 @@ from .random_agent import random_agent
 GENERIC: dict[str, Callable[..., Any]] = {
     "random": random_agent,
     "ismcts": ismcts,
+    "flat": flat,
     "ppo": PPOAgent,
     "net": NetAgent,
 }
-SEARCH_BOTS = frozenset({"ismcts"})  # too slow for a default tournament; name them to include
+SEARCH_BOTS = frozenset(
+    {"ismcts", "flat"}
+)  # too slow for a default tournament; name them to include
 _STUDY_AGENTS: dict[str, dict[str, Callable[..., Any]]] = {}  # game -> name -> factory
 
 

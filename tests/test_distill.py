@@ -72,8 +72,19 @@ def test_labels_are_the_teachers_visit_shares_over_legal_moves(tmp_path):
     assert np.isin(data["returns"], np.float32([-1, 1 / 3])).all()  # the loser, the others
     again = distill.play_games(args, 0, [0, 1, 2], None)
     assert all(np.array_equal(data[k], again[k]) for k in data)  # a pure function of the seed
-    with pytest.raises(ValueError, match="teacher must be an ISMCTS"):
+    with pytest.raises(ValueError, match=r"teacher must be a search \(ismcts:... or flat:...\)"):
         distill._teacher(distill.Args(teacher="dumper"))
+
+
+def test_a_flat_teacher_labels_its_best_moves_equally():
+    args = distill.Args(teacher="flat:4")
+    data = distill.play_games(args, 0, [0, 1], None)
+    targets, masks = data["targets"], data["masks"]
+    assert len(targets) > 20 and not (targets * ~masks).any()
+    for row in targets:  # the best moves share the label equally
+        best = row[row > 0]
+        assert np.allclose(best, 1 / len(best))
+    assert (targets.max(axis=1) < 1).any()  # ties happen (near-determined phase-two positions)
 
 
 def write_net(path, game, hidden=16, seed=0):

@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import play_out
+from agents.flat import FlatAgent
 from agents.ismcts import ISMCTSAgent
 from agents.net import NetPolicy, save_net
 from agents.registry import make_agent
@@ -87,8 +88,9 @@ class Args:
     run_dir: str = ""
     """the run folder; empty: runs/<game><players>-distill"""
     teacher: str = "ismcts:0/300"
-    """the search whose root visit counts are the labels (ISMCTS; iterations per phase; in a
-    phase given 0 iterations the label is the game's rollout move: Koira's dumper)"""
+    """the search that labels: ISMCTS's root visit counts (iterations per phase; in a phase
+    given 0 iterations the label is the game's rollout move: Koira's dumper), or flat Monte
+    Carlo's best moves (flat:PLAYOUTS)"""
     field: tuple[str, ...] = ("dumper",)
     """the bots in the other seats, drawn per seat per game"""
     rounds: int = 40
@@ -124,11 +126,25 @@ class Args:
 
 
 # ------------------------------------------------------------------ play and label
-def _teacher(args: Args) -> ISMCTSAgent:
+def _teacher(args: Args) -> ISMCTSAgent | FlatAgent:
     agent = make_agent(args.teacher, args.game)
-    if not isinstance(agent, ISMCTSAgent):
-        raise ValueError(f"the teacher must be an ISMCTS (ismcts:...), got {args.teacher!r}")
+    if not isinstance(agent, ISMCTSAgent | FlatAgent):
+        raise ValueError(
+            f"the teacher must be a search (ismcts:... or flat:...), got {args.teacher!r}"
+        )
     return agent
+
+
+def teacher_label(teacher: ISMCTSAgent | FlatAgent, turn: Turn) -> dict[int, float]:
+    """The teacher's weights over the legal moves: ISMCTS's root visits (its rollout move in a
+    phase it does not search); flat Monte Carlo's best moves, shared equally on a tie."""
+    if isinstance(teacher, FlatAgent):
+        values = teacher.values(turn)
+        best = max(v for _, v in values)
+        return {a: 1.0 for a, v in values if v >= best - 1e-9}
+    if teacher.budget(turn):
+        return teacher.search(turn)
+    return {teacher.act(turn): 1.0}
 
 
 class Recorder:
@@ -136,16 +152,15 @@ class Recorder:
 
     name = "recorder"
 
-    def __init__(self, game: Game, teacher: ISMCTSAgent, student: NetPolicy | None) -> None:
+    def __init__(
+        self, game: Game, teacher: ISMCTSAgent | FlatAgent, student: NetPolicy | None
+    ) -> None:
         self.game, self.teacher, self.student = game, teacher, student
         self.scale = game.observation_scale
         self.rows: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
     def act(self, turn: Turn) -> int:
-        if self.teacher.budget(turn):
-            visits = self.teacher.search(turn)
-        else:  # a phase the teacher does not search: its rollout move is the label
-            visits = {self.teacher.act(turn): 1}
+        visits = teacher_label(self.teacher, turn)
         game = self.game
         observation = game.observation(turn.sample_state(), turn.view.seat)
         mask = np.zeros(game.num_actions, bool)

@@ -329,8 +329,9 @@ class GameSpec:
 
     ``package`` is the game's package; its ``bots`` module holds ``BOTS`` (name -> factory
     taking the spec's argument string, as ``make_agent`` calls it) and may hold ``ROLLOUT``
-    (a fast ``State -> action`` policy for search rollouts; uniform random otherwise) and
-    ``SEARCH`` (a compiled ISMCTS, see ``search``).
+    (a fast ``State -> action`` policy for search rollouts; uniform random otherwise),
+    ``SEARCH`` (a compiled ISMCTS, see ``search``) and ``FLAT`` (compiled flat Monte Carlo,
+    see ``flat``).
     """
 
     id: str
@@ -365,3 +366,9 @@ class GameSpec:
         random_rollout, seed, max_seconds) -> {action: root visits}`` or ``None`` when it
         cannot search that turn), or ``None``: ``agents.ismcts`` then runs its own loop."""
         return getattr(self._bots_module(), "SEARCH", None)
+
+    def flat(self) -> Any:
+        """The game's compiled flat Monte Carlo (``bots.FLAT``: ``(turn, playouts, seed) ->
+        [(action, mean return)]`` or ``None`` when it cannot run that turn), or ``None``:
+        ``agents.flat`` then runs its own loop."""
+        return getattr(self._bots_module(), "FLAT", None)

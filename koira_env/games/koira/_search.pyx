@@ -410,3 +410,43 @@ def search(
     finally:
         free(nodes)
         free(path)
+
+
+# ============================================================================ flat Monte Carlo
+def action_values(State state, int seat, int playouts, uint64_t seed):
+    """``[(action, mean return of seat)]`` for each legal action of ``state`` (seat to act):
+    ``playouts`` times, deal the cards ``seat`` cannot see afresh, play the action and finish
+    the game with the dumper in every seat. Every action sees the same deals (common random
+    numbers), so their differences are not noise from the deals. ``agents/flat.py``."""
+    cdef Rng rng
+    cdef Hidden hidden
+    cdef Data root_data = state.d
+    cdef State s = state.clone_c()
+    cdef short legal[MAX_LEGAL]
+    cdef short moves[MAX_LEGAL]
+    cdef double returns[8]
+    cdef double total
+    cdef int n = state.opt.n
+    cdef int it, i, count, num_moves
+    if playouts < 1:
+        raise ValueError(f"playouts must be at least 1, got {playouts}")
+    if state.d.is_terminal or state.d.current != seat:
+        raise ValueError(f"player_{seat} is not to act")
+    num_moves = state.legal_into(moves)
+    s.history = None
+    s.log = None
+    hidden_from(&root_data, seat, &hidden)
+    out = []
+    for i in range(num_moves):
+        rng.s = seed
+        total = 0.0
+        for it in range(playouts):
+            determinize_into(&s.d, &root_data, &hidden, n, &rng)
+            s.apply_legal(moves[i])
+            while not s.d.is_terminal:
+                count = s.legal_into(legal)
+                s.apply_legal(dumper(s, legal, count))
+            returns_into(s, returns)
+            total += returns[seat]
+        out.append((moves[i], total / playouts))
+    return out

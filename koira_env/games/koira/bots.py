@@ -56,6 +56,22 @@ def compiled_search(
     return search(state, turn.view.seat, iterations, exploration, random_rollout, seed, max_seconds)
 
 
+def compiled_flat(turn: Turn, playouts: int, seed: int) -> list[tuple[int, float]] | None:
+    """Flat Monte Carlo in C (``_search.action_values``) when the turn's game runs on the
+    compiled core, else ``None``: each legal move's mean return over ``playouts`` deals of
+    the seat's hidden cards, the dumper finishing every game."""
+    try:
+        from ._compiled import State as CompiledState
+        from ._search import action_values
+    except ImportError:  # an unbuilt checkout: the reference loop runs
+        return None
+    state: Any = turn._state
+    if type(state) is not CompiledState:
+        return None
+    return action_values(state, turn.view.seat, playouts, seed)
+
+
 BOTS = {**HEURISTICS, "expert": expert}
 ROLLOUT = dumper_move
 SEARCH = compiled_search
+FLAT = compiled_flat

@@ -1,0 +1,98 @@
+"""Flat Monte Carlo: every legal move scored by playing it and finishing the game with the
+game's rollout policy, over fresh deals of the cards the seat cannot see.
+
+One step of policy improvement over the rollout policy (Tesauro and Galperin's rollouts; the
+"PIMC" of card-game programs without a tree). Every move is tried on the same deals (common
+random numbers), so the differences between moves are not noise from the deals. Against
+Koira's ``dumper`` this is strong because the rollouts model those opponents exactly, and
+phase two is nearly perfect information (docs/bots.md measures it). A game may ship the loop
+compiled (``bots.FLAT``: Koira's ``_search.action_values``); this module's loop is the
+readable reference and runs otherwise, or when asked (``flat:8:python``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+from koira_env.core.agent import Turn
+from koira_env.core.game import State
+from koira_env.registry import spec
+
+from .ismcts import ENGINES, game_rollout
+
+
+@cache
+def game_flat(game_id: str) -> Callable[..., list[tuple[int, float]] | None] | None:
+    """The game's compiled flat Monte Carlo (``GameSpec.flat``), or ``None``."""
+    return spec(game_id).flat()
+
+
+def action_values(
+    state: State, seat: int, playouts: int, rng: random.Random, policy: Any
+) -> list[tuple[int, float]]:
+    """``[(action, mean return of seat)]`` for the legal actions of ``state`` (``seat`` to act),
+    in legal order; ``policy`` (``State -> action``, ``None``: uniform random) finishes the
+    games. The reference of the compiled loops."""
+    deals = [state.determinize(seat, rng) for _ in range(playouts)]
+    seeds = [rng.getrandbits(32) for _ in range(playouts)]
+    out = []
+    for action in state.legal_actions():
+        total = 0.0
+        for deal, seed in zip(deals, seeds, strict=True):
+            game = deal.clone()
+            game.apply(action)
+            moves = random.Random(seed)
+            while not game.is_terminal:
+                if policy is None:
+                    legal = game.legal_actions()
+                    game.apply(legal[moves.randrange(len(legal))])
+                else:
+                    game.apply(policy(game))
+            total += game.returns()[seat]
+        out.append((action, total / playouts))
+    return out
+
+
+class FlatAgent:
+    """``flat:PLAYOUTS``: the legal move with the best mean return over ``playouts`` deals (the
+    first in legal order on a tie)."""
+
+    name = "flat"
+
+    def __init__(self, playouts: int = 8, engine: str = "auto") -> None:
+        if playouts < 1:
+            raise ValueError(f"flat needs at least one playout, got {playouts}")
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be one of {list(ENGINES)}, got {engine!r}")
+        self.playouts = playouts
+        self.engine = engine
+
+    def values(self, turn: Turn) -> list[tuple[int, float]]:
+        """Each legal move's mean return, in legal order."""
+        seed = turn.rng.getrandbits(63)
+        fast = game_flat(turn.game.id) if self.engine == "auto" else None
+        if fast is not None:
+            values = fast(turn, self.playouts, seed)
+            if values is not None:
+                return values
+        state = turn.sample_state()
+        policy = game_rollout(turn.game.id)
+        return action_values(state, turn.view.seat, self.playouts, random.Random(seed), policy)
+
+    def act(self, turn: Turn) -> int:
+        values = self.values(turn)
+        return max(values, key=lambda av: av[1])[0]
+
+
+def flat(arg: str = "") -> FlatAgent:
+    """``flat`` (8 playouts), ``flat:PLAYOUTS`` or ``flat:PLAYOUTS:python`` (the reference
+    loop even where a compiled one exists)."""
+    playouts, _, engine = arg.partition(":")
+    try:
+        count = int(playouts) if playouts else 8
+    except ValueError:
+        raise ValueError(f"flat needs an integer playout count, got {playouts!r}") from None
+    return FlatAgent(count, engine or "auto")
