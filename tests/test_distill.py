@@ -61,6 +61,7 @@ def test_a_run_stopped_and_resumed_equals_one_run(tmp_path):
     row = curve(whole)[-1]
     assert 0 <= float(row["loss_low"]) <= float(row["loss_rate"]) <= float(row["loss_high"]) <= 1
     assert int(row["decisions"]) > 50 and 0 <= float(row["agreement"]) <= 1
+    assert 0 < float(row["decisive"]) <= 1 and 0 <= float(row["decisive_agreement"]) <= 1
 
 
 def test_labels_are_the_teachers_visit_shares_over_legal_moves(tmp_path):

@@ -28,7 +28,6 @@ import koira_env
 from koira_env.cards import card_id
 from koira_env.core.game import IllegalActionError, shuffled
 from koira_env.core.record import game_record
-from koira_env.games.koira import _compiled
 from koira_env.games.koira import game as koira_game
 from koira_env.games.koira.engine import TAKE
 from koira_env.games.koira.engine import State as ReferenceState
@@ -331,15 +330,6 @@ def test_bots_search_and_the_shipped_model_play_the_same_games():
             game = koira_game.game_for(rules, engine)
             results.append(play_game(seats, game, shuffled(52, seed), seed))
         assert results[0] == results[1]
-
-
-def test_the_compiled_deal_is_the_suites_shuffle():
-    """``_compiled.shuffled`` seeds its own copy of CPython's generator for int seeds: the
-    decks must be ``core.game.shuffled``'s for every kind of seed."""
-    seeds: list[Any] = [*range(-20, 2000), 2**31, 2**32 - 1, 2**32, 2**64 + 5, 2**256, -(10**30)]
-    seeds += [True, "7/3", "0/0:12", b"seed", 2.5]
-    for seed in seeds:
-        assert _compiled.shuffled(52, seed) == shuffled(52, seed), seed
 
 
 def test_an_unbuilt_core_falls_back_with_one_warning(monkeypatch: pytest.MonkeyPatch) -> None:

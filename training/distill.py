@@ -68,6 +68,8 @@ EVAL_COLUMNS = [
     "loss_low",
     "loss_high",
     "agreement",
+    "decisive",
+    "decisive_agreement",
     "policy_loss",
     "value_loss",
 ]
@@ -277,7 +279,9 @@ def fit(
     args: Args, net: Any, optimizer: Any, data: dict[str, np.ndarray], round_no: int, scale: Any
 ) -> dict[str, float]:
     """``args.epochs`` passes over ``data``; the last tenth (by position) is held out to
-    measure agreement with the teacher's most visited move."""
+    measure agreement: the network's move is one the label weighs most (the teacher's most
+    visited move, or one of flat Monte Carlo's best), over all held-out decisions and over the
+    decisive ones, where the label prefers some legal moves to others (where a move matters)."""
     import torch
 
     count = len(data["returns"])
@@ -314,11 +318,17 @@ def fit(
         rows = torch.arange(count - held, count)
         logits, _ = net(features(rows))
         chosen = logits.masked_fill(~masks[rows], -1e9).argmax(-1)
-        agreement = float((chosen == targets[rows].argmax(-1)).float().mean())
+        label = targets[rows]
+        top = label.max(-1).values
+        hit = label.gather(1, chosen[:, None])[:, 0] >= top - 1e-6  # a move the label likes most
+        low = label.masked_fill(~masks[rows], 2.0).min(-1).values
+        decisive = low < top - 1e-6  # the label prefers some legal moves to others
     return {
         "policy_loss": float(np.mean(policy_losses)) if policy_losses else float("nan"),
         "value_loss": float(np.mean(value_losses)) if value_losses else float("nan"),
-        "agreement": agreement,
+        "agreement": float(hit.float().mean()),
+        "decisive": float(decisive.float().mean()),
+        "decisive_agreement": float(hit[decisive].float().mean()) if decisive.any() else 1.0,
     }
 
 
@@ -409,7 +419,7 @@ def train(args: Args) -> Path:
             **{k: round(v, 5) for k, v in stats.items()},
         }
         _append_csv(folder / EVAL_CSV, row)
-        for key in ("loss_rate", "agreement", "policy_loss", "value_loss"):
+        for key in ("loss_rate", "agreement", "decisive_agreement", "policy_loss", "value_loss"):
             writer.add_scalar(f"distill/{key}", row[key], round_no)
         tmp = checkpoint.with_name(CHECKPOINT + ".tmp")
         torch.save(
@@ -426,7 +436,8 @@ def train(args: Args) -> Path:
         print(
             f"round {round_no}: {row['decisions']:,} decisions, loss vs 3 dumpers "
             f"{row['loss_rate']:.3f} [{row['loss_low']:.3f}, {row['loss_high']:.3f}], "
-            f"teacher agreement {row['agreement']:.3f}, {row['minutes']:.1f} min",
+            f"teacher agreement {row['agreement']:.3f} ({row['decisive_agreement']:.3f} on the "
+            f"{row['decisive']:.0%} decisive labels), {row['minutes']:.1f} min",
             flush=True,
         )
     writer.close()

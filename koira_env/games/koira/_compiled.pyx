@@ -40,7 +40,6 @@ from cpython.ref cimport Py_INCREF
 from libc.string cimport memcpy, memmove, memset
 
 from ...cards import RANKS, card_name
-from ...core._shuffle import shuffled  # the suite's compiled shuffle, as _compiled.shuffled too
 from ...core.game import IllegalActionError, Outcome, as_action
 from . import engine as reference
 from .info import SeatView
