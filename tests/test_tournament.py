@@ -335,7 +335,7 @@ def test_aliases_stand_for_an_agent_spec_and_results_record_what_they_meant(monk
     monkeypatch.setattr(package, "SPEC", dataclasses.replace(package.SPEC, aliases=aliases))
     champ = make_agent("champ")
     assert isinstance(champ, ISMCTSAgent) and champ.iterations == 3
-    assert "steady" in default_agents() and "champ" not in default_agents()  # search: named
+    assert {"steady", "champ"} <= set(default_agents())  # aliases name affordable agents
     with pytest.raises(ValueError, match=r"known agents: .*'champ'"):
         make_agent("champion")
     config = TournamentConfig(agents=("champ", "s=steady", "random"), deals=1, seed=1)
