@@ -7,7 +7,7 @@ random numbers), so the differences between moves are not noise from the deals. 
 Koira's ``dumper`` this is strong because the rollouts model those opponents exactly, and
 phase two is nearly perfect information (docs/bots.md measures it). A game may ship the loop
 compiled (``bots.FLAT``: Koira's ``_search.action_values``); this module's loop is the
-readable reference and runs otherwise, or when asked (``flat:8:python``).
+readable reference and runs otherwise, or when asked (``flat:8::python``).
 """
 
 from __future__ import annotations
@@ -58,17 +58,34 @@ def action_values(
 
 class FlatAgent:
     """``flat:PLAYOUTS``: the legal move with the best mean return over ``playouts`` deals (the
-    first in legal order on a tie)."""
+    first in legal order on a tie). With ``phase`` it plays the game's rollout move outside
+    that phase (as ``ismcts:N:P``)."""
 
     name = "flat"
 
-    def __init__(self, playouts: int = 8, engine: str = "auto") -> None:
+    def __init__(self, playouts: int = 8, engine: str = "auto", phase: int | None = None) -> None:
         if playouts < 1:
             raise ValueError(f"flat needs at least one playout, got {playouts}")
         if engine not in ENGINES:
             raise ValueError(f"engine must be one of {list(ENGINES)}, got {engine!r}")
         self.playouts = playouts
         self.engine = engine
+        self.phase = phase
+
+    def searches(self, turn: Turn) -> bool:
+        """Whether this turn is scored by playouts (else the rollout policy moves)."""
+        if self.phase is None:
+            return True
+        view_phase = getattr(turn.view, "phase", None)
+        if view_phase is None:
+            raise ValueError(f"flat: {turn.game.title} has no phases to search by")
+        return view_phase == self.phase
+
+    def rollout_move(self, turn: Turn) -> int:
+        policy = game_rollout(turn.game.id)
+        return (
+            policy(turn.sample_state()) if policy is not None else turn.rng.choice(turn.view.legal)
+        )
 
     def values(self, turn: Turn) -> list[tuple[int, float]]:
         """Each legal move's mean return, in legal order."""
@@ -83,16 +100,25 @@ class FlatAgent:
         return action_values(state, turn.view.seat, self.playouts, random.Random(seed), policy)
 
     def act(self, turn: Turn) -> int:
+        if len(turn.view.legal) == 1:
+            return turn.view.legal[0]
+        if not self.searches(turn):
+            return self.rollout_move(turn)
         values = self.values(turn)
         return max(values, key=lambda av: av[1])[0]
 
 
 def flat(arg: str = "") -> FlatAgent:
-    """``flat`` (8 playouts), ``flat:PLAYOUTS`` or ``flat:PLAYOUTS:python`` (the reference
-    loop even where a compiled one exists)."""
-    playouts, _, engine = arg.partition(":")
+    """``flat`` (8 playouts), ``flat:PLAYOUTS``, ``flat:PLAYOUTS:PHASE`` (playouts only in that
+    phase of a game with phases, Koira's 1 or 2; the rollout move elsewhere) or
+    ``flat:PLAYOUTS:PHASE:python`` (the reference loop even where a compiled one exists; PHASE
+    may be empty: ``flat:8::python``)."""
+    playouts, _, rest = arg.partition(":")
+    phase, _, engine = rest.partition(":")
     try:
         count = int(playouts) if playouts else 8
     except ValueError:
         raise ValueError(f"flat needs an integer playout count, got {playouts!r}") from None
-    return FlatAgent(count, engine or "auto")
+    if phase and (not phase.isdigit() or int(phase) < 1):
+        raise ValueError(f"flat phase must be a phase number (Koira: 1 or 2), got {phase!r}")
+    return FlatAgent(count, engine or "auto", int(phase) if phase else None)

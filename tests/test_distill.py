@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import random
 
 import numpy as np
@@ -86,6 +87,13 @@ def test_a_flat_teacher_labels_its_best_moves_equally():
         best = row[row > 0]
         assert np.allclose(best, 1 / len(best))
     assert (targets.max(axis=1) < 1).any()  # ties happen (near-determined phase-two positions)
+    uniform = [np.ptp(t[m]) == 0 for t, m in zip(targets, masks, strict=True)]
+    assert any(uniform)  # a label that weighs every legal move the same
+    decisive = distill.play_games(dataclasses.replace(args, decisive_only=True), 0, [0, 1], None)
+    assert len(decisive["targets"]) == len(targets) - sum(uniform)
+    assert all(
+        np.ptp(t[m]) > 0 for t, m in zip(decisive["targets"], decisive["masks"], strict=True)
+    )
 
 
 def write_net(path, game, hidden=16, seed=0):

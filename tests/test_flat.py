@@ -63,6 +63,17 @@ def test_flat_beats_three_dumpers():
     assert losses / games < 0.15
 
 
+def test_flat_in_one_phase_plays_the_rollout_move_in_the_other():
+    game = make_game("koira", 4)
+    turn = turn_at(game, 6, 0)  # phase one
+    agent = make_agent("flat:4:2")
+    assert not agent.searches(turn) and agent.act(turn) == ROLLOUT(turn._state)
+    assert make_agent("flat:4:1").searches(turn)
+    with pytest.raises(ValueError, match="has no phases"):
+        state = make_game("kop").new_state(seed=1)
+        agent.searches(Turn(state.view(state.current), state.game, random.Random(0), state))
+
+
 def test_flat_plays_any_game_with_the_reference_loop():
     game = make_game("matapesa", 4)
     agents = [
@@ -77,7 +88,8 @@ def test_flat_plays_any_game_with_the_reference_loop():
     [
         ("flat:x", "integer playout count"),
         ("flat:0", "at least one playout"),
-        ("flat:4:gpu", "engine must be one of"),
+        ("flat:4::gpu", "engine must be one of"),
+        ("flat:4:x", "phase must be a phase number"),
     ],
 )
 def test_bad_specs_are_clear_errors(spec, message):

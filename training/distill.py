@@ -99,6 +99,10 @@ class Args:
     """rounds of play / fit / evaluate"""
     games_per_round: int = 3000
     """games per round; the recorded seat rotates"""
+    decisive_only: bool = False
+    """record only the decisions whose label prefers some legal moves to others (one that
+    weighs them all the same teaches the policy nothing: most of flat Monte Carlo's labels in
+    Koira's phase two)"""
     window: int = 400_000
     """the network is fitted to the last this many labelled decisions"""
     hidden: tuple[int, ...] = (512, 256)
@@ -140,13 +144,13 @@ def _teacher(args: Args) -> ISMCTSAgent | FlatAgent:
 def teacher_label(teacher: ISMCTSAgent | FlatAgent, turn: Turn) -> dict[int, float]:
     """The teacher's weights over the legal moves: ISMCTS's root visits (its rollout move in a
     phase it does not search); flat Monte Carlo's best moves, shared equally on a tie."""
-    if isinstance(teacher, FlatAgent):
+    if isinstance(teacher, FlatAgent) and teacher.searches(turn):
         values = teacher.values(turn)
         best = max(v for _, v in values)
         return {a: 1.0 for a, v in values if v >= best - 1e-9}
-    if teacher.budget(turn):
+    if isinstance(teacher, ISMCTSAgent) and teacher.budget(turn):
         return teacher.search(turn)
-    return {teacher.act(turn): 1.0}
+    return {teacher.act(turn): 1.0}  # a phase it does not search: its rollout move
 
 
 class Recorder:
@@ -155,9 +159,14 @@ class Recorder:
     name = "recorder"
 
     def __init__(
-        self, game: Game, teacher: ISMCTSAgent | FlatAgent, student: NetPolicy | None
+        self,
+        game: Game,
+        teacher: ISMCTSAgent | FlatAgent,
+        student: NetPolicy | None,
+        decisive_only: bool = False,
     ) -> None:
         self.game, self.teacher, self.student = game, teacher, student
+        self.decisive_only = decisive_only
         self.scale = game.observation_scale
         self.rows: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
@@ -171,8 +180,10 @@ class Recorder:
         for action, count in visits.items():
             target[action] = count
         target /= target.sum()
-        codes = observation if self.scale is None else np.rint(observation / self.scale)
-        self.rows.append((codes, mask, target))
+        weights = target[mask]
+        if not self.decisive_only or weights.min() < weights.max():
+            codes = observation if self.scale is None else np.rint(observation / self.scale)
+            self.rows.append((codes, mask, target))
         if self.student is None:
             return max(turn.view.legal, key=lambda a: visits.get(a, -1))
         return self.student.choose(observation, mask)
@@ -188,7 +199,7 @@ def play_games(args: Args, round_no: int, indices: list[int], student: str | Non
     obs, masks, targets, returns = [], [], [], []
     for g in indices:
         rng = random.Random(f"distill/{args.seed}/{round_no}/{g}")
-        recorder = Recorder(game, teacher, policy)
+        recorder = Recorder(game, teacher, policy, args.decisive_only)
         seat = g % n
         agents = [
             recorder if s == seat else make_agent(rng.choice(args.field), game.id) for s in range(n)
