@@ -12,21 +12,7 @@
 
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
-cdef extern from *:
-    """
-    #if defined(_MSC_VER)
-    #include <intrin.h>
-    static inline int koira_popcount(unsigned long long x) { return (int)__popcnt64(x); }
-    static inline int koira_lowest(unsigned long long x) {
-        unsigned long i; _BitScanForward64(&i, x); return (int)i;
-    }
-    #else
-    static inline int koira_popcount(unsigned long long x) { return __builtin_popcountll(x); }
-    static inline int koira_lowest(unsigned long long x) { return __builtin_ctzll(x); }
-    #endif
-    """
-    int popcount "koira_popcount"(uint64_t mask) noexcept nogil
-    int lowest "koira_lowest"(uint64_t mask) noexcept nogil  # mask must not be 0
+from koira_env.core._bits cimport lowest, popcount  # the suite's bit tricks
 
 cdef enum:
     NUM_CARDS = 52

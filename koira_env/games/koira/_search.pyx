@@ -23,6 +23,8 @@ from libc.stdlib cimport free, malloc
 
 from time import perf_counter
 
+from koira_env.core._bits cimport lowest
+
 from koira_env.games.koira._compiled cimport (
     GAME_OVER,
     HAND,
@@ -35,7 +37,6 @@ from koira_env.games.koira._compiled cimport (
     UNKNOWN,
     Data,
     State,
-    lowest,
 )
 
 from .heuristics import ACT_LEN, ACT_RANK, ACT_SUIT

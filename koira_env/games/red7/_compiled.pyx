@@ -32,6 +32,8 @@ from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.long cimport PyLong_FromLong
 from cpython.ref cimport Py_INCREF
 
+from koira_env.core._bits cimport highest, lowest, popcount
+
 from ...core.deck import hand_deck
 from ...core.game import (
     IllegalActionError,
@@ -49,26 +51,6 @@ cnp.import_array()
 cdef extern from "Python.h":
     long PyLong_AsLongAndOverflow(object value, int* overflow) except? -1
 
-cdef extern from *:
-    """
-    #if defined(_MSC_VER)
-    #include <intrin.h>
-    static inline int red7_popcount(unsigned long long x) { return (int)__popcnt64(x); }
-    static inline int red7_highest(unsigned long long x) {
-        unsigned long i; _BitScanReverse64(&i, x); return (int)i;
-    }
-    static inline int red7_lowest(unsigned long long x) {
-        unsigned long i; _BitScanForward64(&i, x); return (int)i;
-    }
-    #else
-    static inline int red7_popcount(unsigned long long x) { return __builtin_popcountll(x); }
-    static inline int red7_highest(unsigned long long x) { return 63 - __builtin_clzll(x); }
-    static inline int red7_lowest(unsigned long long x) { return __builtin_ctzll(x); }
-    #endif
-    """
-    int popcount "red7_popcount"(uint64_t mask) noexcept nogil
-    int highest "red7_highest"(uint64_t mask) noexcept nogil  # mask must not be 0
-    int lowest "red7_lowest"(uint64_t mask) noexcept nogil  # mask must not be 0
 
 cdef enum:
     NUM_CARDS = 49

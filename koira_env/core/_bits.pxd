@@ -1,0 +1,27 @@
+# Bit tricks on 64-bit card masks for the compiled game cores (a card set is a uint64 with bit
+# c for card c). One definition for every core; `cimport` what a module uses:
+#
+#     from koira_env.core._bits cimport popcount, lowest, highest
+
+from libc.stdint cimport uint64_t
+
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static inline int suite_popcount(unsigned long long x) { return (int)__popcnt64(x); }
+    static inline int suite_lowest(unsigned long long x) {
+        unsigned long i; _BitScanForward64(&i, x); return (int)i;
+    }
+    static inline int suite_highest(unsigned long long x) {
+        unsigned long i; _BitScanReverse64(&i, x); return (int)i;
+    }
+    #else
+    static inline int suite_popcount(unsigned long long x) { return __builtin_popcountll(x); }
+    static inline int suite_lowest(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline int suite_highest(unsigned long long x) { return 63 - __builtin_clzll(x); }
+    #endif
+    """
+    int popcount "suite_popcount"(uint64_t mask) noexcept nogil
+    int lowest "suite_lowest"(uint64_t mask) noexcept nogil  # mask must not be 0
+    int highest "suite_highest"(uint64_t mask) noexcept nogil  # mask must not be 0
