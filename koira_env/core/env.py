@@ -106,6 +106,7 @@ class CardGameEnv(AECEnv):
         self._agents = self._agent_selection = None  # see _SetByReset
         self._rewards = self._terminations = self._truncations = self._infos = None
         self._seeds = ResetSeeds()
+        self._skip_agent_selection: str | None = None
         self._over = False
         self._has_updated = False
 
@@ -141,13 +142,15 @@ class CardGameEnv(AECEnv):
         deck = reset_option(options, RESET_OPTIONS, "deck")
         game_seed = self._seeds.next(seed)
         self._state = state = self.game.new_state(deck=deck, seed=game_seed)
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[state.current]
+        agents = self.possible_agents
+        self._agents = agents[:]
+        self._rewards = dict.fromkeys(agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
+        self._terminations = dict.fromkeys(agents, False)
+        self._truncations = dict.fromkeys(agents, False)
+        self._infos = {agent: {} for agent in agents}
+        self._agent_selection = agents[state.current]
+        self._skip_agent_selection = None
         self._over = False
         self._has_updated = True
 
@@ -157,7 +160,7 @@ class CardGameEnv(AECEnv):
             EnvLogger.error_step_before_reset()
         self._has_updated = True
         if self._over:  # every agent left is terminated or truncated
-            if not self.agents:
+            if not self._agents:
                 EnvLogger.warn_step_after_terminated_truncated()
                 return
             if self.terminate_illegal and action is not None:
@@ -191,13 +194,14 @@ class CardGameEnv(AECEnv):
     def _end_game(self, state: State) -> None:
         """Final rewards and placements for everyone; then each agent is stepped out with None."""
         self._over = True
-        agents = self.agents
+        agents = self._agents
         if state.truncated:
-            self.truncations = dict.fromkeys(agents, True)
+            self._truncations = dict.fromkeys(agents, True)
         else:
-            self.terminations = dict.fromkeys(agents, True)
+            self._terminations = dict.fromkeys(agents, True)
         returns = state.returns()
-        self.rewards = {agent: returns[self._seat_of[agent]] for agent in agents}
+        seat_of = self._seat_of
+        self._rewards = {agent: returns[seat_of[agent]] for agent in agents}
         self._accumulate_rewards()
         self._set_end_infos({})
         self._deads_step_first()
@@ -207,18 +211,58 @@ class CardGameEnv(AECEnv):
         EnvLogger.warn_on_illegal_move()
         self._over = True
         self._cumulative_rewards[agent] = 0.0
-        self.terminations = dict.fromkeys(self.agents, True)
-        self.truncations = dict.fromkeys(self.agents, True)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self.rewards[agent] = ILLEGAL_REWARD
+        self._terminations = dict.fromkeys(self._agents, True)
+        self._truncations = dict.fromkeys(self._agents, True)
+        self._rewards = dict.fromkeys(self._agents, 0.0)
+        self._rewards[agent] = ILLEGAL_REWARD
         self._accumulate_rewards()
         self._set_end_infos({"illegal_action": {"agent": agent, "action": action}})
         self._deads_step_first()
 
     def _set_end_infos(self, extra: dict[str, Any]) -> None:
         info = {**self.game.end_info(self._state), **extra}
-        for agent in self.agents:
-            self.infos[agent] = dict(info)
+        infos = self._infos
+        for agent in self._agents:
+            infos[agent] = dict(info)
+
+    # PettingZoo's helpers for the end of a game, on the private attributes (the public ones go
+    # through ``_SetByReset``) and knowing that every agent left is dead once the game is over.
+    def _accumulate_rewards(self) -> None:
+        cumulative = self._cumulative_rewards
+        for agent, reward in self._rewards.items():
+            cumulative[agent] += reward
+
+    def _deads_step_first(self) -> str:
+        """AECEnv._deads_step_first: every agent is dead, so the first one steps out first and
+        the selection before is kept to be restored after the last."""
+        self._skip_agent_selection = self._agent_selection
+        self._agent_selection = self._agents[0]
+        return self._agent_selection
+
+    def _was_dead_step(self, action: Any) -> None:
+        """AECEnv._was_dead_step for a finished game: the agent leaves every dict and the next
+        one (all are dead) is selected; after the last, the selection from before the end."""
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self._agent_selection
+        del self._terminations[agent]
+        del self._truncations[agent]
+        del self._rewards[agent]
+        del self._cumulative_rewards[agent]
+        del self._infos[agent]
+        agents = self._agents
+        agents.remove(agent)
+        if agents:
+            if self._skip_agent_selection is None:
+                self._skip_agent_selection = agent
+            self._agent_selection = agents[0]
+        else:
+            if self._skip_agent_selection is not None:
+                self._agent_selection = self._skip_agent_selection
+            self._skip_agent_selection = None
+        rewards = self._rewards
+        for other in rewards:
+            rewards[other] = 0
 
     # ------------------------------------------------------------------ observe
     def observe(self, agent: str) -> dict[str, np.ndarray]:
