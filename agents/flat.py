@@ -21,7 +21,7 @@ from koira_env.core.agent import Turn
 from koira_env.core.game import State
 from koira_env.registry import spec
 
-from .ismcts import ENGINES, game_rollout
+from .ismcts import ENGINES, game_rollout, rollout_move
 
 
 @cache
@@ -81,12 +81,6 @@ class FlatAgent:
             raise ValueError(f"flat: {turn.game.title} has no phases to search by")
         return view_phase == self.phase
 
-    def rollout_move(self, turn: Turn) -> int:
-        policy = game_rollout(turn.game.id)
-        return (
-            policy(turn.sample_state()) if policy is not None else turn.rng.choice(turn.view.legal)
-        )
-
     def values(self, turn: Turn) -> list[tuple[int, float]]:
         """Each legal move's mean return, in legal order."""
         seed = turn.rng.getrandbits(63)
@@ -103,7 +97,7 @@ class FlatAgent:
         if len(turn.view.legal) == 1:
             return turn.view.legal[0]
         if not self.searches(turn):
-            return self.rollout_move(turn)
+            return rollout_move(turn)
         values = self.values(turn)
         return max(values, key=lambda av: av[1])[0]
 

@@ -54,6 +54,15 @@ def game_rollout(game_id: str) -> Callable[[State], int] | None:
     return spec(game_id).rollout()
 
 
+def rollout_move(turn: Turn, random_rollout: bool = False) -> int:
+    """The move a rollout would make here: the game's rollout policy on a deal consistent
+    with the seat's view, or a uniformly random legal move."""
+    policy = None if random_rollout else game_rollout(turn.game.id)
+    if policy is None:
+        return turn.rng.choice(turn.view.legal)
+    return policy(turn.sample_state())
+
+
 @cache
 def game_search(game_id: str) -> Callable[..., dict[int, int] | None] | None:
     """The game's compiled search (``GameSpec.search``), or ``None``."""
@@ -107,9 +116,7 @@ class ISMCTSAgent:
         if len(legal) == 1:
             return legal[0]
         if self.budget(turn) == 0:
-            policy = None if self.random_rollout else game_rollout(turn.game.id)
-            state = turn.sample_state()
-            return policy(state) if policy is not None else turn.rng.choice(legal)
+            return rollout_move(turn, self.random_rollout)
         visits = self.search(turn)
         return max(legal, key=lambda a: visits.get(a, -1))
 

@@ -26,6 +26,7 @@ from test_env_observation import GOLDEN_OBSERVATIONS, random_states
 
 import koira_env
 from koira_env.cards import card_id
+from koira_env.core import game as core_game
 from koira_env.core.game import IllegalActionError, shuffled
 from koira_env.core.record import game_record
 from koira_env.games.koira import game as koira_game
@@ -335,7 +336,7 @@ def test_bots_search_and_the_shipped_model_play_the_same_games():
 def test_an_unbuilt_core_falls_back_with_one_warning(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(koira_game, "_compiled", None)
     monkeypatch.setattr(koira_game, "_COMPILED_ERROR", "No module named '_compiled'", raising=False)
-    monkeypatch.setattr(koira_game, "_warned", False)
+    monkeypatch.setattr(core_game, "_WARNED", set())
     with pytest.warns(RuntimeWarning, match=r"not built.*pip install -e"):
         assert koira_game.engine_name() == "python"
     with warnings.catch_warnings():

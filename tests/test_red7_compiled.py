@@ -409,7 +409,7 @@ def test_engine_choice_is_not_a_rule():
 def test_an_unbuilt_core_falls_back_with_one_warning(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(red7_game, "_compiled", None)
     monkeypatch.setattr(red7_game, "_COMPILED_ERROR", "No module named '_compiled'", raising=False)
-    monkeypatch.setattr(red7_game, "_warned", False)
+    monkeypatch.setattr(core_game, "_WARNED", set())
     with pytest.warns(RuntimeWarning, match=r"compiled Red7 core is not built.*pip install -e"):
         assert make_game(2).engine == "python"
     with warnings.catch_warnings():

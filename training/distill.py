@@ -6,7 +6,8 @@ search):
 
 1. **Play and label.** Games against the field (``--field``, the bots the network is judged
    against). At each real decision of the recorded seat the teacher (``--teacher``, an
-   ISMCTS) searches, and its root visit counts, normalised, are the label: a soft target that
+   ISMCTS or flat Monte Carlo, whose best moves are then the label) searches, and ISMCTS's
+   root visit counts, normalised, are the label: a soft target that
    says how close the runner-up moves were, which a chosen move alone does not (ISMCTS agrees
    with itself on only 57% of Koira's phase-two moves at 50 iterations). In round 0 the
    teacher's move is played; later the network's (DAgger), so the data covers the positions the

@@ -253,12 +253,9 @@ class CardGameEnv(AECEnv):
         agents = self._agents
         agents.remove(agent)
         if agents:
-            if self._skip_agent_selection is None:
-                self._skip_agent_selection = agent
             self._agent_selection = agents[0]
-        else:
-            if self._skip_agent_selection is not None:
-                self._agent_selection = self._skip_agent_selection
+        else:  # _deads_step_first kept the selection from before the end
+            self._agent_selection = self._skip_agent_selection
             self._skip_agent_selection = None
         rewards = self._rewards
         for other in rewards:

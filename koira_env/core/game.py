@@ -73,19 +73,23 @@ BUILD_HINT = (
 )
 
 
-def choose_engine(engine: str | None, title: str, missing: str | None, warn: bool = True) -> str:
+_WARNED: set[str] = set()  # the games whose unbuilt core choose_engine has warned about
+
+
+def choose_engine(engine: str | None, title: str, missing: str | None) -> str:
     """The engine a game with a compiled core runs: ``"compiled"`` or ``"python"``.
 
     ``missing`` says why the game's compiled core did not import (``None``: it is built).
     ``engine=None`` means the compiled core if it is built, else the pure-Python reference
-    engine with a ``RuntimeWarning`` saying how to build the core (if ``warn``: each game warns
-    once, see ``koira.game.engine_name``). An unknown name is a ``ValueError`` naming the
-    choices; ``"compiled"`` without the core an ``ImportError``.
+    engine with a ``RuntimeWarning`` saying how to build the core, once per game. An unknown
+    name is a ``ValueError`` naming the choices; ``"compiled"`` without the core an
+    ``ImportError``.
     """
     if engine is None:
         if missing is None:
             return "compiled"
-        if warn:
+        if title not in _WARNED:
+            _WARNED.add(title)
             warnings.warn(
                 f"the compiled {title} core is not built ({missing}); using the pure-Python "
                 f"reference engine, several times slower: {BUILD_HINT}. Pass engine='python' "

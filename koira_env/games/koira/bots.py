@@ -34,6 +34,17 @@ def dumper_move(state: State) -> int:
     return _ROLLOUT.phase_two(legal, bool(state.trick), state.trump_suit, rules.voluntary_take)
 
 
+def _search_module(turn: Turn) -> Any:
+    """``_search`` (the compiled search loops) when the turn's game runs on the compiled core,
+    else ``None`` (an unbuilt checkout, or ``engine="python"``: the reference loops run)."""
+    try:
+        from . import _search
+        from ._compiled import State as CompiledState
+    except ImportError:
+        return None
+    return _search if type(turn._state) is CompiledState else None
+
+
 def compiled_search(
     turn: Turn,
     iterations: int,
@@ -45,30 +56,21 @@ def compiled_search(
     """Root visits of SO-ISMCTS in C (``_search.search``) when the turn's game runs on the
     compiled core, else ``None``. It determinizes the turn's state exactly as
     ``turn.sample_state()`` does (the seat's hidden cards shuffled, nothing else read)."""
-    try:
-        from ._compiled import State as CompiledState
-        from ._search import search
-    except ImportError:  # an unbuilt checkout: the reference search runs
+    fast = _search_module(turn)
+    if fast is None:
         return None
-    state: Any = turn._state
-    if type(state) is not CompiledState:
-        return None
-    return search(state, turn.view.seat, iterations, exploration, random_rollout, seed, max_seconds)
+    state = turn._state
+    return fast.search(
+        state, turn.view.seat, iterations, exploration, random_rollout, seed, max_seconds
+    )
 
 
 def compiled_flat(turn: Turn, playouts: int, seed: int) -> list[tuple[int, float]] | None:
     """Flat Monte Carlo in C (``_search.action_values``) when the turn's game runs on the
     compiled core, else ``None``: each legal move's mean return over ``playouts`` deals of
     the seat's hidden cards, the dumper finishing every game."""
-    try:
-        from ._compiled import State as CompiledState
-        from ._search import action_values
-    except ImportError:  # an unbuilt checkout: the reference loop runs
-        return None
-    state: Any = turn._state
-    if type(state) is not CompiledState:
-        return None
-    return action_values(state, turn.view.seat, playouts, seed)
+    fast = _search_module(turn)
+    return None if fast is None else fast.action_values(turn._state, turn.view.seat, playouts, seed)
 
 
 BOTS = {**HEURISTICS, "expert": expert}

@@ -30,8 +30,6 @@ except ImportError as err:  # a source checkout whose extension is not built
     _compiled = _vector = None  # type: ignore[assignment]
     _COMPILED_ERROR = str(err)
 
-_warned = False  # engine_name warns once about an unbuilt core
-
 
 class KoiraGame(Game):
     """Koira (or Mattis) under one ``Rules``; build it with ``make_game`` (cached per rules).
@@ -127,12 +125,7 @@ def engine_name(engine: str | None = None) -> str:
     """``"compiled"`` or ``"python"``; ``None`` means the compiled core if it is built, else
     the reference engine with one warning saying how to build the core
     (``core.game.choose_engine``)."""
-    global _warned
-    missing = None if _compiled is not None else _COMPILED_ERROR
-    choice = choose_engine(engine, "Koira", missing, warn=not _warned)
-    if engine is None and missing is not None:
-        _warned = True
-    return choice
+    return choose_engine(engine, "Koira", None if _compiled is not None else _COMPILED_ERROR)
 
 
 @lru_cache(maxsize=64)

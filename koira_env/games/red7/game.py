@@ -47,7 +47,6 @@ except ImportError as err:  # a source checkout whose extension is not built
     _COMPILED_ERROR = str(err)
 
 MAX_PLAYERS = 4
-_warned = False  # engine_name warns once about an unbuilt core
 
 
 def _fields(rules: Rules) -> list[tuple[str, int, float]]:
@@ -271,12 +270,7 @@ def engine_name(engine: str | None = None) -> str:
     """``"compiled"`` or ``"python"``; ``None`` means the compiled core if it is built, else
     the reference engine with one warning saying how to build the core
     (``core.game.choose_engine``)."""
-    global _warned
-    missing = None if _compiled is not None else _COMPILED_ERROR
-    choice = choose_engine(engine, "Red7", missing, warn=not _warned)
-    if engine is None and missing is not None:
-        _warned = True
-    return choice
+    return choose_engine(engine, "Red7", None if _compiled is not None else _COMPILED_ERROR)
 
 
 def make_game(num_players: int = 4, engine: str | None = None, **options: Any) -> Red7Game:
