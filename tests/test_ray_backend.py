@@ -218,9 +218,10 @@ def test_a_node_killed_mid_run_loses_and_duplicates_no_game(cluster, tmp_path):
     """A third node joins, runs chunks, and is SIGKILLed while it runs one; Ray reruns its
     chunks elsewhere and the finished folder equals an uninterrupted run's. The node has 2 of
     the 4 CPUs, and small tournaments have started its workers, so it gets chunks at once; the
-    search bot (the reference loop: the compiled one is too quick) makes a chunk last about
-    half a second."""
-    config = TournamentConfig(agents=("ismcts:8::python", "dumper"), deals=60, seed=8)
+    search bot (the reference loop: the compiled one is too quick) makes a chunk last about a
+    second (at 8 iterations, half a second, an idle machine once finished before the node was
+    seen busy)."""
+    config = TournamentConfig(agents=("ismcts:16::python", "dumper"), deals=60, seed=8)
     doomed = cluster.start(cpus=2)
     ray = Backend("ray", cluster.address)
     assert ray.parallelism(None) == 4
