@@ -165,3 +165,54 @@ def test_a_phase_the_teacher_does_not_search_is_labelled_with_its_rollout_move()
     move = recorder.act(Turn(state.view(state.current), game, random.Random(0), state))
     _, mask, target = recorder.rows[0]
     assert move == dumper_move(state) and target[move] == 1 and target.sum() == 1 and mask[move]
+
+
+def test_a_rollout_share_keeps_every_searched_label_and_a_share_of_the_rollout_ones():
+    args = distill.Args(teacher="flat:2:2", decisive_only=True)
+    whole = distill.play_games(args, 0, [0, 1, 2, 3], None)
+    part = distill.play_games(dataclasses.replace(args, rollout_share=0.25), 0, [0, 1, 2, 3], None)
+    phase = make_game("koira", 4).observation_layout["phase"]
+
+    def split(data):
+        two = data["obs"][:, phase.start + 1] == 1
+        return data["targets"][two], data["targets"][~two]
+
+    (searched, rollout), (kept_searched, kept_rollout) = split(whole), split(part)
+    assert np.array_equal(kept_searched, searched)  # the same games, every searched label
+    assert 0 < len(kept_rollout) < 0.5 * len(rollout)
+    again = distill.play_games(dataclasses.replace(args, rollout_share=0.25), 0, [0, 1, 2, 3], None)
+    assert all(np.array_equal(part[k], again[k]) for k in part)
+    with pytest.raises(ValueError, match=r"--rollout-share must be in \(0, 1\], got 0.0"):
+        distill.train(dataclasses.replace(args, rollout_share=0.0, run_dir="unused"))
+
+
+def test_a_half_precision_export_plays_the_same_moves_at_a_third_of_the_size(tmp_path):
+    game = make_game("koira", 4)
+    full, half = tmp_path / "full.npz", tmp_path / "half.npz"
+    write_net(full, game, hidden=64)
+    policy = NetPolicy.load(full)
+    layers = [(w.T, b) for w, b in policy.layers]
+    heads = [(w.T, b) for w, b in (policy.policy, policy.value_head)]
+    save_net(half, game, layers, *heads, half=True)
+    assert half.stat().st_size < 0.5 * full.stat().st_size
+    small = NetPolicy.load(half, game)
+    assert small.layers[0][0].dtype == np.float32
+    rng = np.random.default_rng(0)
+    same = 0
+    for seed in range(40):
+        state = game.new_state(seed=seed)
+        obs = game.observation(state, state.current)
+        mask = np.zeros(game.num_actions, bool)
+        mask[rng.choice(52, 6, replace=False)] = True
+        same += policy.choose(obs, mask) == small.choose(obs, mask)
+    assert same >= 38
+
+
+def test_the_export_flag_writes_a_shipping_network(tmp_path):
+    folder, out = tmp_path / "run", tmp_path / "shipped.npz"
+    args = ["--algo", "distill", *TINY, "--rounds", "1", "--run-dir", str(folder)]
+    assert train_main([*args, "--export", str(out)]) == 0
+    assert NetPolicy.load(out, make_game("koira", 4)).meta["round"] == 0
+    out.unlink()
+    assert train_main([*args, "--resume", "--export", str(out)]) == 0  # nothing left to train
+    assert out.is_file()

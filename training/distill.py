@@ -75,7 +75,7 @@ EVAL_COLUMNS = [
     "value_loss",
 ]
 # Arguments that only say how long or where to run: a resumed run may change them.
-RUN_LENGTH = frozenset({"rounds", "minutes", "resume", "workers", "progress"})
+RUN_LENGTH = frozenset({"rounds", "minutes", "resume", "workers", "progress", "export"})
 
 
 @dataclass
@@ -104,6 +104,10 @@ class Args:
     """record only the decisions whose label prefers some legal moves to others (one that
     weighs them all the same teaches the policy nothing: most of flat Monte Carlo's labels in
     Koira's phase two)"""
+    rollout_share: float = 1.0
+    """the share of the decisions labelled by the teacher's rollout move (a phase it does not
+    search: Koira's phase one under ismcts:0/N or flat:N:2) that are recorded; below 1, more
+    games buy more searched labels without the window filling with cheap ones"""
     window: int = 400_000
     """the network is fitted to the last this many labelled decisions"""
     hidden: tuple[int, ...] = (512, 256)
@@ -121,6 +125,9 @@ class Args:
     minutes: float = 110.0
     """stop after the round that passes this many minutes (counted across sittings)"""
     torch_threads: int = 2
+    export: str = ""
+    """also write the final network here for shipping (float16 weights, compressed), e.g.
+    agents/models/koira4-net.npz, the shipped champion-net"""
     resume: bool = False
     """continue the run in run_dir (same arguments, or only run-length ones changed)"""
 
@@ -142,16 +149,23 @@ def _teacher(args: Args) -> ISMCTSAgent | FlatAgent:
     return agent
 
 
+def teacher_searches(teacher: ISMCTSAgent | FlatAgent, turn: Turn) -> bool:
+    """Whether the teacher searches this turn (else its label is its rollout move)."""
+    if isinstance(teacher, FlatAgent):
+        return teacher.searches(turn)
+    return bool(teacher.budget(turn))
+
+
 def teacher_label(teacher: ISMCTSAgent | FlatAgent, turn: Turn) -> dict[int, float]:
     """The teacher's weights over the legal moves: ISMCTS's root visits (its rollout move in a
     phase it does not search); flat Monte Carlo's best moves, shared equally on a tie."""
-    if isinstance(teacher, FlatAgent) and teacher.searches(turn):
+    if not teacher_searches(teacher, turn):
+        return {teacher.act(turn): 1.0}  # a phase it does not search: its rollout move
+    if isinstance(teacher, FlatAgent):
         values = teacher.values(turn)
         best = max(v for _, v in values)
         return {a: 1.0 for a, v in values if v >= best - 1e-9}
-    if isinstance(teacher, ISMCTSAgent) and teacher.budget(turn):
-        return teacher.search(turn)
-    return {teacher.act(turn): 1.0}  # a phase it does not search: its rollout move
+    return teacher.search(turn)
 
 
 class Recorder:
@@ -165,14 +179,20 @@ class Recorder:
         teacher: ISMCTSAgent | FlatAgent,
         student: NetPolicy | None,
         decisive_only: bool = False,
+        rollout_share: float = 1.0,
+        rng: random.Random | None = None,
     ) -> None:
         self.game, self.teacher, self.student = game, teacher, student
         self.decisive_only = decisive_only
+        self.rollout_share, self.rng = rollout_share, rng or random.Random(0)
         self.scale = game.observation_scale
         self.rows: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
     def act(self, turn: Turn) -> int:
         visits = teacher_label(self.teacher, turn)
+        keep = self.rollout_share >= 1.0 or teacher_searches(self.teacher, turn)
+        if not keep:
+            keep = self.rng.random() < self.rollout_share
         game = self.game
         observation = game.observation(turn.sample_state(), turn.view.seat)
         mask = np.zeros(game.num_actions, bool)
@@ -182,7 +202,7 @@ class Recorder:
             target[action] = count
         target /= target.sum()
         weights = target[mask]
-        if not self.decisive_only or weights.min() < weights.max():
+        if keep and (not self.decisive_only or weights.min() < weights.max()):
             codes = observation if self.scale is None else np.rint(observation / self.scale)
             self.rows.append((codes, mask, target))
         if self.student is None:
@@ -200,7 +220,8 @@ def play_games(args: Args, round_no: int, indices: list[int], student: str | Non
     obs, masks, targets, returns = [], [], [], []
     for g in indices:
         rng = random.Random(f"distill/{args.seed}/{round_no}/{g}")
-        recorder = Recorder(game, teacher, policy, args.decisive_only)
+        keep_rng = random.Random(f"distill/{args.seed}/{round_no}/{g}/keep")
+        recorder = Recorder(game, teacher, policy, args.decisive_only, args.rollout_share, keep_rng)
         seat = g % n
         agents = [
             recorder if s == seat else make_agent(rng.choice(args.field), game.id) for s in range(n)
@@ -376,11 +397,16 @@ def train(args: Args) -> Path:
     """Train (or resume) a run; returns the path of ``latest.npz``."""
     import torch
 
+    _teacher(args)  # a bad teacher is an error before any work or file
+    if not 0.0 < args.rollout_share <= 1.0:
+        raise ValueError(f"--rollout-share must be in (0, 1], got {args.rollout_share}")
     folder = args.folder()
     config = {k: v for k, v in dataclasses.asdict(args).items() if k not in RUN_LENGTH}
     checkpoint = folder / CHECKPOINT
     if args.resume:
-        saved = json.loads((folder / CONFIG).read_text())
+        # a flag added after the run was started reads as its default
+        defaults = {k: v for k, v in dataclasses.asdict(Args()).items() if k not in RUN_LENGTH}
+        saved = {**json.loads(json.dumps(defaults)), **json.loads((folder / CONFIG).read_text())}
         if saved != json.loads(json.dumps(config)):
             changed = sorted(k for k in config if saved.get(k) != json.loads(json.dumps(config))[k])
             raise ValueError(f"--resume with other arguments than the run's: {changed}")
@@ -390,7 +416,6 @@ def train(args: Args) -> Path:
         )
     folder.mkdir(parents=True, exist_ok=True)
     write_json(folder / CONFIG, config)
-    _teacher(args)  # a bad teacher is an error before any work
     game = args.make_game()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads)
@@ -453,6 +478,10 @@ def train(args: Args) -> Path:
             flush=True,
         )
     writer.close()
+    if args.export and checkpoint.exists():
+        rounds_done = torch.load(checkpoint, weights_only=False)["round"]
+        export(net, game, args, Path(args.export), round=rounds_done - 1, half=True)
+        print(f"exported {args.export} ({Path(args.export).stat().st_size / 1e6:.1f} MB)")
     return latest
 
 
