@@ -33,6 +33,7 @@ from koira_env.core.record import game_record, save_record
 from koira_env.registry import make_game, spec
 
 from .base import Agent, play_out
+from .net import NetPolicy, net_path
 from .ppo import check_compatible, model_digest, model_path, read_metadata, shipped_models
 from .ratings import Estimate, cluster_mean, cluster_rate, head_to_head, plackett_luce
 from .registry import agent_factories, default_agents, make_agent, resolve
@@ -44,8 +45,10 @@ LOG = "games.jsonl"
 def default_entrants(game: Game) -> list[str]:
     """``default_agents(game)``, plus each shipped policy that can play ``game`` (as ``ppo``,
     or ``ppo-<name>`` when several can), when the train extra is installed. Policies are named
-    (``ppo:koira4-ppo``), not located, so a results folder means the same in any install."""
-    agents = default_agents(game.id)
+    (``ppo:koira4-ppo``), not located, so a results folder means the same in any install.
+    An alias of a shipped network (Koira's ``champion-net``) plays only at a table it was
+    trained for."""
+    agents = [name for name in default_agents(game.id) if _fits(name, game)]
     if not all(importlib.util.find_spec(m) for m in ("torch", "sb3_contrib")):
         return agents
     fitting = []
@@ -58,6 +61,17 @@ def default_entrants(game: Game) -> list[str]:
     if len(fitting) == 1:
         return [*agents, f"ppo=ppo:{fitting[0].stem}"]
     return [*agents, *(f"ppo-{path.stem}=ppo:{path.stem}" for path in fitting)]
+
+
+def _fits(name: str, game: Game) -> bool:
+    kind, _, arg = resolve(name, game.id).partition(":")
+    if kind != "net":
+        return True
+    try:
+        NetPolicy.load(net_path(arg), game)
+    except ValueError:
+        return False
+    return True
 
 
 def parse_entrant(entry: str) -> tuple[str, str]:

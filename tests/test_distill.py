@@ -79,7 +79,7 @@ def test_labels_are_the_teachers_visit_shares_over_legal_moves(tmp_path):
 
 
 def test_a_flat_teacher_labels_its_best_moves_equally():
-    args = distill.Args(teacher="flat:4")
+    args = distill.Args(teacher="flat:4", decisive_only=False)
     data = distill.play_games(args, 0, [0, 1], None)
     targets, masks = data["targets"], data["masks"]
     assert len(targets) > 20 and not (targets * ~masks).any()
@@ -168,7 +168,7 @@ def test_a_phase_the_teacher_does_not_search_is_labelled_with_its_rollout_move()
 
 
 def test_a_rollout_share_keeps_every_searched_label_and_a_share_of_the_rollout_ones():
-    args = distill.Args(teacher="flat:2:2", decisive_only=True)
+    args = distill.Args(teacher="flat:2:2", decisive_only=True, rollout_share=1.0)
     whole = distill.play_games(args, 0, [0, 1, 2, 3], None)
     part = distill.play_games(dataclasses.replace(args, rollout_share=0.25), 0, [0, 1, 2, 3], None)
     phase = make_game("koira", 4).observation_layout["phase"]
@@ -216,3 +216,17 @@ def test_the_export_flag_writes_a_shipping_network(tmp_path):
     out.unlink()
     assert train_main([*args, "--resume", "--export", str(out)]) == 0  # nothing left to train
     assert out.is_file()
+
+
+def test_champion_net_is_a_shipped_network_for_four_player_koira():
+    agent = make_agent("champion-net")
+    assert isinstance(agent, NetAgent) and agent.path.name == "koira4-net.npz"
+    assert agent.path.stat().st_size < 3.5e6  # shipped in the wheel: kept small
+    policy = NetPolicy.load(agent.path, make_game("koira", 4))
+    assert policy.meta["teacher"] == distill.Args().teacher  # the default recipe's network
+    result = play_game(
+        [agent, *(make_agent("dumper") for _ in range(3))], make_game("koira", 4), None, seed=5
+    )
+    assert not result.truncated
+    with pytest.raises(ValueError, match="num_players: model 4, game 3"):
+        NetPolicy.load(agent.path, make_game("koira", 3))

@@ -236,6 +236,9 @@ def test_default_tournament_includes_the_shipped_policy_only_where_it_fits() -> 
     assert "greedy" in default_entrants(make_rules(4, "koira"))
     for rules in (make_rules(3, "koira"), make_rules(4, "koira-b"), make_rules(4, "mattis")):
         assert entry not in default_entrants(rules)
+        assert "champion-net" not in default_entrants(rules)  # a 4-player koira network
+        assert "champion" in default_entrants(rules)
+    assert "champion-net" in default_entrants(make_rules(4, "koira"))
     TournamentConfig(agents=tuple(default_entrants(make_rules(4, "koira"))), deals=1)
 
 

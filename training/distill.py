@@ -90,35 +90,35 @@ class Args:
     """seeds the games, the network and the shuffles: the same seed gives the same curve"""
     run_dir: str = ""
     """the run folder; empty: runs/<game><players>-distill"""
-    teacher: str = "ismcts:0/300"
+    teacher: str = "flat:2:2"
     """the search that labels: ISMCTS's root visit counts (iterations per phase; in a phase
     given 0 iterations the label is the game's rollout move: Koira's dumper), or flat Monte
     Carlo's best moves (flat:PLAYOUTS)"""
     field: tuple[str, ...] = ("dumper",)
     """the bots in the other seats, drawn per seat per game"""
-    rounds: int = 40
-    """rounds of play / fit / evaluate"""
-    games_per_round: int = 3000
+    rounds: int = 1
+    """rounds of play / fit / evaluate (later rounds play the network's moves: DAgger)"""
+    games_per_round: int = 960_000
     """games per round; the recorded seat rotates"""
-    decisive_only: bool = False
+    decisive_only: bool = True
     """record only the decisions whose label prefers some legal moves to others (one that
     weighs them all the same teaches the policy nothing: most of flat Monte Carlo's labels in
     Koira's phase two)"""
-    rollout_share: float = 1.0
+    rollout_share: float = 0.125
     """the share of the decisions labelled by the teacher's rollout move (a phase it does not
     search: Koira's phase one under ismcts:0/N or flat:N:2) that are recorded; below 1, more
     games buy more searched labels without the window filling with cheap ones"""
-    window: int = 400_000
+    window: int = 8_000_000
     """the network is fitted to the last this many labelled decisions"""
-    hidden: tuple[int, ...] = (512, 256)
+    hidden: tuple[int, ...] = (1024, 512)
     """hidden layer sizes of the MLP"""
-    epochs: int = 4
+    epochs: int = 3
     """passes over the window per round"""
     batch_size: int = 512
     learning_rate: float = 1e-3
     value_weight: float = 0.5
     """weight of the value head's loss beside the policy's"""
-    eval_deals: int = 100
+    eval_deals: int = 250
     """deals of the evaluation tournament against three dumpers (4 games each at 4 players)"""
     workers: int = 2
     """processes playing and labelling games"""
