@@ -218,8 +218,8 @@ def test_the_export_flag_writes_a_shipping_network(tmp_path):
     assert out.is_file()
 
 
-def test_champion_net_is_a_shipped_network_for_four_player_koira():
-    agent = make_agent("champion-net")
+def test_the_distill_recipe_network_is_shipped_for_four_player_koira():
+    agent = make_agent("net:koira4-net")
     assert isinstance(agent, NetAgent) and agent.path.name == "koira4-net.npz"
     assert agent.path.stat().st_size < 3.5e6  # shipped in the wheel: kept small
     policy = NetPolicy.load(agent.path, make_game("koira", 4))

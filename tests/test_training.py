@@ -21,7 +21,7 @@ from bench_scripts import load_benchmark
 
 from agents.base import play_game
 from agents.ppo import META_NAME, load_policy, model_path, read_metadata
-from agents.registry import make_agent
+from agents.registry import make_agent, resolve
 from agents.tournament import TournamentConfig, default_entrants, run_tournament
 from koira_env.games.koira.engine import new_game
 from koira_env.games.koira.game import make_game as make_rules  # a KoiraGame
@@ -231,15 +231,16 @@ def test_ppo_without_a_path_is_a_clear_error() -> None:
 
 
 def test_default_tournament_includes_the_shipped_policy_only_where_it_fits() -> None:
-    entry = "ppo=ppo:koira4-ppo"  # by name: the same entry in a clone and a wheel install
-    assert entry in default_entrants(make_rules(4, "koira"))
-    assert "greedy" in default_entrants(make_rules(4, "koira"))
+    koira4 = default_entrants(make_rules(4, "koira"))
+    # the shipped PPO model plays once, by its alias (a name: the same in a clone and a wheel)
+    assert "champion-net" in koira4 and resolve("champion-net") == "ppo:koira4-ppo"
+    assert not any(entry.endswith("=ppo:koira4-ppo") for entry in koira4)
+    assert "greedy" in koira4
     for rules in (make_rules(3, "koira"), make_rules(4, "koira-b"), make_rules(4, "mattis")):
-        assert entry not in default_entrants(rules)
-        assert "champion-net" not in default_entrants(rules)  # a 4-player koira network
+        assert not any("ppo" in entry for entry in default_entrants(rules))
+        assert "champion-net" not in default_entrants(rules)  # a 4-player koira model
         assert "champion" in default_entrants(rules)
-    assert "champion-net" in default_entrants(make_rules(4, "koira"))
-    TournamentConfig(agents=tuple(default_entrants(make_rules(4, "koira"))), deals=1)
+    TournamentConfig(agents=tuple(koira4), deals=1)
 
 
 def test_export_drops_the_optimizer_state_and_the_run_paths_and_keeps_the_policy(
@@ -264,6 +265,13 @@ def test_export_drops_the_optimizer_state_and_the_run_paths_and_keeps_the_policy
     mask = encoder.action_mask(state.legal_actions()).astype(bool)
     probs = [load_policy(path, rules).probabilities(obs, mask) for path in (src, dst)]
     np.testing.assert_allclose(probs[0], probs[1])
+
+
+def test_the_export_flag_ships_the_finished_run(trained: Path, tmp_path: Path) -> None:
+    dst = tmp_path / "shipped.zip"
+    args = tiny(trained, vec_env="subproc", bc_decisions=300, resume=True, export=str(dst))
+    assert train(args) == trained / "latest.zip"  # nothing left to train: only the export
+    assert read_metadata(dst)["timesteps"] == 256 and "snapshots" not in read_metadata(dst)
 
 
 @pytest.mark.parametrize("which", ["tiny run", "shipped"])

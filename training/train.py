@@ -69,7 +69,17 @@ def eval_columns(measure: str) -> list[str]:
 
 # Arguments that only say how long, how visibly or where to run: a resumed run may change them.
 RUN_LENGTH = frozenset(
-    {"total_timesteps", "minutes", "progress", "resume", "vec_env", "workers", "backend", "address"}
+    {
+        "total_timesteps",
+        "minutes",
+        "progress",
+        "resume",
+        "vec_env",
+        "workers",
+        "backend",
+        "address",
+        "export",
+    }
 )
 
 
@@ -154,6 +164,9 @@ class Args:
     """show a progress bar"""
     resume: bool = False
     """continue the run in run_dir (give the same arguments as the first time)"""
+    export: str = ""
+    """also write the final model here for shipping (python -m training.export: no optimizer
+    state, no run paths), e.g. agents/models/koira4-ppo.zip, the shipped champion-net"""
     torch_threads: int = 2
     """torch threads of the learner (env processes of "subproc" use one each)"""
     extra: dict[str, Any] = field(default_factory=dict)
@@ -470,6 +483,11 @@ def train(args: Args) -> Path:
         if bar:
             bar.close()
         envs.close()
+    if args.export:
+        from .export import export
+
+        shipped = export(latest, args.export)
+        print(f"exported {shipped} ({shipped.stat().st_size / 1e6:.1f} MB)")
     return latest
 
 

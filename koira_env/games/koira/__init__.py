@@ -15,9 +15,10 @@ SPEC = GameSpec(
     # the strongest shipped agent (docs/bots.md "champion"): ISMCTS spending its whole budget
     # on phase two, where search pays, and the dumper's move in phase one; on the compiled
     # core it takes less time per decision than ismcts:50 and loses far less often
-    # and the strongest shipped network-only policy (docs/training.md "champion-net"): flat
-    # Monte Carlo's phase-two choices distilled into an MLP, well under a millisecond a move
-    aliases={"champion": "ismcts:0/150", "champion-net": "net:koira4-net"},
+    # and the strongest shipped network-only policy (docs/bots.md "champion-net"): the PPO
+    # model, which measured as strong as the distilled net:koira4-net against dumpers and
+    # stronger at the same table
+    aliases={"champion": "ismcts:0/150", "champion-net": "ppo:koira4-ppo"},
     # the shipped recipe (docs/training.md): a league of the six heuristics, greedy imitated
     training={
         "bots": ("greedy", "dumper", "warrior", "gambler", "cautious", "hoarder"),
