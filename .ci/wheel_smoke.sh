@@ -3,7 +3,8 @@
 # both must hold everything), install the wheel (not editable) with the tools and train extras
 # into a fresh virtual environment, and use it from a folder outside the clone, where the
 # clone's sources cannot be imported: a small default tournament whose leaderboard includes
-# the shipped policy, a replay of a record it saved, and one env episode of every game.
+# the shipped policy (as champion-net), a replay of a record it saved, and one env episode of
+# every game.
 #
 # Usage: .ci/wheel_smoke.sh [DIST_DIR [VENV_DIR]]  (default .ci/dist and .ci/wheel-venv).
 # `python` must have `build` (the dev extra); PYTHON names the interpreter of the new venv.
@@ -17,10 +18,12 @@ rm -rf "$dist" "$venv"
 python -m build --outdir "$dist" "$root"
 sdist=$(echo "$dist"/*.tar.gz)
 wheel=$(echo "$dist"/*.whl)
-tar -tzf "$sdist" | grep '/agents/models/koira4-ppo.zip$' >/dev/null || {
-    echo "wheel smoke: the sdist lacks the shipped model" >&2
-    exit 1
-}
+for model in koira4-ppo.zip koira4-net.npz; do
+    tar -tzf "$sdist" | grep "/agents/models/$model\$" >/dev/null || {
+        echo "wheel smoke: the sdist lacks the shipped model $model" >&2
+        exit 1
+    }
+done
 echo "wheel smoke: $(basename "$wheel") $(du -k "$wheel" | cut -f1) kB"
 
 "${PYTHON:-python3.11}" -m venv "$venv"
@@ -36,18 +39,20 @@ python - "$root" <<'PY'
 import sys
 from pathlib import Path
 
+import agents.net
 import agents.ppo
 
 models = agents.ppo.MODELS
 source = Path(sys.argv[1]) / "agents"  # the clone's own package: must not be the one imported
 assert not models.is_relative_to(source) and "site-packages" in models.parts, models
 assert agents.ppo.model_path("koira4-ppo").is_file()
+assert agents.net.net_path("koira4-net").is_file()
 print(f"wheel smoke: shipped models in {models}")
 PY
 
 koira tournament --games 20 --out tournament --save-records 1 --workers 2 --quiet | tee board.txt
-grep -qw ppo board.txt || {
-    echo "wheel smoke: the shipped policy 'ppo' is missing from the leaderboard" >&2
+grep -qw champion-net board.txt || {
+    echo "wheel smoke: the shipped policy 'champion-net' is missing from the leaderboard" >&2
     exit 1
 }
 record=$(find tournament/records -name '*.json' -print -quit)
