@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from lockstep import assert_envs_play_alike
 from scenario import phase_two
 from test_env_observation import GOLDEN_OBSERVATIONS, random_states
 
@@ -267,21 +268,7 @@ def test_the_default_env_plays_as_the_reference_env(preset):
     n = 4
     envs = [koira_env.env(n, preset), koira_env.env(n, preset, engine="python")]
     assert envs[0].unwrapped.game.engine == "compiled"
-    for g in range(6):
-        rng = random.Random(g)
-        for env in envs:
-            env.reset(seed=g)
-        for agent in envs[0].agent_iter():
-            results = [env.last() for env in envs]
-            (obs, reward, term, trunc, info), ref = results
-            assert envs[1].agent_selection == agent
-            assert obs["observation"].tobytes() == ref[0]["observation"].tobytes()
-            assert obs["action_mask"].tobytes() == ref[0]["action_mask"].tobytes()
-            assert (reward, term, trunc, info) == ref[1:]
-            action = None if term or trunc else rng.choice(np.flatnonzero(obs["action_mask"]))
-            for env in envs:
-                env.step(action)
-        assert envs[0].game_record() == envs[1].game_record()
+    assert_envs_play_alike(envs, range(6))
 
 
 def test_observe_into_writes_a_row_of_a_batch():

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from lockstep import assert_envs_play_alike
 from red7_scenario import deal, turn
 
 import koira_env
@@ -279,21 +280,7 @@ def test_the_default_env_plays_as_the_reference_env():
     for n, mix in [(2, {}), (3, {"places": "elimination"}), (4, MIXES[1])]:
         envs = [koira_env.make("red7", n, **mix), koira_env.make("red7", n, engine="python", **mix)]
         assert envs[0].game.engine == "compiled" and envs[1].game.engine == "python"
-        for g in range(8):
-            rng = random.Random(g)
-            for env in envs:
-                env.reset(seed=g)
-            for agent in envs[0].agent_iter():
-                results = [env.last() for env in envs]
-                (obs, reward, term, trunc, info), ref = results
-                assert envs[1].agent_selection == agent
-                assert obs["observation"].tobytes() == ref[0]["observation"].tobytes()
-                assert obs["action_mask"].tobytes() == ref[0]["action_mask"].tobytes()
-                assert (reward, term, trunc, info) == ref[1:]
-                action = None if term or trunc else rng.choice(np.flatnonzero(obs["action_mask"]))
-                for env in envs:
-                    env.step(action)
-            assert envs[0].game_record() == envs[1].game_record()
+        assert_envs_play_alike(envs, range(8))
 
 
 def test_observe_into_writes_a_row_of_a_batch():

@@ -194,6 +194,8 @@ class Recorder:
         if not keep:
             keep = self.rng.random() < self.rollout_share
         game = self.game
+        # drawn even for a row not kept (a determinized deal takes random numbers), so
+        # --rollout-share leaves the games, and every searched label, unchanged
         observation = game.observation(turn.sample_state(), turn.view.seat)
         mask = np.zeros(game.num_actions, bool)
         mask[list(turn.view.legal)] = True
@@ -393,6 +395,12 @@ def evaluate(args: Args, folder: Path, round_no: int, model: Path) -> dict[str, 
 
 
 # ------------------------------------------------------------------ the loop
+def _config(args: Args) -> dict[str, Any]:
+    """The arguments that decide the run, as config.json holds them (JSON types)."""
+    decisive = {k: v for k, v in dataclasses.asdict(args).items() if k not in RUN_LENGTH}
+    return json.loads(json.dumps(decisive))
+
+
 def train(args: Args) -> Path:
     """Train (or resume) a run; returns the path of ``latest.npz``."""
     import torch
@@ -401,14 +409,13 @@ def train(args: Args) -> Path:
     if not 0.0 < args.rollout_share <= 1.0:
         raise ValueError(f"--rollout-share must be in (0, 1], got {args.rollout_share}")
     folder = args.folder()
-    config = {k: v for k, v in dataclasses.asdict(args).items() if k not in RUN_LENGTH}
+    config = _config(args)
     checkpoint = folder / CHECKPOINT
     if args.resume:
         # a flag added after the run was started reads as its default
-        defaults = {k: v for k, v in dataclasses.asdict(Args()).items() if k not in RUN_LENGTH}
-        saved = {**json.loads(json.dumps(defaults)), **json.loads((folder / CONFIG).read_text())}
-        if saved != json.loads(json.dumps(config)):
-            changed = sorted(k for k in config if saved.get(k) != json.loads(json.dumps(config))[k])
+        saved = {**_config(Args()), **json.loads((folder / CONFIG).read_text())}
+        if saved != config:
+            changed = sorted(k for k in config if saved.get(k) != config[k])
             raise ValueError(f"--resume with other arguments than the run's: {changed}")
     elif folder.exists() and any(folder.iterdir()):
         raise ValueError(
@@ -435,6 +442,7 @@ def train(args: Args) -> Path:
 
     writer = SummaryWriter(str(folder / "tb"))
     latest = folder / LATEST
+    done = start_round  # rounds in the checkpoint
     for round_no in range(start_round, args.rounds):
         if minutes >= args.minutes:
             break
@@ -470,6 +478,7 @@ def train(args: Args) -> Path:
             tmp,
         )
         os.replace(tmp, checkpoint)
+        done = round_no + 1
         print(
             f"round {round_no}: {row['decisions']:,} decisions, loss vs 3 dumpers "
             f"{row['loss_rate']:.3f} [{row['loss_low']:.3f}, {row['loss_high']:.3f}], "
@@ -478,9 +487,8 @@ def train(args: Args) -> Path:
             flush=True,
         )
     writer.close()
-    if args.export and checkpoint.exists():
-        rounds_done = torch.load(checkpoint, weights_only=False)["round"]
-        export(net, game, args, Path(args.export), round=rounds_done - 1, half=True)
+    if args.export and done:
+        export(net, game, args, Path(args.export), round=done - 1, half=True)
         print(f"exported {args.export} ({Path(args.export).stat().st_size / 1e6:.1f} MB)")
     return latest
 

@@ -38,6 +38,7 @@ from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.long cimport PyLong_FromLong
 from cpython.ref cimport Py_INCREF
 from libc.string cimport memcpy, memmove, memset
+from koira_env.core._mask cimport legal_mask
 
 from ...cards import RANKS, card_name
 from ...core.game import IllegalActionError, Outcome, as_action
@@ -260,16 +261,7 @@ cdef class Engine:
 
     def action_mask(self, legal):
         """A fresh int8 vector with 1 at each legal action id."""
-        cdef cnp.npy_intp size = self.num_actions
-        cdef Py_ssize_t action
-        mask = cnp.PyArray_ZEROS(1, &size, cnp.NPY_INT8, 0)
-        cdef signed char* data = <signed char*>cnp.PyArray_DATA(mask)
-        for a in legal:
-            action = a
-            if not 0 <= action < size:
-                raise IndexError(f"action {action} is out of range 0..{size - 1}")
-            data[action] = 1
-        return mask
+        return legal_mask(legal, self.num_actions)
 
 
 cdef void write_observation(State state, int seat, float* out) noexcept:
