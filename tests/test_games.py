@@ -88,6 +88,30 @@ def test_action_names_round_trip(game_id):
 
 
 @pytest.mark.parametrize("game_id", GAMES)
+def test_action_names_take_the_integers_step_takes(game_id):
+    """``step`` takes numpy integers, so naming one must work too (issue 28: Koira's
+    ``action_name(np.int64(24))`` raised); bools, floats and strings stay refused, as by
+    ``step``, and so are ids out of range."""
+    game = make_game(game_id)
+    engines = [None, "python"] if hasattr(game, "engine") else [None]  # Koira, Red7: both
+    for engine in engines:
+        env = make(game_id) if engine is None else make(game_id, engine=engine)
+        named = env.unwrapped
+        last = named.game.num_actions - 1
+        for action in (0, 24 % last, last):
+            name = named.action_name(action)
+            for kind in (np.int64, np.int32, np.uint16, np.intp):
+                assert named.action_name(kind(action)) == name
+            assert named.action_id(name) == action
+        for bad in (True, np.True_, 0.0, np.float64(1), str(last), None):
+            with pytest.raises(IllegalActionError, match="an action must be an integer"):
+                named.action_name(bad)
+        for bad in (-1, last + 1, np.int64(last + 1)):
+            with pytest.raises(ValueError, match=rf"action must be an int in 0..{last}, got"):
+                named.action_name(bad)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
 def test_non_integer_actions_change_nothing(game_id):
     """``13.0 == 13``: a float once passed the legality check, corrupting the state."""
     raw = make_raw(game_id)

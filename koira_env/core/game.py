@@ -53,6 +53,17 @@ def as_action(action: Any) -> int:
         raise IllegalActionError(f"an action must be an integer, got {action!r}") from None
 
 
+def action_index(action: Any, num_actions: int) -> int:
+    """An action id to name, as a plain int in ``0..num_actions-1``: integers of any type
+    ``step`` takes (numpy's too, through ``as_action``); bools, floats and strings raise
+    ``as_action``'s ``IllegalActionError``, ids out of range a ``ValueError``. Every game's
+    ``action_name`` starts with it."""
+    action = as_action(action)
+    if not 0 <= action < num_actions:
+        raise ValueError(f"action must be an int in 0..{num_actions - 1}, got {action!r}")
+    return action
+
+
 def python_shuffled(size: int, seed: Any) -> list[int]:
     """``range(size)`` shuffled by ``random.Random(seed)`` (the suite's one shuffle)."""
     order = list(range(size))

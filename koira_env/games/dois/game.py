@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ...core.game import Game
+from ...core.game import Game, action_index
 from . import cards
 from .cards import (
     COPIES,
@@ -137,9 +137,7 @@ class DoisGame(Game):
         return card_id(name)
 
     def action_name(self, action: int) -> str:
-        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
-            raise ValueError(f"action must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}")
-        return action_name(action)
+        return action_name(action_index(action, NUM_ACTIONS))
 
     # ------------------------------------------------------------------ encoding
     def observation(self, state: State, seat: int) -> np.ndarray:

@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from ...cards import NUM_CARDS, card_id, card_name
-from ...core.game import Game, choose_engine, shuffled
+from ...core.game import Game, action_index, choose_engine, shuffled
 from .engine import RISK, RUN_ACTION, TAKE, State, action_name
 from .observation import ObservationEncoder
 from .render import describe_event, render_text
@@ -94,7 +94,7 @@ class KoiraGame(Game):
         return card_id(name)
 
     def action_name(self, action: int) -> str:
-        return action_name(action)
+        return action_name(action_index(action, self.num_actions))
 
     def action_id(self, name: str) -> int:
         """``"QS"``, ``"10h"``, a run in any order (``"5H-6H-7H"``), ``"risk"`` or ``"take"``."""

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.game import Game
+from ...core.game import Game, action_index
 from .cards import JACKS_HIGH_FIRST, NUM_CARDS, SUIT_OF, TOTAL_POINTS, card_id, card_name
 from .engine import (
     CALL,
@@ -138,7 +138,7 @@ class KopGame(Game):
         return card_id(name)
 
     def action_name(self, action: int) -> str:
-        return action_name(action)
+        return action_name(action_index(action, self.num_actions))
 
     # ------------------------------------------------------------------ encoding
     def observation(self, state: State, seat: int) -> np.ndarray:

@@ -18,7 +18,14 @@ import numpy as np
 
 from ...cards import NUM_CARDS, RANK_OF, RANKS, card_id, card_name
 from ...core.deck import hand_deck
-from ...core.game import Game, IllegalActionError, Outcome, as_action, returns_from_places
+from ...core.game import (
+    Game,
+    IllegalActionError,
+    Outcome,
+    action_index,
+    as_action,
+    returns_from_places,
+)
 from .rules import Rules, make_rules
 
 NUM_RANKS = 13
@@ -429,7 +436,7 @@ class MatapesaGame(Game):
         return np.frombuffer(b"".join(parts), np.uint8) * self._scale
 
     def action_name(self, action: int) -> str:
-        return RANKS[action]
+        return RANKS[action_index(action, self.num_actions)]
 
     # ------------------------------------------------------------------ text
     def render(self, state: State, seat: int) -> str:

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.game import Game, choose_engine
+from ...core.game import Game, action_index, choose_engine
 from .cards import COLOUR_NAMES, NUM_CARDS, NUM_COLOURS, RULE_NAMES, card_id, card_name
 from .engine import (
     CANVAS,
@@ -168,7 +168,7 @@ class Red7Game(Game):
         return card_id(name)
 
     def action_name(self, action: int) -> str:
-        return action_name(action)
+        return action_name(action_index(action, self.num_actions))
 
     # ------------------------------------------------------------------ encoding
     def observation(self, state: State, seat: int) -> np.ndarray:

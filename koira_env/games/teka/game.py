@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from ... import cards as std
-from ...core.game import Game
+from ...core.game import Game, action_index
 from .engine import (
     BEHI_TER,
     BID,
@@ -125,7 +125,7 @@ class TekaGame(Game):
         return std.card_id(name)
 
     def action_name(self, action: int) -> str:
-        return action_name(action)
+        return action_name(action_index(action, self.num_actions))
 
     # ------------------------------------------------------------------ encoding
     def observation(self, state: State, seat: int) -> np.ndarray:

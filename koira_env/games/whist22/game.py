@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ...core.game import Game
+from ...core.game import Game, action_index
 from . import engine
 from .engine import (
     BID,
@@ -144,9 +144,7 @@ class WhistGame(Game):
         return card_id(name)
 
     def action_name(self, action: int) -> str:
-        if type(action) is not int or not 0 <= action < self.num_actions:
-            raise ValueError(f"action must be 0..{self.num_actions - 1}, got {action!r}")
-        return engine.action_name(action)
+        return engine.action_name(action_index(action, self.num_actions))
 
     # ------------------------------------------------------------------ encoding
     def observation(self, state: State, seat: int) -> np.ndarray:
