@@ -154,6 +154,38 @@ def test_declarer_names_a_trump_suit_it_holds():
     assert state.trump == 2 and state.phase == PLAY and state.current == 1
 
 
+def test_observed_declarer_contract_and_double_follow_the_high_bid():
+    """Issue 28: during the auction ``declarer``, ``contract`` and ``double`` show the highest
+    call so far (public), not zeros; they keep the declarer's contract, raises included,
+    through the play and are zeros again in the next hand before its first bid."""
+    game = make_game(4)
+    state = game.new_state(deck_of(*STRONG), seed=0)
+    layout = game.observation_layout
+
+    def seen(seat: int) -> tuple[list[int], ...]:
+        obs = game.observation(state, seat)
+        return tuple(
+            obs[layout[k]].astype(int).tolist() for k in ("declarer", "contract", "double")
+        )
+
+    nothing = ([0, 0, 0, 0], [0] * 6, [0])
+    assert seen(1) == nothing  # before any bid
+    play(state, "bid 9")  # player_0, three seats after player_1
+    assert seen(1) == ([0, 0, 0, 1], [0, 1, 0, 0, 0, 0], [0])
+    assert seen(0) == ([1, 0, 0, 0], [0, 1, 0, 0, 0, 0], [0])
+    play(state, "bid 11", "pass")  # player_1 outbids; a pass changes nothing
+    assert seen(1) == ([1, 0, 0, 0], [0, 0, 0, 1, 0, 0], [0])
+    assert seen(3) == ([0, 0, 1, 0], [0, 0, 0, 1, 0, 0], [0])
+    play(state, "double 13")  # player_3, the dealer: the contract block is empty
+    assert state.phase == TRUMPS and seen(1) == ([0, 0, 1, 0], [0] * 6, [1])
+
+    state = game.new_state(deck_of(*STRONG), seed=0)
+    play(state, "bid 8", "pass", "pass", "pass", "trump spades", "raise 10")
+    assert seen(2) == ([0, 0, 1, 0], [0, 0, 1, 0, 0, 0], [0])  # raised to 10
+    top_down(state)
+    assert state.hand_no == 1 and state.phase == BIDDING and seen(1) == nothing
+
+
 # ---------------------------------------------------------------- play
 def test_first_lead_must_be_a_trump():
     state = deal()
