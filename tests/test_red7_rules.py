@@ -273,6 +273,35 @@ def test_points_game_ends_when_the_deck_cannot_deal_a_round():
         assert outcome.places[state.scores.index(max(state.scores))] == 1
 
 
+@pytest.mark.parametrize("engine", ["compiled", "python"])
+def test_every_points_round_scores_so_a_game_has_at_most_50_minus_8n_rounds(engine):
+    """Issue 28: the last player in always has a card the rule counts (its own last card turn
+    left it winning, or nobody played a card and red counts every palette), so every round
+    scores at least one card, which leaves the game; a round needs 8n cards, so a points game
+    has at most 50 - 8n rounds and the default ``max_rounds`` (100) never truncates one."""
+    rng = random.Random(28)
+    games = 200 if engine == "compiled" else 40
+    for n in (2, 3, 4):
+        for canvas_draw in (False, True):
+            for first_player in ("left_of_leader", "player_0"):
+                game = make_game(
+                    n,
+                    scoring="points",
+                    target=1000,  # no early end: as many rounds as the cards allow
+                    canvas_draw=canvas_draw,
+                    first_player=first_player,
+                    engine=engine,
+                )
+                for seed in range(games):
+                    state = game.new_state(seed=seed, log=True)
+                    while not state.is_terminal:
+                        state.apply(rng.choice(state.legal_actions()))
+                    won = [e for e in state.log if e["type"] == "round_won"]
+                    assert len(won) == state.round + 1 <= 50 - 8 * n
+                    assert all(e["cards"] and e["points"] >= 1 for e in won)
+                    assert not state.truncated and state.outcome() is not None
+
+
 def test_max_rounds_truncates_a_points_game():
     state = deal(["", ""], "O5 R5", scoring="points", max_rounds=1)
     state.apply(PASS)  # a round of 5 points, far from 40: the safeguard stops the game

@@ -39,7 +39,8 @@ class Rules:
     places: str = field(default="winner", metadata={"choices": ("winner", "elimination")})
     # Points to win with scoring="points"; 0: the published 40 / 35 / 30 for 2 / 3 / 4 players.
     target: int = field(default=0, metadata={"min": 0, "max": 1000})
-    # Truncation safeguard for scoring="points": a round can score nothing (RULES.md).
+    # Truncation safeguard for scoring="points": every round scores at least one card, so a
+    # points game has at most 50 - 8n rounds and the default never truncates (RULES.md).
     max_rounds: int = field(default=100, metadata={"min": 1, "max": 100_000})
 
     def to_dict(self) -> dict[str, Any]:
