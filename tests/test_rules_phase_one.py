@@ -412,3 +412,26 @@ def test_split_variation_shares_the_trick_among_tied_players(preset: str) -> Non
     ]
     assert s.won[0] == ids("9C", "5C") and s.won[4] == ids("4D")
     assert s.current == 0  # the first tied player leads
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_split_variation_orders_equal_ranks_by_suit(preset: str) -> None:
+    """Issue 28: the shared cards go in ascending rank, equal ranks by card id (suits C, D, H,
+    S), whatever order they were played in."""
+    hands = [
+        ["9C", "2C", "3C"],
+        ["4S", "2D", "3D"],
+        ["9H", "2H", "6H"],
+        ["4C", "5C", "6C"],
+        ["4D", "5D", "6D"],
+        ["3H", "7H", "8H"],
+    ]
+    s = play(game(6, preset, hands, war_mode="split"), "9C", "4S", "9H", "4C", "4D", "3H")
+    # the rest in order: 3H, then the fours as 4C 4D 4S (played 4S, 4C, 4D); the last player
+    # (5) gets 3H, the fours go round the tied players from the first one
+    assert events(s, "split")[0]["shares"] == [
+        {"player": 0, "cards": ["9C", "4C", "4S"]},
+        {"player": 2, "cards": ["9H", "4D"]},
+        {"player": 5, "cards": ["3H"]},
+    ]
+    assert s.won[0] == ids("9C", "4C", "4S") and s.won[2] == ids("9H", "4D")

@@ -221,3 +221,25 @@ def test_trump_ends_trick_variation(preset: str, on: bool) -> None:
         assert s.current == 2 and len(s.trick) == 2
     t = play(phase_two(3, preset, hands, "S", trump_ends_trick=on), "5S", "7S")
     assert t.current == 2 and len(t.trick) == 2  # a trump-led trick goes on
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@pytest.mark.parametrize("on", [True, False])
+def test_trump_ends_trick_judges_an_emptied_trick_by_its_new_lead(preset: str, on: bool) -> None:
+    """Issue 28: after an emptied trick continues (18b), the play leading into it again is the
+    trick's lead for variation 2, not the trick's first play (taken back into a hand)."""
+    hands = [["AS", "2C"], ["4C", "5H"], ["6D", "7C"], ["2S", "3C"]]
+    s = play(phase_two(4, preset, hands, "S", trump_ends_trick=on), "AS", "take", "6D")
+    assert s.trick_count == 2  # a trump led the trick; a diamond now leads into it again
+    play(s, "2S")  # a trump on the diamond lead (the trick's first play, AS, was a trump)
+    if on:
+        assert events(s, "trick_discarded") == [
+            {"type": "trick_discarded", "winner": 3, "cards": ["6D", "2S"]}
+        ]
+        assert s.current == 3
+    else:
+        assert s.current == 0 and s.trick_count == 3 and not events(s, "trick_discarded")
+    hands = [["5H", "2C"], ["3C", "4C"], ["4S", "7D"], ["9S", "3D"]]
+    t = play(phase_two(4, preset, hands, "S", trump_ends_trick=on), "5H", "take", "4S", "9S")
+    # a plain card led the trick, but a trump leads into it again: a higher trump goes on
+    assert t.current == 0 and t.trick_count == 3 and not events(t, "trick_discarded")
