@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from agents.registry import make_agent
+from agents.registry import default_opponent, make_agent, resolve
 from agents.tournament import TIMING, TournamentConfig, default_entrants, run_tournament
 from experiments.common import WORKERS
 from koira_env import __version__
@@ -151,24 +151,26 @@ def _play(args: argparse.Namespace) -> int:
     game = _game(args)
     specs = _split(args.opponents) or [default_opponent(args.game)]
     n = game.num_players
-    opponents = [make_agent(specs[i % len(specs)], args.game) for i in range(n - 1)]
+    labels = [specs[i % len(specs)] for i in range(n - 1)]  # shown as asked: "champion"
+    opponents = [make_agent(text, args.game) for text in labels]
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     print(f"seed {seed} (replay this deal with --seed {seed}); type 'quit' to stop")
     try:
-        play_human(game, opponents, args.seat, seed, input, sys.stdout, args.save_record)
+        play_human(game, opponents, args.seat, seed, input, sys.stdout, args.save_record, labels)
     except GameAbandoned as why:
         print(f"game abandoned: {why}")
         return 1
     return 0
 
 
-def default_opponent(game: str) -> str:
-    """The game's chosen opponent (``GameSpec.opponent``), else its first bot (``koira play``
-    and the web lobby)."""
-    from agents.registry import default_agents
-
-    chosen = spec(game).opponent
-    return chosen or next(b for b in default_agents(game) if b != "random")
+def _default_opponents() -> str:
+    """Each game's default opponent, for ``koira play --help`` (an alias with what it names)."""
+    words = []
+    for game in games():
+        name = default_opponent(game)
+        meant = resolve(name, game)
+        words.append(f"{game} {name}" + (f" ({meant})" if meant != name else ""))
+    return ", ".join(words)
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -311,7 +313,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--opponents",
         default="",
         help="agent specs for the other seats, comma-separated, e.g. expert,ppo:koira4-ppo "
-        "(default: the game's choice, Koira's expert; else its first bot)",
+        f"(default: {_default_opponents()})",
     )
     play.add_argument("--seat", type=int, default=0, help="your seat (0 plays first)")
     play.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")

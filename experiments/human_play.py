@@ -54,8 +54,12 @@ def play_human(
     ask: Callable[[str], str],
     out: TextIO,
     record_path: str | None = None,
+    labels: Sequence[str] | None = None,
 ) -> list[int]:
     """Play one game with the person in ``seat``; returns the places (1 = best) per seat.
+
+    ``labels`` name the opponents as the person asked for them (``"champion"``, not the
+    ``ismcts`` it stands for); default: each agent's ``name``.
 
     ``ask`` reads a line (``input``); it raising ``EOFError`` or the person typing ``quit``
     abandons the game (``GameAbandoned``). The record is saved either way when asked for.
@@ -65,8 +69,11 @@ def play_human(
         raise ValueError(f"seat must be in 0..{n - 1}, got {seat}")
     if len(opponents) != n - 1:
         raise ValueError(f"{len(opponents)} opponents for a {n}-player table")
+    if labels is not None and len(labels) != n - 1:
+        raise ValueError(f"{len(labels)} labels for {n - 1} opponents")
+    named = list(labels) if labels is not None else [b.name for b in opponents]
     bots: list[Agent | None] = [*opponents[:seat], None, *opponents[seat:]]
-    names = [b.name if b else "you" for b in bots]
+    names = [*named[:seat], "you", *named[seat:]]
     state = game.new_state(seed=seed, log=True)
     rngs = [random.Random(f"{seed}/{p}") for p in range(n)]
     shown = 0

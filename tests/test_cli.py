@@ -9,10 +9,10 @@ import sys
 
 import pytest
 
-from agents.registry import make_agent
+from agents.registry import default_opponent, make_agent
 from experiments.cli import main, parse_option
 from experiments.human_play import parse_move, play_human
-from koira_env import make_game
+from koira_env import games, make_game
 from koira_env.cards import card_name
 from koira_env.core.record import load_record, replay
 from koira_env.games.koira.engine import RISK, RUN_ACTION, TAKE, new_game
@@ -198,3 +198,24 @@ def test_play_shows_the_person_only_what_their_seat_saw():
     for p in (1, 2, 3):
         assert f"player_{p}: {' '.join(deal['hands'][p])}" not in text
         assert f"player_{p}: ? ? ?" in text
+
+
+def test_play_help_names_each_games_real_default_opponent(capsys):
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())  # argparse wraps the help
+    for game in games():
+        assert f"{game} {default_opponent(game)}" in shown
+    assert "koira champion (ismcts:" in shown and "Koira's expert" not in shown
+
+
+def test_play_shows_the_opponents_as_asked(capsys, monkeypatch):
+    """The default opponent is Koira's alias ``champion``: shown as such, not as ismcts."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", "--seed", "1"]) == 1
+    out = capsys.readouterr().out
+    assert "player_0 you, player_1 champion, player_2 champion, player_3 champion" in out
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", "--seed", "1", "--seat", "1", "--opponents", "ismcts:5,random"]) == 1
+    out = capsys.readouterr().out
+    assert "player_0 ismcts:5, player_1 you, player_2 random, player_3 ismcts:5" in out

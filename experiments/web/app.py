@@ -35,7 +35,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agents.ppo import PPOAgent, load_policy, read_metadata, shipped_models
-from agents.registry import default_agents, make_agent
+from agents.registry import default_agents, default_opponent, make_agent
 from koira_env.core.game import Game
 from koira_env.core.record import game_record, replay_states
 from koira_env.registry import games, make_game, spec
@@ -149,8 +149,6 @@ def lobby() -> dict[str, Any]:
 
 
 def _lobby_entry(game_id: str) -> dict[str, Any]:
-    from experiments.cli import default_opponent
-
     entry = spec(game_id)
     try:
         return {
@@ -292,8 +290,6 @@ def create_app(
         session = session_of(request)
 
         def build() -> PlayTable:
-            from experiments.cli import default_opponent
-
             game = _game_of(body)
             n = game.num_players
             seat = body.get("seat") or 0
@@ -307,9 +303,12 @@ def create_app(
             specs = specs or [default_opponent(game.id)] * (n - 1)
             opponents = [_agent_spec(text, game) for text in specs]
             bots = [*opponents[:seat], None, *opponents[seat:]]
+            names = [*specs[:seat], "you", *specs[seat:]]  # as asked: "champion", not ismcts
             seed = body.get("seed")
             seed = random.randrange(1_000_000) if seed is None else seed  # as koira play
-            return PlayTable(game, seat, bots, seed)
+            table = PlayTable(game, seat, bots, seed)
+            table.names = names
+            return table
 
         table = await run_in_threadpool(build)
         session.add(table, session.tables, MAX_TABLES)
