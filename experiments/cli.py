@@ -173,6 +173,18 @@ def _default_opponents() -> str:
     return ", ".join(words)
 
 
+def _policy_aliases() -> str:
+    """The aliases naming a shipped policy, for ``koira tournament --help``: Koira's
+    ``ppo:koira4-ppo`` plays as ``champion-net``."""
+    named = [
+        f"{meant} as {alias}"
+        for game in games()
+        for alias, meant in spec(game).aliases.items()
+        if meant.partition(":")[0] in ("ppo", "net")
+    ]
+    return ", ".join(named) or "none today"
+
+
 def _replay(args: argparse.Namespace) -> int:
     record = load_record(args.file)
     states = replay_states(record)
@@ -274,9 +286,9 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument(
         "--agents",
         help="comma-separated agent specs, optionally labelled (label=spec); "
-        "default: every built-in bot except search bots, plus the shipped policy "
-        "koira4-ppo as 'ppo' when the train extra is installed and the model fits the "
-        "table and rules",
+        "default: every built-in bot except search bots, every alias, and each shipped "
+        "policy that fits the table and rules when the train extra is installed, under the "
+        f"alias that names it ({_policy_aliases()}), else as 'ppo'",
     )
     _add_rule_args(tour)
     tour.add_argument(

@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from agents.registry import default_opponent, make_agent
+from agents.tournament import default_entrants
 from experiments.cli import main, parse_option
 from experiments.human_play import parse_move, play_human
 from koira_env import games, make_game
@@ -219,3 +220,13 @@ def test_play_shows_the_opponents_as_asked(capsys, monkeypatch):
     assert main(["play", "--seed", "1", "--seat", "1", "--opponents", "ismcts:5,random"]) == 1
     out = capsys.readouterr().out
     assert "player_0 ismcts:5, player_1 you, player_2 random, player_3 ismcts:5" in out
+
+
+def test_tournament_help_names_the_shipped_policy_as_the_leaderboard_does(capsys):
+    with pytest.raises(SystemExit):
+        main(["tournament", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "ppo:koira4-ppo as champion-net" in shown
+    assert "koira4-ppo as 'ppo'" not in shown
+    game = make_game("koira", 4)
+    assert "champion-net" in default_entrants(game)  # what the leaderboard shows
