@@ -95,6 +95,15 @@ def test_tournament_stops_and_resumes(tmp_path, capsys):
         (["tournament", "--option", "war_trigger=sometimes"], "war_trigger='sometimes'"),
         (["play", "--rules", "nope"], "unknown rules preset"),
         (["replay", "no-such-file.json"], "no-such-file.json"),
+        (
+            ["tournament", "--game", "whist22", "--rules", "koira-b"],
+            "whist22 has no rule presets; --rules applies to koira",
+        ),
+        (["demo", "--game", "kop", "--rules", "mattis"], "kop has no rule presets"),
+        (
+            ["tournament", "--game", "red7", "--agents", "random", "--rules", "x"],
+            "red7 has no rule presets",
+        ),
     ],
 )
 def test_bad_input_is_a_clean_error(argv, message, tmp_path, capsys, monkeypatch):
@@ -230,3 +239,22 @@ def test_tournament_help_names_the_shipped_policy_as_the_leaderboard_does(capsys
     assert "koira4-ppo as 'ppo'" not in shown
     game = make_game("koira", 4)
     assert "champion-net" in default_entrants(game)  # what the leaderboard shows
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["tournament", "--max-games", "-1"], "argument --max-games: must be at least 0, got -1"),
+        (["tournament", "--save-records", "-1"], "--save-records: must be at least 0, got -1"),
+        (["tournament", "--games", "0"], "--games: must be at least 1, got 0"),
+        (["tournament", "--workers", "0"], "--workers: must be at least 1, got 0"),
+        (["tournament", "--max-games", "two"], "--max-games: 'two' is not an integer"),
+        (["experiment", "risk", "--max-tasks", "-3"], "--max-tasks: must be at least 0, got -3"),
+    ],
+)
+def test_negative_counts_are_refused_before_anything_runs(argv, message, tmp_path, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main([*argv, "--out", str(tmp_path / "out")])
+    assert stop.value.code == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()

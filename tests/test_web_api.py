@@ -477,8 +477,8 @@ def test_koira_serve_binds_localhost_and_warns_when_opened_to_the_network(
     monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: calls.append(kwargs))
     assert cli.main(["serve", "--records", str(tmp_path)]) == 0
     out = capsys.readouterr()
-    assert calls[-1]["host"] == "127.0.0.1" and calls[-1]["port"] == 8000
-    assert "http://127.0.0.1:8000/" in out.out and "warning" not in out.err
+    assert calls[-1]["host"] == "127.0.0.1" and calls[-1]["port"] == cli.SERVE_PORT != 8000
+    assert f"http://127.0.0.1:{cli.SERVE_PORT}/" in out.out and "warning" not in out.err
     assert (
         cli.main(["serve", "--host", "0.0.0.0", "--port", "8123", "--records", str(tmp_path)]) == 0
     )
@@ -486,3 +486,35 @@ def test_koira_serve_binds_localhost_and_warns_when_opened_to_the_network(
     assert calls[-1]["host"] == "0.0.0.0" and "reachable from the network" in out.err
     assert cli.main(["serve", "--records", str(tmp_path / "missing")]) == 2
     assert "does not exist" in capsys.readouterr().err and len(calls) == 2
+
+
+def test_koira_serve_on_a_busy_port_is_one_clear_line(monkeypatch, capsys, tmp_path):
+    """Checked before the address is printed: no "open http://..." and no uvicorn error."""
+    import socket
+
+    import uvicorn
+
+    calls = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: calls.append(kwargs))
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert cli.main(["serve", "--port", str(port), "--records", str(tmp_path)]) == 2
+    out = capsys.readouterr()
+    assert "http://" not in out.out and not calls
+    lines = out.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("koira: error: port")
+    assert str(port) in lines[0] and "--port" in lines[0]
+    assert cli.main(["serve", "--port", "70000"]) == 2
+    assert "not a TCP port" in capsys.readouterr().err and not calls
+
+
+def test_the_docs_quote_koira_serves_real_port():
+    root = Path(__file__).parent.parent
+    for path in ("README.md", "docs/web.md"):
+        text = (root / path).read_text()
+        assert "koira serve" in text and f"127.0.0.1:{cli.SERVE_PORT}" in text, path
+        for line in text.splitlines():
+            if "koira serve" in line:
+                assert "8000" not in line, (path, line)
