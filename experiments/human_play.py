@@ -36,11 +36,27 @@ def parse_move(text: str, legal: Sequence[int], game: Game) -> int:
     return action
 
 
+def ordered_moves(game: Game, state: State, seat: int) -> list[int]:
+    """The legal moves in the order the person reads them: a move of one card of the hand (or
+    a run from it) where that card is in the hand as shown (``Game.table``'s hand), the other
+    moves (risk, take, bids) after them in the game's order. The move numbers count these."""
+    hand = {
+        name.upper(): i for i, name in enumerate(game.table(state, seat)["seats"][seat]["hand"])
+    }
+    legal = state.legal_actions()
+
+    def place(index: int) -> tuple[int, int]:
+        first = game.action_name(legal[index]).split("-")[0].upper()
+        return (hand[first], index) if first in hand else (len(hand), index)
+
+    return [legal[i] for i in sorted(range(len(legal)), key=place)]
+
+
 def describe_turn(game: Game, state: State, seat: int) -> str:
-    """The table as the seat sees it and its numbered legal moves."""
+    """The table as the seat sees it and its numbered legal moves (``ordered_moves``)."""
     lines = [f"--- your turn (player_{seat}) ---", game.render(state, seat)]
     moves = "  ".join(
-        f"[{i}] {game.action_name(a)}" for i, a in enumerate(state.legal_actions(), 1)
+        f"[{i}] {game.action_name(a)}" for i, a in enumerate(ordered_moves(game, state, seat), 1)
     )
     lines.append(f"moves: {moves}")
     return "\n".join(lines)
@@ -89,7 +105,7 @@ def play_human(
             if bot is None:
                 shown = _print_events(game, state, seat, shown, out)
                 print(describe_turn(game, state, p), file=out)
-                action = _ask_move(game, state.legal_actions(), ask, out)
+                action = _ask_move(game, ordered_moves(game, state, p), ask, out)
             else:
                 action = bot.act(Turn(state.view(p), game, rngs[p], state))
             state.apply(action)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
+import random
 import subprocess
 import sys
 
@@ -12,7 +14,7 @@ import pytest
 from agents.registry import default_opponent, make_agent
 from agents.tournament import default_entrants
 from experiments.cli import main, parse_option
-from experiments.human_play import parse_move, play_human
+from experiments.human_play import ordered_moves, parse_move, play_human
 from koira_env import games, make_game
 from koira_env.cards import card_name
 from koira_env.core.record import load_record, replay
@@ -258,3 +260,39 @@ def test_negative_counts_are_refused_before_anything_runs(argv, message, tmp_pat
     assert stop.value.code == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+def test_move_numbers_follow_the_hand_as_shown(capsys, monkeypatch):
+    """ "holding: KC 4D 8D" lists its moves as [1] KC [2] 4D [3] 8D, then risk or take."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 400))
+    assert main(["play", "--seed", "3", "--opponents", "random"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    checked = 0
+    for holding, moves in itertools.pairwise(lines):
+        if "to act, holding:" not in holding or not moves.startswith("moves:"):
+            continue
+        hand = holding.split("holding:")[1].split()
+        names = [m.split("] ")[1] for m in moves.removeprefix("moves: ").split("  ")]
+        singles = [n for n in names if n in hand]
+        assert singles == [c for c in hand if c in singles], (holding, moves)
+        assert names[: len(singles)] == singles  # the other moves come after the cards
+        checked += 1
+    assert checked > 5
+
+
+@pytest.mark.parametrize("game_id", games())
+def test_ordered_moves_are_the_legal_moves_in_hand_order(game_id):
+    game = make_game(game_id)
+    state = game.new_state(seed=4, log=True)
+    rng = random.Random(4)
+    for _ in range(60):
+        if state.is_terminal:
+            break
+        p = state.current
+        moves = ordered_moves(game, state, p)
+        assert sorted(moves) == sorted(state.legal_actions())
+        hand = [n.upper() for n in game.table(state, p)["seats"][p]["hand"]]
+        firsts = [game.action_name(a).split("-")[0].upper() for a in moves]
+        at = [hand.index(f) for f in firsts if f in hand]
+        assert at == sorted(at)
+        state.apply(rng.choice(moves))
