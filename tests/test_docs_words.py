@@ -3,6 +3,7 @@ decides are checked against the code, so a change to one fails here until the ot
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from agents.registry import default_opponent
@@ -27,3 +28,17 @@ def test_training_doc_names_the_shipped_model_as_the_leaderboard_does():
     text = read("docs/training.md")
     assert f"includes the shipped model as {alias}" in text
     assert 'shipped model as "ppo"' not in text
+
+
+def test_every_test_file_the_docs_name_exists():
+    """The README once said test_games.py executes the notebooks (test_notebooks.py does)."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    named = {
+        (page.name, name)
+        for page in pages
+        for name in re.findall(r"\b(test_\w+\.py)\b", page.read_text())
+    }
+    assert ("README.md", "test_notebooks.py") in named
+    assert "`test_notebooks.py` executes the notebooks" in read("README.md")
+    missing = sorted((page, name) for page, name in named if not (ROOT / "tests" / name).exists())
+    assert not missing, missing
