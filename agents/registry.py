@@ -61,6 +61,13 @@ def default_agents(game: str = "koira") -> list[str]:
     return sorted([*named, *spec(game).aliases])
 
 
+def default_opponent(game: str = "koira") -> str:
+    """The game's chosen opponent (``GameSpec.opponent``, Koira's ``champion``), else its first
+    bot other than ``random``: who ``koira play`` and the web lobby seat when none is named."""
+    chosen = spec(game).opponent
+    return chosen or next(b for b in default_agents(game) if b != "random")
+
+
 def resolve(text: str, game: str = "koira") -> str:
     """The agent spec an alias of ``game`` stands for (``"champion"`` -> ``"ismcts:..."``);
     any other spec unchanged."""

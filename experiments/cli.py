@@ -6,13 +6,14 @@ from __future__ import annotations
 import argparse
 import csv
 import importlib
+import inspect
 import itertools
 import random
 import sys
 from pathlib import Path
 from typing import Any
 
-from agents.registry import make_agent
+from agents.registry import default_opponent, make_agent, resolve
 from agents.tournament import TIMING, TournamentConfig, default_entrants, run_tournament
 from experiments.common import WORKERS
 from koira_env import __version__
@@ -22,6 +23,7 @@ from koira_env.core.record import describe_event, load_record, replay_states
 from koira_env.registry import games, make_game, spec
 
 DEFAULT_DEALS = 3500  # all default bots at 4-player tables: 14,000 games, 10-50 s on 2 cores
+SERVE_PORT = 8765  # koira serve's default: not mkdocs serve's 8000
 
 
 def parse_option(text: str) -> tuple[str, Any]:
@@ -39,7 +41,13 @@ def parse_option(text: str) -> tuple[str, Any]:
 
 
 def _options(args: argparse.Namespace) -> tuple[tuple[str, Any], ...]:
-    """``--option`` pairs, after the game's one-hand options when ``--single-hand`` is given."""
+    """``--option`` pairs, after the game's one-hand options when ``--single-hand`` is given;
+    ``ValueError`` for ``--rules`` with a game that has no presets."""
+    if args.rules is not None and args.game not in preset_games():
+        raise ValueError(
+            f"{args.game} has no rule presets; --rules applies to {', '.join(preset_games())} "
+            "(use --option NAME=VALUE for its rule options)"
+        )
     options = dict(spec(args.game).single_hand) if args.single_hand else {}
     if args.single_hand and not options:
         raise ValueError(f"{args.game} has no one-hand option: a game is one hand already")
@@ -47,9 +55,37 @@ def _options(args: argparse.Namespace) -> tuple[tuple[str, Any], ...]:
     return tuple(options.items())
 
 
+def preset_games() -> dict[str, list[str]]:
+    """The games that have rule presets (their ``make_game`` takes ``rules``) and the presets'
+    names (their rules module's ``PRESETS``): Koira's koira, koira-b and mattis."""
+    found = {}
+    for game in games():
+        entry = spec(game)
+        if "rules" in inspect.signature(entry.make_game).parameters:
+            module = importlib.import_module(f"{entry.package}.rules")
+            found[game] = list(getattr(module, "PRESETS", {}))
+    return found
+
+
 def _game(args: argparse.Namespace) -> Game:
     preset = {} if args.rules is None else {"rules": args.rules}
     return make_game(args.game, args.players, **preset, **dict(_options(args)))
+
+
+def _at_least(low: int) -> Any:
+    """An argparse type: an integer no smaller than ``low`` (a clean usage error else)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
+        return value
+
+    parse.__name__ = "integer"  # argparse names the type in its messages
+    return parse
 
 
 def _split(text: str) -> list[str]:
@@ -151,24 +187,38 @@ def _play(args: argparse.Namespace) -> int:
     game = _game(args)
     specs = _split(args.opponents) or [default_opponent(args.game)]
     n = game.num_players
-    opponents = [make_agent(specs[i % len(specs)], args.game) for i in range(n - 1)]
+    labels = [specs[i % len(specs)] for i in range(n - 1)]  # shown as asked: "champion"
+    opponents = [make_agent(text, args.game) for text in labels]
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     print(f"seed {seed} (replay this deal with --seed {seed}); type 'quit' to stop")
     try:
-        play_human(game, opponents, args.seat, seed, input, sys.stdout, args.save_record)
+        play_human(game, opponents, args.seat, seed, input, sys.stdout, args.save_record, labels)
     except GameAbandoned as why:
         print(f"game abandoned: {why}")
         return 1
     return 0
 
 
-def default_opponent(game: str) -> str:
-    """The game's chosen opponent (``GameSpec.opponent``), else its first bot (``koira play``
-    and the web lobby)."""
-    from agents.registry import default_agents
+def _default_opponents() -> str:
+    """Each game's default opponent, for ``koira play --help`` (an alias with what it names)."""
+    words = []
+    for game in games():
+        name = default_opponent(game)
+        meant = resolve(name, game)
+        words.append(f"{game} {name}" + (f" ({meant})" if meant != name else ""))
+    return ", ".join(words)
 
-    chosen = spec(game).opponent
-    return chosen or next(b for b in default_agents(game) if b != "random")
+
+def _policy_aliases() -> str:
+    """The aliases naming a shipped policy, for ``koira tournament --help``: Koira's
+    ``ppo:koira4-ppo`` plays as ``champion-net``."""
+    named = [
+        f"{meant} as {alias}"
+        for game in games()
+        for alias, meant in spec(game).aliases.items()
+        if meant.partition(":")[0] in ("ppo", "net")
+    ]
+    return ", ".join(named) or "none today"
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -215,9 +265,8 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _add_rule_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", default="koira", choices=games(), help="the game (default koira)")
-    p.add_argument(
-        "--rules", default=None, help="the game's rules preset (Koira: koira, koira-b, mattis)"
-    )
+    presets = "; ".join(f"{g}: {', '.join(names)}" for g, names in preset_games().items())
+    p.add_argument("--rules", default=None, help=f"the game's rules preset ({presets})")
     p.add_argument("--players", type=int, default=4)
     p.add_argument(
         "--option",
@@ -272,14 +321,14 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument(
         "--agents",
         help="comma-separated agent specs, optionally labelled (label=spec); "
-        "default: every built-in bot except search bots, plus the shipped policy "
-        "koira4-ppo as 'ppo' when the train extra is installed and the model fits the "
-        "table and rules",
+        "default: every built-in bot except search bots, every alias, and each shipped "
+        "policy that fits the table and rules when the train extra is installed, under the "
+        f"alias that names it ({_policy_aliases()}), else as 'ppo'",
     )
     _add_rule_args(tour)
     tour.add_argument(
         "--games",
-        type=int,
+        type=_at_least(1),
         default=DEFAULT_DEALS,
         help=f"deals (each played in every rotation; default {DEFAULT_DEALS})",
     )
@@ -287,17 +336,20 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--out", default="results/tournament", help="results folder")
     tour.add_argument(
         "--workers",
-        type=int,
+        type=_at_least(1),
         default=None,
         help="processes, or Ray tasks at once (default: all cores, of the cluster with Ray)",
     )
     _add_backend_args(tour)
     tour.add_argument(
-        "--max-games", type=int, default=None, help="stop after this many new games (resumable)"
+        "--max-games",
+        type=_at_least(0),
+        default=None,
+        help="stop after this many new games (resumable)",
     )
     tour.add_argument(
         "--save-records",
-        type=int,
+        type=_at_least(0),
         default=0,
         metavar="N",
         help="save game records of the first N games to OUT/records/",
@@ -311,7 +363,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--opponents",
         default="",
         help="agent specs for the other seats, comma-separated, e.g. expert,ppo:koira4-ppo "
-        "(default: the game's choice, Koira's expert; else its first bot)",
+        f"(default: {_default_opponents()})",
     )
     play.add_argument("--seat", type=int, default=0, help="your seat (0 plays first)")
     play.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
@@ -329,7 +381,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = sub.add_parser(
         "serve",
-        help="the web page: play the bots, replay records (http://127.0.0.1:8000)",
+        help=f"the web page: play the bots, replay records (http://127.0.0.1:{SERVE_PORT})",
         description="A local web app: a lobby, a table to play any game against its bots, "
         "and a replay viewer for game records (docs/web.md).",
     )
@@ -339,7 +391,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="address to bind (default 127.0.0.1: this machine only; 0.0.0.0 opens it to "
         "the network)",
     )
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--port",
+        type=_at_least(1),
+        default=SERVE_PORT,
+        help=f"port to listen on (default {SERVE_PORT}; mkdocs serve takes 8000)",
+    )
     serve.add_argument(
         "--records",
         action="append",
@@ -370,13 +427,16 @@ def build_parser() -> argparse.ArgumentParser:
         e.add_argument("--seed", type=int, default=0)
         e.add_argument(
             "--workers",
-            type=int,
+            type=_at_least(1),
             default=None,
             help="processes, or Ray tasks at once (default 2; with Ray: the cluster's cores)",
         )
         _add_backend_args(e)
         e.add_argument(
-            "--max-tasks", type=int, default=None, help="stop after this many new games/tasks"
+            "--max-tasks",
+            type=_at_least(0),
+            default=None,
+            help="stop after this many new games/tasks",
         )
         e.add_argument("--quiet", action="store_true", help="no progress output")
         module.add_arguments(e)

@@ -36,11 +36,27 @@ def parse_move(text: str, legal: Sequence[int], game: Game) -> int:
     return action
 
 
+def ordered_moves(game: Game, state: State, seat: int) -> list[int]:
+    """The legal moves in the order the person reads them: a move of one card of the hand (or
+    a run from it) where that card is in the hand as shown (``Game.table``'s hand), the other
+    moves (risk, take, bids) after them in the game's order. The move numbers count these."""
+    hand = {
+        name.upper(): i for i, name in enumerate(game.table(state, seat)["seats"][seat]["hand"])
+    }
+    legal = state.legal_actions()
+
+    def place(index: int) -> tuple[int, int]:
+        first = game.action_name(legal[index]).split("-")[0].upper()
+        return (hand[first], index) if first in hand else (len(hand), index)
+
+    return [legal[i] for i in sorted(range(len(legal)), key=place)]
+
+
 def describe_turn(game: Game, state: State, seat: int) -> str:
-    """The table as the seat sees it and its numbered legal moves."""
+    """The table as the seat sees it and its numbered legal moves (``ordered_moves``)."""
     lines = [f"--- your turn (player_{seat}) ---", game.render(state, seat)]
     moves = "  ".join(
-        f"[{i}] {game.action_name(a)}" for i, a in enumerate(state.legal_actions(), 1)
+        f"[{i}] {game.action_name(a)}" for i, a in enumerate(ordered_moves(game, state, seat), 1)
     )
     lines.append(f"moves: {moves}")
     return "\n".join(lines)
@@ -54,8 +70,12 @@ def play_human(
     ask: Callable[[str], str],
     out: TextIO,
     record_path: str | None = None,
+    labels: Sequence[str] | None = None,
 ) -> list[int]:
     """Play one game with the person in ``seat``; returns the places (1 = best) per seat.
+
+    ``labels`` name the opponents as the person asked for them (``"champion"``, not the
+    ``ismcts`` it stands for); default: each agent's ``name``.
 
     ``ask`` reads a line (``input``); it raising ``EOFError`` or the person typing ``quit``
     abandons the game (``GameAbandoned``). The record is saved either way when asked for.
@@ -65,8 +85,11 @@ def play_human(
         raise ValueError(f"seat must be in 0..{n - 1}, got {seat}")
     if len(opponents) != n - 1:
         raise ValueError(f"{len(opponents)} opponents for a {n}-player table")
+    if labels is not None and len(labels) != n - 1:
+        raise ValueError(f"{len(labels)} labels for {n - 1} opponents")
+    named = list(labels) if labels is not None else [b.name for b in opponents]
     bots: list[Agent | None] = [*opponents[:seat], None, *opponents[seat:]]
-    names = [b.name if b else "you" for b in bots]
+    names = [*named[:seat], "you", *named[seat:]]
     state = game.new_state(seed=seed, log=True)
     rngs = [random.Random(f"{seed}/{p}") for p in range(n)]
     shown = 0
@@ -82,7 +105,7 @@ def play_human(
             if bot is None:
                 shown = _print_events(game, state, seat, shown, out)
                 print(describe_turn(game, state, p), file=out)
-                action = _ask_move(game, state.legal_actions(), ask, out)
+                action = _ask_move(game, ordered_moves(game, state, p), ask, out)
             else:
                 action = bot.act(Turn(state.view(p), game, rngs[p], state))
             state.apply(action)

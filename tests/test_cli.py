@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
+import random
 import subprocess
 import sys
 
 import pytest
 
-from agents.registry import make_agent
+from agents.registry import default_opponent, make_agent
+from agents.tournament import default_entrants
 from experiments.cli import main, parse_option
-from experiments.human_play import parse_move, play_human
-from koira_env import make_game
+from experiments.human_play import ordered_moves, parse_move, play_human
+from koira_env import games, make_game
 from koira_env.cards import card_name
 from koira_env.core.record import load_record, replay
 from koira_env.games.koira.engine import RISK, RUN_ACTION, TAKE, new_game
@@ -94,6 +97,15 @@ def test_tournament_stops_and_resumes(tmp_path, capsys):
         (["tournament", "--option", "war_trigger=sometimes"], "war_trigger='sometimes'"),
         (["play", "--rules", "nope"], "unknown rules preset"),
         (["replay", "no-such-file.json"], "no-such-file.json"),
+        (
+            ["tournament", "--game", "whist22", "--rules", "koira-b"],
+            "whist22 has no rule presets; --rules applies to koira",
+        ),
+        (["demo", "--game", "kop", "--rules", "mattis"], "kop has no rule presets"),
+        (
+            ["tournament", "--game", "red7", "--agents", "random", "--rules", "x"],
+            "red7 has no rule presets",
+        ),
     ],
 )
 def test_bad_input_is_a_clean_error(argv, message, tmp_path, capsys, monkeypatch):
@@ -198,3 +210,89 @@ def test_play_shows_the_person_only_what_their_seat_saw():
     for p in (1, 2, 3):
         assert f"player_{p}: {' '.join(deal['hands'][p])}" not in text
         assert f"player_{p}: ? ? ?" in text
+
+
+def test_play_help_names_each_games_real_default_opponent(capsys):
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())  # argparse wraps the help
+    for game in games():
+        assert f"{game} {default_opponent(game)}" in shown
+    assert "koira champion (ismcts:" in shown and "Koira's expert" not in shown
+
+
+def test_play_shows_the_opponents_as_asked(capsys, monkeypatch):
+    """The default opponent is Koira's alias ``champion``: shown as such, not as ismcts."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", "--seed", "1"]) == 1
+    out = capsys.readouterr().out
+    assert "player_0 you, player_1 champion, player_2 champion, player_3 champion" in out
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", "--seed", "1", "--seat", "1", "--opponents", "ismcts:5,random"]) == 1
+    out = capsys.readouterr().out
+    assert "player_0 ismcts:5, player_1 you, player_2 random, player_3 ismcts:5" in out
+
+
+def test_tournament_help_names_the_shipped_policy_as_the_leaderboard_does(capsys):
+    with pytest.raises(SystemExit):
+        main(["tournament", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "ppo:koira4-ppo as champion-net" in shown
+    assert "koira4-ppo as 'ppo'" not in shown
+    game = make_game("koira", 4)
+    assert "champion-net" in default_entrants(game)  # what the leaderboard shows
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["tournament", "--max-games", "-1"], "argument --max-games: must be at least 0, got -1"),
+        (["tournament", "--save-records", "-1"], "--save-records: must be at least 0, got -1"),
+        (["tournament", "--games", "0"], "--games: must be at least 1, got 0"),
+        (["tournament", "--workers", "0"], "--workers: must be at least 1, got 0"),
+        (["tournament", "--max-games", "two"], "--max-games: 'two' is not an integer"),
+        (["experiment", "risk", "--max-tasks", "-3"], "--max-tasks: must be at least 0, got -3"),
+    ],
+)
+def test_negative_counts_are_refused_before_anything_runs(argv, message, tmp_path, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main([*argv, "--out", str(tmp_path / "out")])
+    assert stop.value.code == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_move_numbers_follow_the_hand_as_shown(capsys, monkeypatch):
+    """ "holding: KC 4D 8D" lists its moves as [1] KC [2] 4D [3] 8D, then risk or take."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 400))
+    assert main(["play", "--seed", "3", "--opponents", "random"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    checked = 0
+    for holding, moves in itertools.pairwise(lines):
+        if "to act, holding:" not in holding or not moves.startswith("moves:"):
+            continue
+        hand = holding.split("holding:")[1].split()
+        names = [m.split("] ")[1] for m in moves.removeprefix("moves: ").split("  ")]
+        singles = [n for n in names if n in hand]
+        assert singles == [c for c in hand if c in singles], (holding, moves)
+        assert names[: len(singles)] == singles  # the other moves come after the cards
+        checked += 1
+    assert checked > 5
+
+
+@pytest.mark.parametrize("game_id", games())
+def test_ordered_moves_are_the_legal_moves_in_hand_order(game_id):
+    game = make_game(game_id)
+    state = game.new_state(seed=4, log=True)
+    rng = random.Random(4)
+    for _ in range(60):
+        if state.is_terminal:
+            break
+        p = state.current
+        moves = ordered_moves(game, state, p)
+        assert sorted(moves) == sorted(state.legal_actions())
+        hand = [n.upper() for n in game.table(state, p)["seats"][p]["hand"]]
+        firsts = [game.action_name(a).split("-")[0].upper() for a in moves]
+        at = [hand.index(f) for f in firsts if f in hand]
+        assert at == sorted(at)
+        state.apply(rng.choice(moves))

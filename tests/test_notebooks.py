@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import re
 from pathlib import Path
 
 import nbformat
@@ -24,6 +26,13 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
     ).execute()
     outputs = [o for cell in book.cells if cell.cell_type == "code" for o in cell.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
+    if path.stem == "quickstart":  # the env's own rewards are empty once the game is over
+        text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+        found = re.search(r"final rewards: (\{.*?\});", text)
+        assert found, text
+        rewards = ast.literal_eval(found.group(1))
+        assert sorted(rewards) == [f"player_{p}" for p in range(4)], rewards
+        assert -1.0 in rewards.values()  # Koira's loser
     if path.stem != "quickstart":
         assert any("image/png" in o.get("data", {}) for o in outputs), "no figure drawn"
         assert list(tmp_path.glob("*-quick/config.json")), "the quick setting did not run"

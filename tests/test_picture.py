@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 import sys
 
@@ -15,7 +16,7 @@ from PIL import Image
 from experiments import cli
 from koira_env import games, make, make_game
 from koira_env.core import picture as pic
-from koira_env.core.record import game_record, save_record
+from koira_env.core.record import describe_event, game_record, save_record
 from koira_env.registry import spec
 
 
@@ -110,3 +111,59 @@ def test_koira_replay_gif_writes_one_frame_per_state(tmp_path, capsys):
         assert np.abs(last.astype(int) - expected).mean() < 8  # GIF palettes are approximate
     assert cli.main(["replay", str(path), "--gif", str(tmp_path / "x.gif"), "--seat", "3"]) == 2
     assert "--seat must be in 0..2" in capsys.readouterr().err
+
+
+def _ink_width(text: str, size: int) -> int:
+    alpha = np.asarray(pic._text_tile(text, size, (255, 255, 255)))[:, :, 3]
+    columns = np.flatnonzero(alpha.max(axis=0) > 60)
+    return int(columns[-1] - columns[0] + 1)
+
+
+@pytest.mark.parametrize("size", [10, 11, 12, 13])
+@pytest.mark.parametrize("text", ["4 cards in hand", "player_1 plays 4D to the canvas"])
+def test_picture_text_keeps_the_fonts_spacing_at_small_sizes(text, size):
+    """The built-in font hinted at 10-12 pixels squeezed spaces ("4cardsin hand",
+    "player_ 1plays"); each space must take the width the font gives it, within a pixel."""
+    from PIL import ImageFont
+
+    space = ImageFont.load_default(size=400).getlength(" ") / 400 * size
+    spaces = text.count(" ")
+    gained = _ink_width(text, size) - _ink_width(text.replace(" ", ""), size)
+    assert abs(gained - spaces * space) <= 1, (gained, spaces * space)
+
+
+def test_counted_words_agree_with_their_number():
+    from koira_env.core.table import counted
+
+    assert counted(1, "card") == "1 card" and counted(0, "card") == "0 cards"
+    assert counted(3, "victory card") == "3 victory cards"
+
+
+ONE_PLURAL = re.compile(r"(?<![\d.-])1 (cards|tricks|points|hands|rounds|victory cards)\b")
+
+
+@pytest.mark.parametrize("game_id", games())
+def test_no_text_of_any_game_says_one_with_a_plural(game_id):
+    """ "1 cards left in hand", "won 1 tricks": every table text, log line and render of a
+    few random games, at every seat, counts in the right number."""
+    game = make_game(game_id, **spec(game_id).single_hand)
+    texts: set[str] = set()
+    for seed in range(3):
+        state = game.new_state(seed=seed, log=True)
+        rng = random.Random(seed)
+        while True:
+            for seat in (None, *range(game.num_players)):
+                table = game.table(state, seat)
+                texts.add(table["status"])
+                texts.update(line for line in table["log"])
+                for entry in table["seats"]:
+                    texts.update(entry["info"] + entry["flags"])
+                    texts.update(z.get("text", "") for z in entry["piles"])
+                texts.update(z.get("text", "") for z in table["zones"])
+            if state.is_terminal:
+                break
+            texts.add(game.render(state, state.current))
+            state.apply(rng.choice(state.legal_actions()))
+        texts.update(describe_event(game, event) for event in state.log)
+    wrong = sorted({m.group(0) for text in texts for m in ONE_PLURAL.finditer(text)})
+    assert not wrong, wrong

@@ -7,12 +7,15 @@ from __future__ import annotations
 import json
 import random
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
+from agents.registry import default_opponent
 from experiments import cli
 from experiments.web import app as web
 from experiments.web.store import Store
@@ -140,7 +143,7 @@ def test_the_lobby_lists_every_game_with_its_options_bots_and_default_opponent()
     for game_id, entry in listed.items():
         assert "error" not in entry, entry
         assert entry["players"] == list(spec(game_id).players)
-        assert entry["default_opponent"] == cli.default_opponent(game_id)
+        assert entry["default_opponent"] == default_opponent(game_id)
         assert entry["default_opponent"] in entry["agents"]
         rules = make_game(game_id).rules.to_dict()
         assert {o["name"]: o["default"] for o in entry["options"]} == {
@@ -164,16 +167,33 @@ def test_a_whole_game_of_every_game_through_the_api_without_leaks(game_id, app_a
     data = play_through(c, body, lambda table_id: find_table(store, table_id), seed=1)
     table = data["table"]
     assert data["names"][seat] == "you" and data["names"].count("you") == 1
-    assert set(data["names"]) - {"you"} == {make_agent_name(game_id)}
+    # the seats are named as asked: Koira's "champion", not the ismcts it stands for
+    assert set(data["names"]) - {"you"} == {default_opponent(game_id)}
     assert sorted(table["result"]["places"])[0] == 1 and not data["waiting"]
     record = c.get(f"/api/tables/{data['id']}/record")
     assert record.status_code == 200 and record.json()["game"] == game_id
 
 
-def make_agent_name(game_id: str) -> str:
-    from agents.registry import make_agent
+def test_named_opponents_are_shown_as_asked(app_and_store):
+    c, _ = app_and_store
+    body = {"game": "koira", "seed": 2, "opponents": ["champion", "random", "ismcts:5"]}
+    table = c.post("/api/tables", json=body)
+    assert table.status_code == 201
+    assert table.json()["names"] == ["you", "champion", "random", "ismcts:5"]
+    body = {"game": "koira", "seat": 1, "seed": 2, "opponents": ["greedy", "champion", "x"]}
+    assert c.post("/api/tables", json=body).status_code == 400  # "x" is no agent
+    body["opponents"][2] = "random"
+    assert c.post("/api/tables", json=body).json()["names"] == [
+        "greedy", "you", "champion", "random"
+    ]  # fmt: skip
 
-    return make_agent(cli.default_opponent(game_id), game_id).name
+
+def test_the_web_app_does_not_import_the_command():
+    """default_opponent lives in agents.registry: app and cli do not import each other."""
+    code = "import sys, experiments.web.app; print('experiments.cli' in sys.modules)"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "False"
 
 
 def test_bad_requests_get_a_4xx_with_a_message_and_change_nothing(app_and_store):
@@ -457,8 +477,8 @@ def test_koira_serve_binds_localhost_and_warns_when_opened_to_the_network(
     monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: calls.append(kwargs))
     assert cli.main(["serve", "--records", str(tmp_path)]) == 0
     out = capsys.readouterr()
-    assert calls[-1]["host"] == "127.0.0.1" and calls[-1]["port"] == 8000
-    assert "http://127.0.0.1:8000/" in out.out and "warning" not in out.err
+    assert calls[-1]["host"] == "127.0.0.1" and calls[-1]["port"] == cli.SERVE_PORT != 8000
+    assert f"http://127.0.0.1:{cli.SERVE_PORT}/" in out.out and "warning" not in out.err
     assert (
         cli.main(["serve", "--host", "0.0.0.0", "--port", "8123", "--records", str(tmp_path)]) == 0
     )
@@ -466,3 +486,35 @@ def test_koira_serve_binds_localhost_and_warns_when_opened_to_the_network(
     assert calls[-1]["host"] == "0.0.0.0" and "reachable from the network" in out.err
     assert cli.main(["serve", "--records", str(tmp_path / "missing")]) == 2
     assert "does not exist" in capsys.readouterr().err and len(calls) == 2
+
+
+def test_koira_serve_on_a_busy_port_is_one_clear_line(monkeypatch, capsys, tmp_path):
+    """Checked before the address is printed: no "open http://..." and no uvicorn error."""
+    import socket
+
+    import uvicorn
+
+    calls = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: calls.append(kwargs))
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert cli.main(["serve", "--port", str(port), "--records", str(tmp_path)]) == 2
+    out = capsys.readouterr()
+    assert "http://" not in out.out and not calls
+    lines = out.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("koira: error: port")
+    assert str(port) in lines[0] and "--port" in lines[0]
+    assert cli.main(["serve", "--port", "70000"]) == 2
+    assert "not a TCP port" in capsys.readouterr().err and not calls
+
+
+def test_the_docs_quote_koira_serves_real_port():
+    root = Path(__file__).parent.parent
+    for path in ("README.md", "docs/web.md"):
+        text = (root / path).read_text()
+        assert "koira serve" in text and f"127.0.0.1:{cli.SERVE_PORT}" in text, path
+        for line in text.splitlines():
+            if "koira serve" in line:
+                assert "8000" not in line, (path, line)

@@ -18,8 +18,10 @@ is ``Game.table`` of the person's seat (docs/web.md: the safety model):
 from __future__ import annotations
 
 import dataclasses
+import errno
 import json
 import random
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -35,7 +37,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agents.ppo import PPOAgent, load_policy, read_metadata, shipped_models
-from agents.registry import default_agents, make_agent
+from agents.registry import default_agents, default_opponent, make_agent
 from koira_env.core.game import Game
 from koira_env.core.record import game_record, replay_states
 from koira_env.registry import games, make_game, spec
@@ -149,8 +151,6 @@ def lobby() -> dict[str, Any]:
 
 
 def _lobby_entry(game_id: str) -> dict[str, Any]:
-    from experiments.cli import default_opponent
-
     entry = spec(game_id)
     try:
         return {
@@ -292,8 +292,6 @@ def create_app(
         session = session_of(request)
 
         def build() -> PlayTable:
-            from experiments.cli import default_opponent
-
             game = _game_of(body)
             n = game.num_players
             seat = body.get("seat") or 0
@@ -307,9 +305,12 @@ def create_app(
             specs = specs or [default_opponent(game.id)] * (n - 1)
             opponents = [_agent_spec(text, game) for text in specs]
             bots = [*opponents[:seat], None, *opponents[seat:]]
+            names = [*specs[:seat], "you", *specs[seat:]]  # as asked: "champion", not ismcts
             seed = body.get("seed")
             seed = random.randrange(1_000_000) if seed is None else seed  # as koira play
-            return PlayTable(game, seat, bots, seed)
+            table = PlayTable(game, seat, bots, seed)
+            table.names = names
+            return table
 
         table = await run_in_threadpool(build)
         session.add(table, session.tables, MAX_TABLES)
@@ -411,6 +412,32 @@ def create_app(
     )
 
 
+def check_port(host: str, port: int) -> None:
+    """``ValueError`` naming the port (and ``--port``) when the server could not listen on
+    ``host:port``: taken by another server (``mkdocs serve``, a second ``koira serve``), or
+    not an address of this machine. Bound as uvicorn binds it (``SO_REUSEADDR``)."""
+    if not 0 < port < 65536:
+        raise ValueError(f"port {port} is not a TCP port (1-65535)")
+    try:
+        infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as err:
+        raise ValueError(f"cannot listen on {host!r}: {err.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as err:
+            if err.errno == errno.EADDRINUSE:
+                raise ValueError(
+                    f"port {port} on {host} is already in use (by another server?); "
+                    "choose another with --port"
+                ) from None
+            raise ValueError(
+                f"cannot listen on {host} port {port}: {err.strerror} (see --host, --port)"
+            ) from None
+
+
 def serve(host: str, port: int, records: list[str] | None) -> int:
     """Run the app until interrupted (``koira serve``)."""
     import uvicorn
@@ -422,6 +449,7 @@ def serve(host: str, port: int, records: list[str] | None) -> int:
         for folder in folders:
             if not folder.is_dir():
                 raise ValueError(f"records folder {folder} does not exist")
+    check_port(host, port)  # before the address is printed: a busy port is one clear line
     hosts = ["*"] if host in ("0.0.0.0", "::", "") else [*LOOPBACK, host]
     app = create_app(folders, hosts)
     shown = f"[{host}]" if ":" in host else host

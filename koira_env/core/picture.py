@@ -37,6 +37,7 @@ VIEWER = (150, 200, 255)
 TEXT = (236, 240, 236)
 DIM = (170, 196, 178)
 BACK = (52, 84, 156)
+SUPERSAMPLE = 4  # text is drawn this many times larger, then scaled down (``_text_tile``)
 RED_CARD = re.compile(r"^(?:[2-9TJQKA]|10)[DH]$")  # hearts and diamonds of a 52-card deck
 
 
@@ -80,13 +81,18 @@ def _card_tile(name: str | None, size: tuple[int, int]) -> Any:
 
 @lru_cache(maxsize=2048)
 def _text_tile(text: str, size: int, fill: Any) -> Any:
-    """A line of text rendered once: seat names, labels and card counts recur every frame."""
+    """A line of text rendered once: seat names, labels and card counts recur every frame.
+
+    Drawn at ``SUPERSAMPLE`` times the size and scaled down: at 10-11 pixels the built-in
+    font's hinting squeezes a space to 2 pixels and moves glyphs ("4cardsin hand",
+    "player_ 1plays"); the large drawing keeps the font's own spacing."""
     image_cls, draw_cls, _ = _pillow()
-    font = _font(size)
-    width = max(1, int(font.getlength(text)) + 1)
-    tile = image_cls.new("RGBA", (width, size + size // 2), (0, 0, 0, 0))
-    draw_cls.Draw(tile).text((0, 0), text, font=font, fill=fill)
-    return tile
+    font = _font(size * SUPERSAMPLE)
+    width = max(1, -(-int(font.getlength(text)) // SUPERSAMPLE) + 1)
+    height = size + size // 2
+    big = image_cls.new("RGBA", (width * SUPERSAMPLE, height * SUPERSAMPLE), (0, 0, 0, 0))
+    draw_cls.Draw(big).text((0, 0), text, font=font, fill=fill)
+    return big.resize((width, height), image_cls.Resampling.LANCZOS)
 
 
 class _Painter:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...cards import RANKS, card_name
+from ...core.table import counted
 from .engine import GAME_OVER, PHASE_ONE, TRUMP_ASIDE, State
 from .info import SeatView, seat_view
 
@@ -32,7 +33,7 @@ def view_lines(view: SeatView, names: Sequence[str] | None = None) -> list[str]:
         trump += f" (hidden trump card {card_name(hidden[0])}, held by player_{view.seat})"
     elif view.trump_holder >= 0:
         trump += f" (trump card with player_{view.trump_holder})"
-    lines = [f"trump: {trump}; stock: {view.stock_size} cards"]
+    lines = [f"trump: {trump}; stock: {counted(view.stock_size, 'card')}"]
     for p in range(view.num_players):
         label = f" ({names[p]})" if names else ""
         status = f"; out in place {view.placements.index(p) + 1}" if view.out[p] else ""

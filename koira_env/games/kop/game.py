@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from ...core.game import Game, action_index
+from ...core.table import counted
 from .cards import JACKS_HIGH_FIRST, NUM_CARDS, SUIT_OF, TOTAL_POINTS, card_id, card_name
 from .engine import (
     CALL,
@@ -212,7 +213,8 @@ class KopGame(Game):
         if state.phase == OVER:
             outcome = state.outcome()
             if outcome is None:
-                lines.append(f"Stopped after {state.hand_no + 1} hands (max_hands): no result")
+                stopped = counted(state.hand_no + 1, "hand")
+                lines.append(f"Stopped after {stopped} (max_hands): no result")
             else:
                 places = ", ".join(f"player_{p} {k}" for p, k in enumerate(outcome.places))
                 lines.append(f"Game over. Places: {places}")
@@ -252,7 +254,7 @@ class KopGame(Game):
         if kind == "game_end":
             return f"Game over: places {event['places']}, scores {event['scores']}"
         if kind == "truncated":
-            return f"Stopped after {event['hands']} hands (max_hands): no result"
+            return f"Stopped after {counted(event['hands'], 'hand')} (max_hands): no result"
         raise KeyError(kind)
 
 

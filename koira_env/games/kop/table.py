@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.table import legal_moves, seat_entry, seen_log, table_dict, zone
+from ...core.table import counted, legal_moves, seat_entry, seen_log, table_dict, zone
 from .cards import NUM_CARDS, card_name
 from .engine import HAND_SIZE, KopView, State
 
@@ -27,7 +27,7 @@ def _seat(view: KopView, p: int, hand: Any, sides: list[int]) -> dict[str, Any]:
     played = sum(1 for by in view.played_by if by == p)
     shown = [] if hand is None else _cards(hand)
     won = [c for _, cards, winner in view.tricks if winner == p for c in cards]
-    info = [f"{view.victory_cards[p]} victory cards", f"{view.points[p]} points"]
+    info = [counted(view.victory_cards[p], "victory card"), counted(view.points[p], "point")]
     flags = []
     role = {"call": "caller", "solo": "solo", "silent": "silent solo"}.get(view.call or "")
     if p == view.caller and role:

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from ...core.game import Game, action_index, choose_engine
+from ...core.table import counted
 from .cards import COLOUR_NAMES, NUM_CARDS, NUM_COLOURS, RULE_NAMES, card_id, card_name
 from .engine import (
     CANVAS,
@@ -211,10 +212,10 @@ class Red7Game(Game):
             else:
                 line = f"player_{p}: out (palette was {palette})"
             if self.points:
-                line += f"; {view.scores[p]} points"
+                line += f"; {counted(view.scores[p], 'point')}"
             lines.append(line)
         if self.rules.canvas_draw:
-            lines.append(f"Draw pile: {view.draw_size} cards")
+            lines.append(f"Draw pile: {counted(view.draw_size, 'card')}")
         hand = " ".join(card_name(c) for c in view.hand) or "-"
         lines.append(f"Hand of player_{seat}: {hand}")
         if view.legal:
@@ -222,7 +223,8 @@ class Red7Game(Game):
         if state.over:
             outcome = state.outcome()
             if outcome is None:
-                lines.append(f"Stopped after {state.round + 1} rounds (max_rounds): no result")
+                stopped = counted(state.round + 1, "round")
+                lines.append(f"Stopped after {stopped} (max_rounds): no result")
             else:
                 places = ", ".join(f"player_{p} {k}" for p, k in enumerate(outcome.places))
                 lines.append(f"Game over. Places: {places}")
@@ -244,19 +246,21 @@ class Red7Game(Game):
             drew = ", draws a card" if "drew" in event else ""
             return f"player_{event['player']} plays {' then '.join(parts)}{drew}"
         if kind == "out":
-            return f"player_{event['player']} is out ({event['cards_left']} cards left in hand)"
+            left = counted(event["cards_left"], "card")
+            return f"player_{event['player']} is out ({left} left in hand)"
         if kind == "round_won":
             cards = " ".join(event["cards"]) or "nothing"
             return (
                 f"player_{event['player']} wins the round under {COLOUR_NAMES[event['rule']]} "
-                f"and scores {cards}: {event['points']} points"
+                f"and scores {cards}: {counted(event['points'], 'point')}"
             )
         if kind == "game_over":
             if "scores" in event:
-                return f"Game over after {event['rounds']} rounds: scores {event['scores']}"
+                rounds = counted(event["rounds"], "round")
+                return f"Game over after {rounds}: scores {event['scores']}"
             return f"Game over: player_{event['winner']} is the last player in and wins"
         if kind == "truncated":
-            return f"Stopped after {event['rounds']} rounds (max_rounds): no result"
+            return f"Stopped after {counted(event['rounds'], 'round')} (max_rounds): no result"
         raise KeyError(kind)
 
     def end_info(self, state: State) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.table import legal_moves, seat_entry, seen_log, table_dict, zone
+from ...core.table import counted, legal_moves, seat_entry, seen_log, table_dict, zone
 from .cards import COLOUR_NAMES, RULE_NAMES, card_name
 from .engine import Red7View, State, action_cards
 
@@ -26,7 +26,7 @@ def _move_cards(action: int) -> list[str]:
 
 def _seat(view: Red7View, p: int, hand: Any) -> dict[str, Any]:
     shown = [] if hand is None else _cards(hand)
-    info = [f"{view.hand_sizes[p]} cards in hand"]
+    info = [f"{counted(view.hand_sizes[p], 'card')} in hand"]
     if view.target:
         info.append(f"{view.scores[p]} of {view.target} points")
     flags = []

@@ -18,6 +18,7 @@ import numpy as np
 
 from ... import cards as std
 from ...core.game import Game, action_index
+from ...core.table import counted
 from .engine import (
     BEHI_TER,
     BID,
@@ -192,7 +193,8 @@ class TekaGame(Game):
         if state.phase == OVER:
             outcome = state.outcome()
             if outcome is None:
-                lines.append(f"Stopped after {state.hand_no + 1} hands (max_hands): no result")
+                stopped = counted(state.hand_no + 1, "hand")
+                lines.append(f"Stopped after {stopped} (max_hands): no result")
             else:
                 places = ", ".join(f"player_{p} {k}" for p, k in enumerate(outcome.places))
                 lines.append(f"Game over. Places: {places}")
@@ -231,7 +233,7 @@ class TekaGame(Game):
         if kind == "game_end":
             return f"Game over: places {event['places']}, points {event['scores']}"
         if kind == "truncated":
-            return f"Stopped after {event['hands']} hands (max_hands): no result"
+            return f"Stopped after {counted(event['hands'], 'hand')} (max_hands): no result"
         raise KeyError(kind)
 
 

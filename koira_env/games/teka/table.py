@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...cards import NUM_CARDS, card_name
-from ...core.table import legal_moves, seat_entry, seen_log, table_dict, zone
+from ...core.table import counted, legal_moves, seat_entry, seen_log, table_dict, zone
 from .engine import HAND_SIZE, SUIT_WORDS, State, TekaView, action_name
 
 
@@ -26,7 +26,10 @@ def _move_cards(action: int) -> list[str]:
 def _seat(view: TekaView, p: int, hand: Any) -> dict[str, Any]:
     shown = [] if hand is None else _cards(hand)
     held = HAND_SIZE - sum(1 for by in view.played_by if by == p)
-    info = [f"won {view.won[p]} tricks", f"side {p % 2}: {view.scores[p % 2]} points"]
+    info = [
+        f"won {counted(view.won[p], 'trick')}",
+        f"side {p % 2}: {counted(view.scores[p % 2], 'point')}",
+    ]
     if view.calls[p] >= 0:
         info.insert(0, f"called {action_name(view.calls[p])}")
     flags = []

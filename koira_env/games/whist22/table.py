@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.table import legal_moves, seat_entry, seen_log, table_dict, zone
+from ...core.table import counted, legal_moves, seat_entry, seen_log, table_dict, zone
 from .engine import ASIDE, FOOL, FOOL_HIGH, NUM_CARDS, State, WhistView, action_name, card_name
 
 
@@ -46,7 +46,7 @@ def _seen(event: dict[str, Any], seat: int) -> dict[str, Any]:
 
 def _status(view: WhistView) -> str:
     if view.phase == "over":
-        return f"game over after {view.hand_number} hands"
+        return f"game over after {counted(view.hand_number, 'hand')}"
     what = "to bid" if view.phase == "bid" else "to play"
     hook = f" (may not bid {view.forbidden_bid})" if view.forbidden_bid >= 0 else ""
     return f"hand {view.hand_number + 1}: player_{view.current} {what}{hook}"
