@@ -58,7 +58,7 @@ from koira_env.core.game import Game
 from koira_env.core.jobs import PROCESS, chunked, map_chunks
 from koira_env.registry import make_game
 
-from .train import dataclass_flags
+from .args import dataclass_flags
 
 CHECKPOINT, LATEST, EVAL_CSV, CONFIG = "checkpoint.pt", "latest.npz", "eval.csv", "config.json"
 EVAL_COLUMNS = [
