@@ -51,7 +51,8 @@ from agents.flat import FlatAgent
 from agents.ismcts import ISMCTSAgent
 from agents.net import NetPolicy, save_net
 from agents.registry import make_agent
-from agents.tournament import TournamentConfig, run_tournament
+from agents.schedule import TournamentConfig
+from agents.tournament import run_tournament
 from koira_env.core.agent import Turn
 from koira_env.core.files import write_json
 from koira_env.core.game import Game

@@ -27,7 +27,8 @@ from typing import Any
 
 from agents.ppo import check_compatible, model_metadata, read_metadata
 from agents.registry import default_agents
-from agents.tournament import TournamentConfig, run_tournament
+from agents.schedule import TournamentConfig
+from agents.tournament import run_tournament
 from koira_env.core.game import Game
 from koira_env.core.jobs import Backend
 from koira_env.core.single_agent import SingleAgentEnv
