@@ -1,5 +1,5 @@
 """What a tournament plays: the ``TournamentConfig`` that decides its games, and the
-duplicate-deal schedule drawn from the config's seed, which tables sit down for each deal
+duplicate-deal schedule drawn from the config's seed: which tables sit down for each deal
 (``schedule``), the deal's decks and the agents' seed (``deal_key``, ``deal_seed``), and every
 seat rotation of each deal (``seating``, ``jobs``)."""
 
