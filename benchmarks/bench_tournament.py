@@ -27,7 +27,8 @@ from pathlib import Path
 
 from agents.base import play_game
 from agents.registry import default_agents, make_agent
-from agents.tournament import TournamentConfig, deal_key, run_tournament
+from agents.schedule import TournamentConfig, deal_key
+from agents.tournament import run_tournament
 from koira_env.registry import spec
 
 

@@ -229,16 +229,17 @@ def null_aec() -> GameFn:
 
 def tournament() -> GameFn:
     """Our tournament player with the heuristic bots, one game per call (one process)."""
-    from agents import tournament as tour
+    from agents.schedule import Job, TournamentConfig, lineups, seating
+    from agents.tournament import Player
 
     bots = ("greedy", "dumper", "warrior", "cautious", "gambler", "hoarder")
-    config = tour.TournamentConfig(agents=bots, players=PLAYERS, rules=RULES, deals=10**6)
-    player = tour.Player(config)
-    tables = tour.lineups(bots, PLAYERS)
+    config = TournamentConfig(agents=bots, players=PLAYERS, rules=RULES, deals=10**6)
+    player = Player(config)
+    tables = lineups(bots, PLAYERS)
 
     def game(rng: random.Random, seed: int) -> int:
-        seats = tour.seating(tables[seed % len(tables)], seed % PLAYERS)
-        return player.play(tour.Job(seed, seed % PLAYERS, seats))["actions"]
+        seats = seating(tables[seed % len(tables)], seed % PLAYERS)
+        return player.play(Job(seed, seed % PLAYERS, seats))["actions"]
 
     return game
 

@@ -1,5 +1,8 @@
-"""Dois through the suite's env and registry: PettingZoo's checkers at every table size, bad
-input, the single-hand option, rendering, records and the single-agent training env."""
+"""Dois through the suite's env and registry: its spec, its options and decks, illegal moves
+in a dealt position, places from the scores, the single-hand option, rendering and records.
+What every game's env must do (PettingZoo's checkers at every table size, illegal actions
+ending the protected env's game, zero-sum end info, the single-agent env) is in
+tests/test_games.py."""
 
 from __future__ import annotations
 
@@ -8,13 +11,11 @@ import random
 import numpy as np
 import pytest
 from dois_scenario import deck_of
-from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test, render_test, seed_test
+from test_games import play_out
 
 import koira_env
 from koira_env.core.game import IllegalActionError
 from koira_env.core.record import replay
-from koira_env.core.single_agent import SingleAgentEnv
 from koira_env.games.dois.engine import BID, NUM_ACTIONS
 from koira_env.registry import spec
 
@@ -24,33 +25,6 @@ H4 = (
     "Y Y B B B G 5 5 6 6 7 7 8",
     "G G G B B R 2 2 3 3 4 4 1",
 )
-
-
-def play_out(env, rng: random.Random) -> tuple[dict[str, float], dict]:
-    """Random legal play to the end; the summed rewards per agent and the end info."""
-    totals = dict.fromkeys(env.possible_agents, 0.0)
-    end = {}
-    for agent in env.agent_iter():
-        obs, reward, terminated, truncated, info = env.last()
-        totals[agent] += reward
-        if terminated or truncated:
-            end = info
-            env.step(None)
-        else:
-            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
-    return totals, end
-
-
-@pytest.mark.filterwarnings("ignore:ignoring unknown reset option")  # api_test passes one
-@pytest.mark.filterwarnings("ignore:Observation")
-@pytest.mark.parametrize("n", [3, 4])
-def test_pettingzoo_api_seed_and_render(n):
-    api_test(koira_env.make("dois", num_players=n), num_cycles=200)
-    api_test(koira_env.make("dois", num_players=n, hands=1), num_cycles=200)
-    seed_test(lambda: koira_env.make("dois", num_players=n), num_cycles=200)
-    render_test(
-        lambda render_mode=None: koira_env.make("dois", num_players=n, render_mode=render_mode)
-    )
 
 
 def test_spec_and_game_attributes():
@@ -63,9 +37,7 @@ def test_spec_and_game_attributes():
     assert set(entry.bots()) == {"greedy", "counter"} and entry.rollout() is not None
 
 
-def test_bad_player_counts_and_options_name_the_valid_choices():
-    with pytest.raises(ValueError, match="played by 3-4 players"):
-        koira_env.make("dois", num_players=5)
+def test_bad_options_and_decks_name_the_valid_choices():
     with pytest.raises(ValueError, match=r"valid options: \['bidding', 'hands', 'redeal'\]"):
         koira_env.make("dois", 4, trumps=2)
     with pytest.raises(ValueError, match=r"choose one of \['open', 'sealed'\]"):
@@ -99,22 +71,13 @@ def test_illegal_and_non_integer_actions_raise_and_change_nothing():
     assert state.history[-2:] == [0, 10] and state.current == 1
 
 
-def test_protected_env_ends_the_game_on_an_illegal_action():
-    env = koira_env.make("dois", 4)
-    env.reset(options={"deck": deck_of(*H4)})
-    env.step(0)  # a card during the bidding: PettingZoo's logger warns "Illegal move made"
-    assert env.rewards["player_0"] == -1.0 and all(env.terminations.values())
-
-
 @pytest.mark.parametrize("n", [3, 4])
-def test_whole_games_are_zero_sum_with_scores_in_the_end_info(n):
+def test_places_in_the_end_info_rank_the_scores(n):
     env = koira_env.make("dois", n)
     rng = random.Random(0)
     for seed in range(6):
         env.reset(seed=seed)
         totals, info = play_out(env, rng)
-        assert sum(totals.values()) == pytest.approx(0)
-        assert set(info["places"]) == set(totals) == set(info["scores"])
         assert info["places"] == {
             a: 1 + sum(s > info["scores"][a] for s in info["scores"].values()) for a in totals
         }
@@ -162,8 +125,3 @@ def test_records_of_games_with_a_redeal_replay():
 
     again = replay(game_record(state))
     assert again.log == state.log and again.scores == state.scores
-
-
-def test_single_agent_env_passes_gymnasium_checker():
-    game = koira_env.make_game("dois", 3, hands=1)
-    check_env(SingleAgentEnv(game), skip_render_check=True)

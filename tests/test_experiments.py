@@ -10,8 +10,7 @@ from collections import Counter
 import pytest
 
 from agents.base import play_game, play_out
-from agents.registry import agent_factories, make_agent
-from agents.tournament import default_agents
+from agents.registry import agent_factories, default_agents, make_agent
 from experiments import probe, risk, wars
 from experiments.cli import build_parser, main
 from koira_env import make_game

@@ -4,29 +4,69 @@ The same checks run on every game, so a new game gets them by being registered: 
 registry's errors, env metadata, action names, integer-only actions, leak-free observations
 (a seat observes the same thing on every deal consistent with what it knows), zero-sum
 returns and valid places, determinism, exact record replay, and the generic agents
-(``random``, ``ismcts``) and tournaments playing it.
+(``random``, ``ismcts``) and tournaments playing it; through the env, PettingZoo's api, seed
+and render tests at every table size (and in the game's single-hand form), illegal actions,
+the end-of-game info and Gymnasium's checker of the single-agent env; and the game's own bots.
+What is one game's alone (its rules' options, fixed deals, rendering) stays in its
+``test_<game>_env.py``.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import re
 
 import numpy as np
 import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, render_test, seed_test
 
 import koira_env
 from agents.base import play_game
 from agents.ismcts import ISMCTSAgent
 from agents.registry import default_agents, make_agent
-from agents.tournament import TournamentConfig, run_tournament
+from agents.schedule import TournamentConfig
+from agents.tournament import run_tournament
 from koira_env import IllegalActionError, games, make, make_game, make_raw
+from koira_env.core.agent import Turn
 from koira_env.core.record import game_record, replay
+from koira_env.core.single_agent import SingleAgentEnv
 from koira_env.registry import spec
 
 GAMES = games()
 # (game, players): each game at its smallest and largest table
 TABLES = sorted({(g, n) for g in GAMES for n in spec(g).players})
+# (game, players): each game at every table size
+ALL_TABLES = [(g, n) for g in GAMES for n in range(spec(g).players[0], spec(g).players[1] + 1)]
+# (game, players, options): every table in the full game, and in the single-hand form if any
+ENV_FORMS = [(g, n, {}) for g, n in ALL_TABLES] + [
+    (g, n, spec(g).single_hand) for g, n in ALL_TABLES if spec(g).single_hand
+]
+
+
+def form_id(value: object) -> str | None:
+    """Test ids of ``ENV_FORMS``: "game" or "single-hand" for the options."""
+    return ("single-hand" if value else "game") if isinstance(value, dict) else None
+
+
+def play_out(env, rng: random.Random) -> tuple[dict[str, float], dict]:
+    """Random legal play of an env to the end, every observation a float32 array in [0, 1];
+    the summed rewards per agent and the end info."""
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    end = {}
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        totals[agent] += reward
+        observation = obs["observation"]
+        assert observation.dtype == np.float32
+        assert observation.min() >= 0.0 and observation.max() <= 1.0
+        if terminated or truncated:
+            end = info
+            env.step(None)
+        else:
+            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    return totals, end
 
 
 def random_states(game_id: str, n: int, count: int, seed: int = 0):
@@ -51,9 +91,14 @@ def test_games_are_listed_and_unknown_ones_named():
 @pytest.mark.parametrize("game_id", GAMES)
 def test_bad_player_counts_and_options_name_the_valid_choices(game_id):
     lo, hi = spec(game_id).players
+    played_by = f"{lo}-{hi}" if lo < hi else f"{lo}"
     for n in (lo - 1, hi + 1):
-        with pytest.raises(ValueError, match=f"num_players={n}"):
+        message = rf"is played by {played_by} players, got num_players={n}"
+        with pytest.raises(ValueError, match=message):
             make(game_id, n)
+    if game_id != "koira":  # Koira names its rules preset instead
+        with pytest.raises(ValueError, match=re.escape(spec(game_id).title) + " " + message):
+            make(game_id, hi + 1)
     with pytest.raises(ValueError, match=r"unknown .*option.*'no_such_option'.*valid options"):
         make(game_id, lo, no_such_option=1)
     with pytest.raises(ValueError, match="render_mode"):
@@ -118,14 +163,16 @@ def test_non_integer_actions_change_nothing(game_id):
     raw.reset(seed=1)
     state = raw.unwrapped.state_object
     legal = state.legal_actions()[0]
-    before = (list(state.history), raw.agent_selection)
+    seats = range(raw.unwrapped.game.num_players)
+    before = (list(state.history), raw.agent_selection, [state.view(s) for s in seats])
     for bad in (float(legal), np.float32(legal), str(legal), None, True):
         with pytest.raises(IllegalActionError):
             raw.step(bad)
-        assert (list(state.history), raw.agent_selection) == before
+        assert (list(state.history), raw.agent_selection, [state.view(s) for s in seats]) == before
     for bad in (-1, raw.unwrapped.game.num_actions):
         with pytest.raises(IllegalActionError):
             raw.step(bad)
+        assert (list(state.history), raw.agent_selection, [state.view(s) for s in seats]) == before
     raw.step(np.int64(legal))  # numpy integers are integers
     assert state.history[-1] == legal and type(state.history[-1]) is int
     protected = make(game_id)
@@ -133,6 +180,77 @@ def test_non_integer_actions_change_nothing(game_id):
     with pytest.raises(AssertionError, match="action space"):
         protected.step(float(legal))
     assert protected.unwrapped.state_object.history == []
+
+
+@pytest.mark.parametrize(("game_id", "n"), TABLES)
+def test_illegal_actions_raise_in_the_raw_env_and_end_the_protected_env_game(game_id, n):
+    """An action in range but not legal: the raw env raises and changes nothing, naming the
+    legal actions; the protected env ends the game, the mover losing (-1) and nobody else
+    scoring."""
+    raw = make_raw(game_id, n)
+    raw.reset(seed=1)
+    state = raw.unwrapped.state_object
+    bad = next(a for a in range(raw.unwrapped.game.num_actions) if a not in state.legal_actions())
+    before = (list(state.history), raw.agent_selection, [state.view(s) for s in range(n)])
+    with pytest.raises(IllegalActionError):
+        raw.step(bad)
+    assert (list(state.history), raw.agent_selection, [state.view(s) for s in range(n)]) == before
+    with pytest.raises(IllegalActionError, match="legal"):
+        state.apply(bad)
+    env = make(game_id, n)
+    env.reset(seed=1)
+    mover = env.agent_selection
+    env.step(bad)  # PettingZoo's logger warns "Illegal move made"
+    assert env.rewards == {a: -1.0 if a == mover else 0.0 for a in env.possible_agents}
+    assert all(env.terminations.values())
+
+
+@pytest.mark.filterwarnings("ignore:ignoring unknown reset option")  # api_test passes one
+@pytest.mark.filterwarnings("ignore:Observation")  # dict observations, as in PettingZoo's classic
+@pytest.mark.parametrize(("game_id", "n", "options"), ENV_FORMS, ids=form_id)
+def test_pettingzoo_api_seed_and_render(game_id, n, options):
+    api_test(make(game_id, num_players=n, **options), num_cycles=200)
+    seed_test(lambda: make(game_id, num_players=n, **options), num_cycles=200)
+    render_test(
+        lambda render_mode=None: make(game_id, num_players=n, render_mode=render_mode, **options)
+    )
+
+
+@pytest.mark.parametrize(("game_id", "n", "options"), ENV_FORMS, ids=form_id)
+def test_env_games_are_zero_sum_with_places_and_scores_in_the_end_info(game_id, n, options):
+    env = make(game_id, n, **options)
+    rng = random.Random(n)
+    for seed in range(10):
+        env.reset(seed=seed)
+        totals, info = play_out(env, rng)
+        assert sum(totals.values()) == pytest.approx(0.0)
+        assert set(info["places"]) == set(totals) == set(info["scores"])
+        assert min(info["places"].values()) == 1
+        assert all(1 <= p <= n for p in info["places"].values())
+
+
+@pytest.mark.parametrize(("game_id", "n"), ALL_TABLES)
+def test_observation_layout_covers_the_observation_and_every_seat_stays_in_bounds(game_id, n):
+    game = make_game(game_id, n)
+    layout = game.observation_layout
+    assert sum(s.stop - s.start for s in layout.values()) == game.observation_size
+    assert min(s.start for s in layout.values()) == 0
+    state = game.new_state(seed=n)
+    rng = random.Random(n)
+    while True:
+        for seat in range(n):
+            obs = game.observation(state, seat)
+            assert obs.dtype == np.float32 and obs.shape == (game.observation_size,)
+            assert obs.min() >= 0.0 and obs.max() <= 1.0
+        if state.is_terminal:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize(("game_id", "n"), ALL_TABLES)
+def test_single_agent_env_passes_gymnasiums_checker(game_id, n):
+    game = make_game(game_id, n, **spec(game_id).single_hand)
+    check_env(SingleAgentEnv(game), skip_render_check=True)
 
 
 @pytest.mark.parametrize(("game_id", "n"), TABLES)
@@ -210,6 +328,27 @@ def test_generic_agents_play_every_game(game_id):
     else:  # only games with phases can restrict the search to one
         with pytest.raises(ValueError, match="no phases"):
             play_game(search, game, None, seed=1, deal_seed=1)
+
+
+@pytest.mark.parametrize(("game_id", "n"), ALL_TABLES)
+def test_the_games_bots_and_rollout_play_legal_moves_from_their_views(game_id, n):
+    """Each of the game's bots in turn, by seat and deal, over whole games; the rollout policy
+    ISMCTS plays out with picks a legal move at every decision."""
+    bots = spec(game_id).bots()
+    names = sorted(bots)
+    rollout = spec(game_id).rollout()
+    game = make_game(game_id, n)
+    for seed in range(10):
+        rng = random.Random(seed)
+        agents = [bots[names[(seed + p) % len(names)]]() for p in range(n)]
+        state = game.new_state(seed=seed)
+        while not state.is_terminal:
+            seat = state.current
+            assert rollout(state) in state.legal_actions()
+            turn = Turn(state.view(seat), game, rng, state)
+            action = agents[seat].act(turn)
+            assert action in turn.view.legal and action in state.legal_actions()
+            state.apply(action)
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -21,7 +21,8 @@ from test_koira_compiled import CASES, _case_id, snapshot
 from agents.base import play_game
 from agents.ismcts import ISMCTSAgent
 from agents.registry import make_agent
-from agents.tournament import TournamentConfig, run_tournament
+from agents.schedule import TournamentConfig
+from agents.tournament import run_tournament
 from koira_env.core.agent import Turn
 from koira_env.games.koira import game as koira_game
 from koira_env.games.koira.bots import dumper_move

@@ -1,5 +1,7 @@
-"""Mätäpesä through the registry: PettingZoo conformance at every table size, bad input,
-fixed decks, the end-of-game info, and the bots."""
+"""Mätäpesä through the registry: its spec, its options and decks, a fixed deck and the
+loser in the end info, rendering, and what its bots do. What every game's env and bots must do
+(PettingZoo's checkers at every table size, illegal actions, the observation layout and
+bounds, bots playing legal moves) is in tests/test_games.py."""
 
 from __future__ import annotations
 
@@ -7,23 +9,11 @@ import random
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, render_test, seed_test
 
 import koira_env
 from koira_env.cards import card_name
 from koira_env.core.agent import Turn
-from koira_env.core.game import IllegalActionError
 from koira_env.registry import make_game, spec
-
-PLAYER_COUNTS = range(3, 9)
-
-
-@pytest.mark.parametrize("n", PLAYER_COUNTS)
-@pytest.mark.filterwarnings("ignore:ignoring unknown reset option")  # api_test passes one
-def test_pettingzoo_api_seed_and_render(n: int) -> None:
-    api_test(koira_env.make("matapesa", num_players=n), num_cycles=60)
-    seed_test(lambda: koira_env.make("matapesa", num_players=n), num_cycles=60)
-    render_test(lambda render_mode=None: koira_env.make("matapesa", n, render_mode))
 
 
 def test_spec() -> None:
@@ -32,13 +22,12 @@ def test_spec() -> None:
     assert entry.rank_by == "loss_rate" and entry.single_hand == {}
     env = koira_env.make("matapesa")
     assert env.metadata["name"] == "matapesa_v0" and len(env.possible_agents) == 4
+    assert {"shed", "keeper", "lowest"} <= set(entry.bots())
 
 
 @pytest.mark.parametrize(
     ("args", "options", "message"),
     [
-        ((2,), {}, r"Mätäpesä is played by 3-8 players, got num_players=2"),
-        ((9,), {}, r"3-8 players"),
         (
             (4,),
             {"follow": "first"},
@@ -69,30 +58,6 @@ def test_bad_decks_are_rejected() -> None:
         game.new_state(["ZZ"] + [card_name(c) for c in range(51)])
 
 
-def test_illegal_and_non_integer_actions_change_nothing() -> None:
-    env = koira_env.make_raw("matapesa", 4)
-    env.reset(seed=1)
-    state = env.state_object
-    legal = state.legal_actions()
-    bad = next(a for a in range(13) if a not in legal)
-    before = (bytes(state.loc), state.history[:], env.agent_selection)
-    for action in (bad, 13, -1, 2.0, "2", True, None):
-        with pytest.raises(IllegalActionError):
-            env.step(action)
-        assert (bytes(state.loc), state.history, env.agent_selection) == before
-    with pytest.raises(IllegalActionError, match="legal actions: "):
-        state.apply(bad)
-
-
-def test_illegal_action_in_the_wrapped_env_ends_the_game_for_the_mover() -> None:
-    env = koira_env.make("matapesa", 4)
-    env.reset(seed=1)
-    legal = env.state_object.legal_actions()
-    env.step(next(a for a in range(13) if a not in legal))
-    assert env.rewards == {a: (-1.0 if a == "player_0" else 0.0) for a in env.possible_agents}
-    assert all(env.terminations.values())
-
-
 def test_fixed_deck_by_name_and_the_end_info() -> None:
     env = koira_env.make("matapesa", 4)
     deck = [card_name(c) for c in range(52)]
@@ -113,24 +78,6 @@ def test_fixed_deck_by_name_and_the_end_info() -> None:
     assert total[loser] == -1.0 and sum(total.values()) == pytest.approx(0.0)
 
 
-@pytest.mark.parametrize("n", PLAYER_COUNTS)
-def test_observation_layout_and_bounds(n: int) -> None:
-    game = make_game("matapesa", n)
-    layout = game.observation_layout
-    assert sum(s.stop - s.start for s in layout.values()) == game.observation_size
-    assert sorted(s.start for s in layout.values())[0] == 0
-    state = game.new_state(seed=n)
-    rng = random.Random(n)
-    while True:
-        for seat in range(n):
-            obs = game.observation(state, seat)
-            assert obs.dtype == np.float32 and obs.shape == (game.observation_size,)
-            assert obs.min() >= 0.0 and obs.max() <= 1.0
-        if state.is_terminal:
-            break
-        state.apply(rng.choice(state.legal_actions()))
-
-
 def test_render_shows_only_the_seats_own_hand() -> None:
     game = make_game("matapesa", 5)
     state = game.new_state(list(range(52)))
@@ -142,26 +89,6 @@ def test_render_shows_only_the_seats_own_hand() -> None:
 
 
 # ------------------------------------------------------------------ bots
-@pytest.mark.parametrize("n", PLAYER_COUNTS)
-def test_bots_play_whole_games_with_legal_moves(n: int) -> None:
-    bots = spec("matapesa").bots()
-    assert {"shed", "keeper", "lowest"} <= set(bots)
-    game = make_game("matapesa", n)
-    rollout = spec("matapesa").rollout()
-    for seed in range(10):
-        rng = random.Random(seed)
-        names = sorted(bots)
-        agents = [bots[names[(seed + p) % len(names)]]() for p in range(n)]
-        state = game.new_state(seed=seed)
-        while not state.is_terminal:
-            seat = state.current
-            assert rollout(state) in state.legal_actions()
-            turn = Turn(state.view(seat), game, rng, state)
-            action = agents[seat].act(turn)
-            assert action in turn.view.legal
-            state.apply(action)
-
-
 def test_bot_factories_reject_arguments() -> None:
     for name, factory in spec("matapesa").bots().items():
         assert factory().name == name

@@ -21,7 +21,9 @@ from typing import Any
 import pytest
 from bench_scripts import load_benchmark
 
-from agents.tournament import LOG, TIMING, TournamentConfig, run_tournament
+from agents.report import TIMING
+from agents.schedule import TournamentConfig
+from agents.tournament import LOG, run_tournament
 from experiments.cli import main
 from koira_env import make_game
 from koira_env.core.jobs import Backend

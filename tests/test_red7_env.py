@@ -1,5 +1,8 @@
-"""Red7 through the suite's env and registry: PettingZoo's checkers at every player count,
-bad input, fixed deals, rendering, records, the single-agent env and the bots."""
+"""Red7 through the suite's env and registry: PettingZoo's checkers on the points game with
+canvas draws, its spec, options and decks, illegal moves in a dealt position, fixed deals and
+the end info, rendering, records, and what its bots do. What every game's env and bots must do
+(PettingZoo's checkers at every player count, illegal actions ending the protected env's game,
+zero-sum end info, the single-agent env, bots playing legal moves) is in tests/test_games.py."""
 
 from __future__ import annotations
 
@@ -8,15 +11,13 @@ import random
 
 import numpy as np
 import pytest
-from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, render_test, seed_test
 from red7_scenario import deck_of, turn
+from test_games import play_out
 
 import koira_env
-from koira_env.core.agent import Turn
 from koira_env.core.game import IllegalActionError
 from koira_env.core.record import game_record, replay
-from koira_env.core.single_agent import SingleAgentEnv
 from koira_env.games.red7.bots import BOTS, ROLLOUT, pressure_policy, thrifty_policy
 from koira_env.games.red7.engine import NUM_ACTIONS, PASS
 from koira_env.registry import spec
@@ -26,25 +27,10 @@ PICTURE = importlib.util.find_spec("koira_env.games.red7.table") is not None
 TWO = (["R6 G2 G4 V1 Y5 B7 I3", ""], "O5 R5")  # player_0 starts (player_1 leads at red)
 
 
-def play_out(env, rng: random.Random) -> tuple[dict[str, float], dict]:
-    """Random legal play to the end; the summed rewards per agent and the end info."""
-    totals = dict.fromkeys(env.possible_agents, 0.0)
-    end = {}
-    for agent in env.agent_iter():
-        obs, reward, terminated, truncated, info = env.last()
-        totals[agent] += reward
-        if terminated or truncated:
-            end = info
-            env.step(None)
-        else:
-            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
-    return totals, end
-
-
 @pytest.mark.filterwarnings("ignore:ignoring unknown reset option")  # api_test passes one
 @pytest.mark.filterwarnings("ignore:Observation")
 @pytest.mark.parametrize("n", [2, 3, 4])
-@pytest.mark.parametrize("options", [{}, {"scoring": "points", "canvas_draw": True}])
+@pytest.mark.parametrize("options", [{"scoring": "points", "canvas_draw": True}])
 def test_pettingzoo_api_seed_and_render(n, options):
     api_test(koira_env.make("red7", num_players=n, **options), num_cycles=100)
     seed_test(lambda: koira_env.make("red7", num_players=n, **options), num_cycles=100)
@@ -71,9 +57,7 @@ def test_spec_and_game_attributes():
     assert set(entry.bots()) == {"thrifty", "pressure"} and entry.rollout() is ROLLOUT
 
 
-def test_bad_player_counts_options_and_decks_name_the_valid_choices():
-    with pytest.raises(ValueError, match="played by 2-4 players"):
-        koira_env.make("red7", num_players=5)
+def test_bad_options_and_decks_name_the_valid_choices():
     with pytest.raises(ValueError, match=r"valid options: \[.*'canvas_draw'"):
         koira_env.make("red7", 2, advanced=True)
     with pytest.raises(ValueError, match=r"choose one of \['last_standing', 'points'\]"):
@@ -106,13 +90,6 @@ def test_illegal_and_non_integer_actions_raise_and_change_nothing():
         state.apply(turn("V1"))
     env.step(np.int64(turn("R6")))
     assert state.history == [turn("R6")]
-
-
-def test_protected_env_ends_the_game_on_an_illegal_action():
-    env = koira_env.make("red7", 2)
-    env.reset(options={"deck": deck_of(*TWO)})
-    env.step(turn("V1"))  # PettingZoo's logger warns "Illegal move made"
-    assert env.rewards["player_0"] == -1.0 and all(env.terminations.values())
 
 
 def test_fixed_deck_by_name_the_end_info_and_zero_sum_games():
@@ -170,24 +147,9 @@ def test_points_game_render_and_events():
         assert game.describe_event(event)
 
 
-def test_single_agent_env_passes_gymnasiums_checker():
-    check_env(SingleAgentEnv(koira_env.make_game("red7", 3)), skip_render_check=True)
-
-
-def test_bots_play_legal_turns_from_their_views():
-    game = koira_env.make_game("red7", 3)
-    bots = [factory() for factory in BOTS.values()]
+def test_bot_factories_take_no_argument():
     with pytest.raises(ValueError, match="takes no argument"):
         BOTS["thrifty"]("x")
-    for seed in range(40):
-        state = game.new_state(seed=seed)
-        rng = random.Random(seed)
-        while not state.is_terminal:
-            bot = bots[(seed + state.current) % len(bots)]
-            action = bot.act(Turn(state.view(state.current), game, rng, state))
-            assert action in state.legal_actions()
-            assert ROLLOUT(state) in state.legal_actions()
-            state.apply(action)
 
 
 def test_bot_strategies():

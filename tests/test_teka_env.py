@@ -1,5 +1,8 @@
-"""Teka through the suite's env and registry: PettingZoo's checkers, bad input, the one-hand
-option, rendering, records and the single-agent wrapper."""
+"""Teka through the suite's env and registry: its spec, its options and decks, illegal moves
+in a dealt position, fixed deals and redeals, the one-hand option's team rewards, rendering,
+records and truncation. What every game's env must do (PettingZoo's checkers in both forms,
+illegal actions ending the protected env's game, zero-sum end info, the single-agent wrapper)
+is in tests/test_games.py."""
 
 from __future__ import annotations
 
@@ -7,42 +10,14 @@ import random
 
 import numpy as np
 import pytest
-from gymnasium.utils.env_checker import check_env as gym_check_env
-from pettingzoo.test import api_test, render_test, seed_test
 from teka_scenario import POOR, STRONG, deck_of
+from test_games import play_out
 
 import koira_env
 from koira_env.core.game import IllegalActionError
 from koira_env.core.record import replay
-from koira_env.core.single_agent import SingleAgentEnv
 from koira_env.games.teka.engine import BID, DOUBLE, NUM_ACTIONS, PASS, TRUMP
 from koira_env.registry import spec
-
-
-def play_out(env, rng: random.Random) -> tuple[dict[str, float], dict]:
-    """Random legal play to the end; the summed rewards per agent and the end info."""
-    totals = dict.fromkeys(env.possible_agents, 0.0)
-    end = {}
-    for agent in env.agent_iter():
-        obs, reward, terminated, truncated, info = env.last()
-        totals[agent] += reward
-        if terminated or truncated:
-            end = info
-            env.step(None)
-        else:
-            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
-    return totals, end
-
-
-@pytest.mark.filterwarnings("ignore:ignoring unknown reset option")  # api_test passes one
-@pytest.mark.filterwarnings("ignore:Observation")
-@pytest.mark.parametrize("options", [{}, {"single_hand": True}], ids=["game", "single-hand"])
-def test_pettingzoo_api_seed_and_render(options):
-    api_test(koira_env.make("teka", num_players=4, **options), num_cycles=100)
-    seed_test(lambda: koira_env.make("teka", num_players=4, **options), num_cycles=100)
-    render_test(
-        lambda render_mode=None: koira_env.make("teka", num_players=4, render_mode=render_mode)
-    )
 
 
 def test_spec_and_game_attributes():
@@ -57,9 +32,7 @@ def test_spec_and_game_attributes():
     assert set(entry.bots()) >= {"greedy", "counter"} and entry.rollout() is not None
 
 
-def test_bad_player_counts_and_options_name_the_valid_choices():
-    with pytest.raises(ValueError, match="played by 4 players"):
-        koira_env.make("teka", num_players=3)
+def test_bad_options_and_decks_name_the_valid_choices():
     with pytest.raises(ValueError, match=r"valid options: \[.*'failed_bid'"):
         koira_env.make("teka", 4, colour="red")
     with pytest.raises(ValueError, match=r"choose one of \['opponents', 'double', 'nothing'\]"):
@@ -94,15 +67,7 @@ def test_illegal_and_non_integer_actions_raise_and_change_nothing():
     assert state.history == [BID + 2, PASS]
 
 
-def test_protected_env_ends_the_game_on_an_illegal_action():
-    env = koira_env.make("teka", 4)
-    env.reset(options={"deck": deck_of(*STRONG)})
-    env.step(PASS)
-    env.step(0)  # a card during the auction: PettingZoo's logger warns "Illegal move made"
-    assert env.rewards["player_1"] == -1.0 and all(env.terminations.values())
-
-
-def test_reset_deck_option_and_whole_games_are_zero_sum():
+def test_reset_deck_option_and_whole_games_reach_the_target():
     env = koira_env.make("teka", 4)
     env.reset(seed=1, options={"deck": deck_of(*STRONG)})
     assert env.agent_selection == "player_0"  # the dealer's right speaks first
@@ -112,8 +77,7 @@ def test_reset_deck_option_and_whole_games_are_zero_sum():
     rng = random.Random(0)
     for seed in range(20):
         env.reset(seed=seed)
-        totals, info = play_out(env, rng)
-        assert sum(totals.values()) == pytest.approx(0)
+        _, info = play_out(env, rng)
         assert max(info["scores"].values()) >= 104 and info["teams"]["player_2"] == 0
 
 
@@ -160,8 +124,3 @@ def test_truncated_game_ends_every_agent_without_rewards():
         env.step(PASS)
     assert env.state_object.truncated and all(env.truncations.values())
     assert set(env.rewards.values()) == {0.0}
-
-
-def test_single_agent_env_passes_gymnasium_checker():
-    game = koira_env.make_game("teka", single_hand=True)
-    gym_check_env(SingleAgentEnv(game), skip_render_check=True)

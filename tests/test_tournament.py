@@ -26,19 +26,11 @@ from agents.ratings import (
     t_quantile,
     wilson,
 )
-from agents.registry import make_agent
-from agents.tournament import (
-    LOG,
-    TIMING,
-    TournamentConfig,
-    default_agents,
-    jobs,
-    lineups,
-    read_log,
-    run_tournament,
-    schedule,
-    summarize,
-)
+from agents.registry import default_agents, make_agent
+from agents.report import TIMING, summarize
+from agents.schedule import TournamentConfig, jobs, lineups, schedule
+from agents.tournament import LOG, run_tournament
+from koira_env.core.jobs import read_log
 from koira_env.core.record import load_record, replay, replay_states
 
 CONFIG = TournamentConfig(agents=("random", "greedy", "dumper"), deals=12, seed=5)
@@ -165,7 +157,8 @@ def test_resume_after_killing_a_run(tmp_path):
     config = TournamentConfig(agents=("random", "greedy", "dumper"), deals=150, seed=9)
     folder = tmp_path / "killed"
     code = (
-        "from agents.tournament import TournamentConfig, run_tournament\n"
+        "from agents.schedule import TournamentConfig\n"
+        "from agents.tournament import run_tournament\n"
         f"run_tournament(TournamentConfig(agents={config.agents!r}, deals=150, seed=9), "
         f"{str(folder)!r}, workers=2)\n"
     )

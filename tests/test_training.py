@@ -20,9 +20,11 @@ pytest.importorskip("sb3_contrib")
 from bench_scripts import load_benchmark
 
 from agents.base import play_game
+from agents.entrants import default_entrants
 from agents.ppo import META_NAME, load_policy, model_path, read_metadata
 from agents.registry import make_agent, resolve
-from agents.tournament import TournamentConfig, default_entrants, run_tournament
+from agents.schedule import TournamentConfig
+from agents.tournament import run_tournament
 from koira_env.games.koira.engine import new_game
 from koira_env.games.koira.game import make_game as make_rules  # a KoiraGame
 from training.league import League, LeagueMix, write_manifest

@@ -17,7 +17,8 @@ pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
 from agents.ppo import check_compatible, load_policy, read_metadata
-from agents.tournament import TournamentConfig, run_tournament
+from agents.schedule import TournamentConfig
+from agents.tournament import run_tournament
 from koira_env.registry import games, make_game, spec
 from training.train import MEASURES, eval_columns, main
 

@@ -51,14 +51,15 @@ from agents.flat import FlatAgent
 from agents.ismcts import ISMCTSAgent
 from agents.net import NetPolicy, save_net
 from agents.registry import make_agent
-from agents.tournament import TournamentConfig, run_tournament
+from agents.schedule import TournamentConfig
+from agents.tournament import run_tournament
 from koira_env.core.agent import Turn
 from koira_env.core.files import write_json
 from koira_env.core.game import Game
 from koira_env.core.jobs import PROCESS, chunked, map_chunks
 from koira_env.registry import make_game
 
-from .train import dataclass_flags
+from .args import dataclass_flags
 
 CHECKPOINT, LATEST, EVAL_CSV, CONFIG = "checkpoint.pt", "latest.npz", "eval.csv", "config.json"
 EVAL_COLUMNS = [

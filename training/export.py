@@ -10,13 +10,23 @@ nothing where the model is shipped to, so the export leaves them out.
 
 from __future__ import annotations
 
+import json
+import os
 import sys
+import zipfile
 from pathlib import Path
 from typing import Any
 
-from agents.ppo import read_metadata
+from agents.ppo import META_NAME, read_metadata
 
-from .train import save_model
+
+def save_model(model: Any, path: Path, meta: dict[str, Any]) -> None:
+    """The MaskablePPO zip plus ``koira.json``, written to a temp file then renamed."""
+    tmp = path.with_name(path.stem + ".tmp.zip")
+    model.save(tmp)
+    with zipfile.ZipFile(tmp, "a") as archive:
+        archive.writestr(META_NAME, json.dumps(meta, indent=1))
+    os.replace(tmp, path)
 
 
 def shipping_metadata(meta: dict[str, Any]) -> dict[str, Any]:

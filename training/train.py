@@ -13,29 +13,29 @@ is a model for ``ppo:``), ``eval.csv`` (the evaluation curve), ``eval/`` (tourna
 
 from __future__ import annotations
 
-import argparse
 import csv
 import dataclasses
-import itertools
 import json
 import multiprocessing
 import os
 import sys
 import time
-import zipfile
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from agents.ppo import META_NAME, check_compatible, model_metadata, read_metadata
+from agents.ppo import check_compatible, model_metadata, read_metadata
 from agents.registry import default_agents
-from agents.tournament import TournamentConfig, run_tournament
+from agents.schedule import TournamentConfig
+from agents.tournament import run_tournament
 from koira_env.core.game import Game
 from koira_env.core.jobs import Backend
 from koira_env.core.single_agent import SingleAgentEnv
 from koira_env.registry import make_game, spec
 
+from .args import dataclass_flags
+from .export import export, save_model
 from .league import League, LeagueMix, write_manifest
 from .warmstart import Demonstrations, collect, fit, shard_bounds
 
@@ -255,15 +255,6 @@ def new_model(args: Args, envs: Any, seed: int, tensorboard_log: str | None = No
 
 
 # ------------------------------------------------------------------ checkpoints
-def save_model(model: Any, path: Path, meta: dict[str, Any]) -> None:
-    """The MaskablePPO zip plus ``koira.json``, written to a temp file then renamed."""
-    tmp = path.with_name(path.stem + ".tmp.zip")
-    model.save(tmp)
-    with zipfile.ZipFile(tmp, "a") as archive:
-        archive.writestr(META_NAME, json.dumps(meta, indent=1))
-    os.replace(tmp, path)
-
-
 def read_eval(path: Path, upto: int) -> list[dict[str, str]]:
     """The evaluation rows up to a checkpoint (later ones were lost with the kill)."""
     if not path.exists():
@@ -484,8 +475,6 @@ def train(args: Args) -> Path:
             bar.close()
         envs.close()
     if args.export:
-        from .export import export
-
         shipped = export(latest, args.export)
         print(f"exported {shipped} ({shipped.stat().st_size / 1e6:.1f} MB)")
     return latest
@@ -524,47 +513,6 @@ def _progress_bar(args: Args, done: int) -> _Bar | None:
 def parse_args(argv: list[str] | None = None) -> Args:
     """Command-line flags generated from ``Args`` (each field's docstring is its help)."""
     return dataclass_flags(Args, argv, "koira train", __doc__.split("\n")[0])
-
-
-def dataclass_flags(cls: Any, argv: list[str] | None, prog: str, description: str) -> Any:
-    """An instance of the arguments dataclass ``cls`` from command-line flags, one per field
-    (its docstring is the help), as every trainer of ``koira train`` takes them."""
-    parser = argparse.ArgumentParser(prog=prog, description=description)
-    docs = _field_docs(cls)
-    defaults = cls()
-    for f in dataclasses.fields(cls):
-        flag = "--" + f.name.replace("_", "-")
-        default = getattr(defaults, f.name)
-        help_text = f"{docs.get(f.name, '')} (default: {default})"
-        if isinstance(default, bool):
-            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default)
-        elif isinstance(default, tuple):
-            kind = int if default and isinstance(default[0], int) else str
-            parser.add_argument(flag, nargs="+", type=kind, default=default, help=help_text)
-        elif isinstance(default, dict):
-            parser.add_argument(flag, type=json.loads, default=default, help=help_text)
-        else:
-            parser.add_argument(flag, type=type(default), default=default, help=help_text)
-    ns = parser.parse_args(argv)
-    values = {f.name: getattr(ns, f.name) for f in dataclasses.fields(cls)}
-    for name, value in values.items():
-        if isinstance(getattr(defaults, name), tuple):
-            values[name] = tuple(value)
-    return cls(**values)
-
-
-def _field_docs(cls: Any) -> dict[str, str]:
-    """Field name -> the docstring under it, read from the dataclass's source."""
-    import ast
-    import inspect
-
-    tree = ast.parse(inspect.getsource(cls))
-    body = tree.body[0].body  # type: ignore[attr-defined]
-    docs = {}
-    for node, nxt in itertools.pairwise(body):
-        if isinstance(node, ast.AnnAssign) and isinstance(nxt, ast.Expr):
-            docs[node.target.id] = nxt.value.value  # type: ignore[union-attr]
-    return docs
 
 
 ALGOS = ("ppo", "distill")

@@ -1,0 +1,55 @@
+"""The command line of ``koira train``'s trainers: flags generated from an arguments dataclass.
+
+Each trainer (``training.train``'s MaskablePPO, ``training.distill``) describes its arguments
+as a dataclass whose fields carry their help as docstrings; ``dataclass_flags`` turns it into
+flags, so both trainers parse their command lines the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import itertools
+import json
+from typing import Any
+
+
+def dataclass_flags(cls: Any, argv: list[str] | None, prog: str, description: str) -> Any:
+    """An instance of the arguments dataclass ``cls`` from command-line flags, one per field
+    (its docstring is the help), as every trainer of ``koira train`` takes them."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    docs = _field_docs(cls)
+    defaults = cls()
+    for f in dataclasses.fields(cls):
+        flag = "--" + f.name.replace("_", "-")
+        default = getattr(defaults, f.name)
+        help_text = f"{docs.get(f.name, '')} (default: {default})"
+        if isinstance(default, bool):
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default)
+        elif isinstance(default, tuple):
+            kind = int if default and isinstance(default[0], int) else str
+            parser.add_argument(flag, nargs="+", type=kind, default=default, help=help_text)
+        elif isinstance(default, dict):
+            parser.add_argument(flag, type=json.loads, default=default, help=help_text)
+        else:
+            parser.add_argument(flag, type=type(default), default=default, help=help_text)
+    ns = parser.parse_args(argv)
+    values = {f.name: getattr(ns, f.name) for f in dataclasses.fields(cls)}
+    for name, value in values.items():
+        if isinstance(getattr(defaults, name), tuple):
+            values[name] = tuple(value)
+    return cls(**values)
+
+
+def _field_docs(cls: Any) -> dict[str, str]:
+    """Field name -> the docstring under it, read from the dataclass's source."""
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(cls))
+    body = tree.body[0].body  # type: ignore[attr-defined]
+    docs = {}
+    for node, nxt in itertools.pairwise(body):
+        if isinstance(node, ast.AnnAssign) and isinstance(nxt, ast.Expr):
+            docs[node.target.id] = nxt.value.value  # type: ignore[union-attr]
+    return docs
