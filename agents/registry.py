@@ -15,6 +15,7 @@ from .ismcts import ismcts
 from .net import NetAgent
 from .ppo import PPOAgent  # torch is imported only when a model is loaded
 from .random_agent import random_agent
+from .solver import solver
 
 GENERIC: dict[str, Callable[..., Any]] = {
     "random": random_agent,
@@ -22,9 +23,10 @@ GENERIC: dict[str, Callable[..., Any]] = {
     "flat": flat,
     "ppo": PPOAgent,
     "net": NetAgent,
+    "solver": solver,
 }
 SEARCH_BOTS = frozenset(
-    {"ismcts", "flat"}
+    {"ismcts", "flat", "solver"}
 )  # too slow for a default tournament; name them to include
 _STUDY_AGENTS: dict[str, dict[str, Callable[..., Any]]] = {}  # game -> name -> factory
 

@@ -345,8 +345,8 @@ class GameSpec:
     ``package`` is the game's package; its ``bots`` module holds ``BOTS`` (name -> factory
     taking the spec's argument string, as ``make_agent`` calls it) and may hold ``ROLLOUT``
     (a fast ``State -> action`` policy for search rollouts; uniform random otherwise),
-    ``SEARCH`` (a compiled ISMCTS, see ``search``) and ``FLAT`` (compiled flat Monte Carlo,
-    see ``flat``).
+    ``SEARCH`` (a compiled ISMCTS, see ``search``), ``FLAT`` (compiled flat Monte Carlo,
+    see ``flat``) and ``ENDGAME`` (exact verdicts of an endgame solver, see ``endgame``).
     """
 
     id: str
@@ -387,3 +387,10 @@ class GameSpec:
         [(action, mean return)]`` or ``None`` when it cannot run that turn), or ``None``:
         ``agents.flat`` then runs its own loop."""
         return getattr(self._bots_module(), "FLAT", None)
+
+    def endgame(self) -> Any:
+        """The game's exact endgame solver for agents (``bots.ENDGAME``: ``(turn, deals,
+        max_cards, max_nodes) -> {action: [verdict per deal]}`` or ``None`` out of its reach;
+        a verdict is True when the seat can make sure it does not lose, False when it cannot,
+        None when undecided), or ``None``: the game has none (``agents.solver`` refuses it)."""
+        return getattr(self._bots_module(), "ENDGAME", None)

@@ -1,7 +1,9 @@
-"""Koira (Dog) and its sister game Mattis: engine, observation, text and bots."""
+"""Koira (Dog) and its sister game Mattis: engine, observation, text, bots and the exact
+phase-two solver (``solve``, ``solve_moves``)."""
 
 from ...core.game import GameSpec
 from .game import make_game
+from .solver import solve, solve_moves
 
 SPEC = GameSpec(
     id="koira",
@@ -25,3 +27,5 @@ SPEC = GameSpec(
         "bc_bots": ("greedy",),
     },
 )
+
+__all__ = ["SPEC", "make_game", "solve", "solve_moves"]

@@ -1537,22 +1537,69 @@ cdef class State:
             for i in range(self.d.trick_len)
         ]
 
+    @trick.setter
+    def trick(self, value):
+        """``[[player, [cards of one play]], ...]``, bottom first; a play is one card or a run."""
+        plays = []
+        for player, cards in value:
+            cards = [_card(c) for c in cards]
+            if not cards or cards != list(range(cards[0], cards[0] + len(cards))) or (
+                cards[0] // 13 != cards[len(cards) - 1] // 13
+            ):
+                raise ValueError(f"a trick play is one card or a run of one suit, got {cards}")
+            plays.append((_seat(self, player), cards[0], len(cards)))
+        if len(plays) > MAX_PLAYERS:
+            raise ValueError(f"a trick holds at most {MAX_PLAYERS} plays, got {len(plays)}")
+        for i, (player, first, size) in enumerate(plays):
+            self.d.trick_player[i] = player
+            self.d.trick_first[i] = first
+            self.d.trick_size[i] = size
+        self.d.trick_len = len(plays)
+
     @property
     def trick_count(self):
         return self.d.trick_count
+
+    @trick_count.setter
+    def trick_count(self, value):
+        self.d.trick_count = _bounded(value, 0, MAX_PLAYERS, "trick_count")
 
     @property
     def trick_needed(self):
         return self.d.trick_needed
 
+    @trick_needed.setter
+    def trick_needed(self, value):
+        self.d.trick_needed = _bounded(value, 0, MAX_PLAYERS, "trick_needed")
+
     @property
     def led_suit(self):
         return self.d.led_suit
+
+    @led_suit.setter
+    def led_suit(self, value):
+        self.d.led_suit = _bounded(value, -1, 3, "led_suit")
 
     @property
     def out(self):
         return [bool(self.d.out[p]) for p in range(self.opt.n)]
 
+    @out.setter
+    def out(self, value):
+        if len(value) != self.opt.n:
+            raise ValueError(f"give one flag per seat ({self.opt.n}), got {len(value)}")
+        for p in range(self.opt.n):
+            self.d.out[p] = bool(value[p])
+
     @property
     def placements(self):
         return [self.d.placements[i] for i in range(self.d.placed)]
+
+    @placements.setter
+    def placements(self, value):
+        seats = [_seat(self, p) for p in value]
+        if len(set(seats)) != len(seats):
+            raise ValueError(f"placements name each seat at most once, got {seats}")
+        for i, p in enumerate(seats):
+            self.d.placements[i] = p
+        self.d.placed = len(seats)

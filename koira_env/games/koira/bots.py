@@ -1,17 +1,19 @@
 """Koira's bots: six heuristics (``heuristics.py``), the card-counting ``expert``
-(``expert.py``), the dumper's move as the rollout policy of search, and the compiled search
-(``_search.pyx``) that ``agents.ismcts`` runs on the compiled core."""
+(``expert.py``), the dumper's move as the rollout policy of search, the compiled search
+(``_search.pyx``) that ``agents.ismcts`` runs on the compiled core, and the exact phase-two
+verdicts (``solver.py``) that ``agents.solver`` plays by."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .engine import PHASE_ONE, State
+from .engine import PHASE_ONE, PHASE_TWO, UNKNOWN, State
 
 if TYPE_CHECKING:
     from ...core.agent import Turn
 from .expert import ExpertAgent
 from .heuristics import HEURISTICS, HeuristicAgent
+from .solver import solve_moves
 
 _ROLLOUT = HeuristicAgent(win="never", war=-1)  # the dumper's plan, fed straight from a State
 
@@ -73,7 +75,24 @@ def compiled_flat(turn: Turn, playouts: int, seed: int) -> list[tuple[int, float
     return None if fast is None else fast.action_values(turn._state, turn.view.seat, playouts, seed)
 
 
+def endgame_verdicts(
+    turn: Turn, deals: int, max_cards: int, max_nodes: int | None
+) -> dict[int, list[bool | None]] | None:
+    """Each legal move's exact verdicts (``solver.solve_moves``) on ``deals`` deals of the
+    seat's hidden cards, one deal when nothing is hidden (most of phase two); ``None`` out
+    of the solver's reach: phase one, or more than ``max_cards`` cards in hands."""
+    view = turn.view
+    if view.phase != PHASE_TWO or sum(view.hand_sizes) > max_cards:
+        return None
+    verdicts: dict[int, list[bool | None]] = {a: [] for a in view.legal}
+    for _ in range(deals if UNKNOWN in view.where else 1):
+        for action, verdict in solve_moves(turn.sample_state(), max_nodes).items():
+            verdicts[action].append(verdict)
+    return verdicts
+
+
 BOTS = {**HEURISTICS, "expert": expert}
 ROLLOUT = dumper_move
 SEARCH = compiled_search
+ENDGAME = endgame_verdicts
 FLAT = compiled_flat

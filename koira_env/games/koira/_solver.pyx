@@ -1,0 +1,360 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False, embedsignature=True
+"""The phase-two solver of ``solver.py`` on the compiled core: the same AND/OR search, in C.
+
+``solver.ReferenceSolver`` is the readable reference; the two give the same verdicts (tests).
+One working state is searched in place: a move is made by the core's own ``apply_legal``
+(the rules are decided there, once) and unmade by copying the saved ``Data`` back. Proven
+positions go to one table shared by the calls (open addressing; a generation per call, so
+nothing is ever cleared), keyed by the whole position, not a hash of it: two positions share
+an entry only if they are equal. Beyond the reference, and not changing any answer:
+
+moves are ordered (a move that empties the mover's hand first, then plays from the lowest
+card up, a take last), and ranks in keys are renumbered over the cards still in play. Cards that look equivalent (one hand, one suit, no card in play
+ranked between them) are not: one can be taken back later and meet the other in a trick, so
+every move is tried.
+
+Not reentrant: the buffers and the table are the module's, and a search holds the GIL.
+"""
+
+cimport cython
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, malloc
+from libc.string cimport memcmp, memcpy, memset
+
+from koira_env.core._bits cimport lowest, popcount
+
+from koira_env.games.koira._compiled cimport (
+    FIRST_RUN,
+    GAME_OVER,
+    MAX_LEGAL,
+    MAX_PLAYERS,
+    NUM_CARDS,
+    TAKE,
+    Data,
+    State,
+)
+
+from .engine import RUNS
+
+cdef enum:
+    KEY_WORDS = 11  # eight hands, two words of trick plays, one of counters
+    TABLE_BITS = 20
+    PROBES = 4
+    MAX_DEPTH = 2048  # a line longer than this is left undecided (emptied_trick="ends" only)
+    UNKNOWN = 2
+    NO_COMPRESS = 0
+    PER_SUIT = 1
+    ACROSS_SUITS = 2
+
+cdef struct Entry:
+    uint64_t key[KEY_WORDS]
+    uint32_t gen
+    int value
+
+cdef struct Ctx:
+    int seat
+    int n
+    long long nodes
+    long long max_nodes  # < 0: no limit
+    long long repeats
+    bint cycles  # emptied_trick="ends": a position may repeat on a line
+    int compress  # how ranks are renumbered in keys: NO_COMPRESS, PER_SUIT or ACROSS_SUITS
+    int depth
+
+cdef Entry* TABLE = NULL
+cdef uint32_t GEN = 0
+cdef Data* SAVED = NULL  # per depth: the position before the move being searched
+cdef short* MOVES = NULL  # per depth: the moves to try, MAX_LEGAL each
+cdef uint64_t* LINE = NULL  # per depth: the key of the position (repetitions)
+cdef signed char RUN_LEN[MAX_LEGAL]  # cards an action puts on the table
+cdef signed char TOP_RANK[MAX_LEGAL]  # rank of its highest card
+
+
+cdef void _allocate() except *:
+    global TABLE, SAVED, MOVES, LINE
+    cdef int a
+    TABLE = <Entry*>calloc(1 << TABLE_BITS, sizeof(Entry))
+    SAVED = <Data*>malloc(MAX_DEPTH * sizeof(Data))
+    MOVES = <short*>malloc(MAX_DEPTH * MAX_LEGAL * sizeof(short))
+    LINE = <uint64_t*>malloc(MAX_DEPTH * KEY_WORDS * sizeof(uint64_t))
+    if not (TABLE and SAVED and MOVES and LINE):
+        raise MemoryError("the Koira solver could not allocate its table")
+    for a in range(MAX_LEGAL):
+        if a < NUM_CARDS:
+            RUN_LEN[a] = 1
+            TOP_RANK[a] = a % 13
+        elif FIRST_RUN <= a < FIRST_RUN + len(RUNS):
+            RUN_LEN[a] = len(RUNS[a - FIRST_RUN])
+            TOP_RANK[a] = max(RUNS[a - FIRST_RUN]) % 13
+        else:
+            RUN_LEN[a] = 0
+            TOP_RANK[a] = -1
+
+
+_allocate()
+
+
+cdef inline void make_key(Data* d, Ctx* c, uint64_t* key) noexcept nogil:
+    """The position: hands, the trick's plays (first card and size: who made a play never
+    matters again), counters, who is out and who moves. Ranks are renumbered over the cards
+    still in play (``c.compress``): positions that differ only in which cards were discarded
+    behave alike and share a key."""
+    cdef int p, i, n = c.n
+    cdef uint64_t play, outs = 0
+    cdef uint8_t code[NUM_CARDS]
+    memset(key, 0, KEY_WORDS * sizeof(uint64_t))
+    if c.compress != NO_COMPRESS:
+        renumber(d, c, code)
+    for p in range(n):
+        key[p] = d.hand[p] if c.compress == NO_COMPRESS else recode(d.hand[p], code)
+        outs |= (<uint64_t>(d.out[p] != 0)) << p
+    for i in range(d.trick_len):  # at most MAX_PLAYERS plays, 10 bits each
+        play = d.trick_first[i] if c.compress == NO_COMPRESS else code[d.trick_first[i]]
+        play = (play << 4) | d.trick_size[i]
+        key[8 + i // 6] |= play << (10 * (i % 6))
+    key[10] = (
+        <uint64_t>d.current
+        | (<uint64_t>d.trick_count << 4)
+        | (<uint64_t>d.trick_needed << 8)
+        | (<uint64_t>(d.led_suit + 1) << 12)
+        | (<uint64_t>d.trick_len << 16)
+        | (outs << 20)
+    )
+
+
+cdef inline void renumber(Data* d, Ctx* c, uint8_t* code) noexcept nogil:
+    """``code[card]``: the card with its rank renumbered among the cards in hands or in the
+    trick, within its suit (``PER_SUIT``: ranks are compared only within a suit) or across
+    suits (``ACROSS_SUITS``: ``take="lowest"`` compares face ranks of different suits)."""
+    cdef uint64_t live = 0
+    cdef int i, s, r, k
+    cdef int rank_code[13]
+    for i in range(c.n):
+        live |= d.hand[i]
+    for i in range(d.trick_len):
+        live |= ((<uint64_t>1 << d.trick_size[i]) - 1) << d.trick_first[i]
+    if c.compress == PER_SUIT:
+        for s in range(4):
+            k = 0
+            for r in range(13):
+                if live >> (13 * s + r) & 1:
+                    code[13 * s + r] = 13 * s + k
+                    k += 1
+        return
+    k = 0
+    for r in range(13):
+        rank_code[r] = k
+        for s in range(4):
+            if live >> (13 * s + r) & 1:
+                k += 1
+                break
+    for s in range(4):
+        for r in range(13):
+            code[13 * s + r] = 13 * s + rank_code[r]
+
+
+cdef inline uint64_t recode(uint64_t mask, uint8_t* code) noexcept nogil:
+    cdef uint64_t out = 0
+    while mask:
+        out |= <uint64_t>1 << code[lowest(mask)]
+        mask &= mask - 1
+    return out
+
+
+cdef inline uint64_t hash_key(uint64_t* key) noexcept nogil:
+    cdef uint64_t h = <uint64_t>0x9E3779B97F4A7C15
+    cdef int i
+    for i in range(KEY_WORDS):
+        h ^= key[i]
+        h *= <uint64_t>0xBF58476D1CE4E5B9
+        h ^= h >> 31
+    return h
+
+
+cdef inline int lookup(uint64_t* key, uint64_t h) noexcept nogil:
+    cdef int i
+    cdef Entry* e
+    for i in range(PROBES):
+        e = &TABLE[(h + i) & ((1 << TABLE_BITS) - 1)]
+        if e.gen != GEN:
+            return UNKNOWN
+        if memcmp(e.key, key, KEY_WORDS * sizeof(uint64_t)) == 0:
+            return e.value
+    return UNKNOWN
+
+
+cdef inline void store(uint64_t* key, uint64_t h, int value) noexcept nogil:
+    cdef int i
+    cdef Entry* e = &TABLE[h & ((1 << TABLE_BITS) - 1)]
+    for i in range(PROBES):  # the first free slot of the run, else the run's first
+        if TABLE[(h + i) & ((1 << TABLE_BITS) - 1)].gen != GEN:
+            e = &TABLE[(h + i) & ((1 << TABLE_BITS) - 1)]
+            break
+    memcpy(e.key, key, KEY_WORDS * sizeof(uint64_t))
+    e.gen = GEN
+    e.value = value
+
+
+cdef int order_moves(Data* d, short* moves, int count) noexcept:
+    """A hand-emptying move first, then plays from the lowest up, a take last (measured on
+    dumper games' positions: the fewest positions expanded of the orders tried, docs/solver.md).
+    """
+    cdef int size = popcount(d.hand[d.current])
+    cdef int score[MAX_LEGAL]
+    cdef int i, j, best, a, t
+    cdef short tmp
+    for i in range(count):
+        a = moves[i]
+        if a == TAKE:
+            score[i] = 0
+        elif RUN_LEN[a] == size:
+            score[i] = 100
+        else:
+            score[i] = 20 - TOP_RANK[a]
+    for i in range(count):  # selection sort: counts are small
+        best = i
+        for j in range(i + 1, count):
+            if score[j] > score[best]:
+                best = j
+        if best != i:
+            tmp = moves[i]
+            moves[i] = moves[best]
+            moves[best] = tmp
+            t = score[i]
+            score[i] = score[best]
+            score[best] = t
+    return count
+
+
+cdef int search(State st, Ctx* c) except -1:
+    """The verdict for ``c.seat`` in ``st`` (not finished, the seat still in): 1 escapes,
+    0 caught, ``UNKNOWN`` undecided within the node budget or the depth limit."""
+    cdef Data* d = &st.d
+    cdef uint64_t key[KEY_WORDS]
+    cdef uint64_t h
+    cdef short* moves
+    cdef int count, i, v, verdict, depth
+    cdef bint seat_moves, undecided = False
+    cdef long long repeats
+    make_key(d, c, key)
+    h = hash_key(key)
+    v = lookup(key, h)
+    if v != UNKNOWN:
+        return v
+    if c.cycles:
+        for i in range(c.depth):
+            if memcmp(&LINE[i * KEY_WORDS], key, KEY_WORDS * sizeof(uint64_t)) == 0:
+                c.repeats += 1
+                return 1  # an endless game: nobody loses
+    if c.depth >= MAX_DEPTH or (c.max_nodes >= 0 and c.nodes >= c.max_nodes):
+        return UNKNOWN
+    c.nodes += 1
+    depth = c.depth
+    moves = &MOVES[depth * MAX_LEGAL]
+    count = order_moves(d, moves, st.legal_into(moves))
+    seat_moves = d.current == c.seat
+    SAVED[depth] = d[0]
+    memcpy(&LINE[depth * KEY_WORDS], key, KEY_WORDS * sizeof(uint64_t))
+    repeats = c.repeats
+    c.depth = depth + 1
+    verdict = 0 if seat_moves else 1
+    for i in range(count):
+        st.apply_legal(moves[i])
+        if d.phase == GAME_OVER:
+            v = d.truncated or d.placements[d.placed - 1] != c.seat
+        elif d.out[c.seat]:
+            v = 1
+        else:
+            v = search(st, c)
+        d[0] = SAVED[depth]
+        if v == UNKNOWN:
+            undecided = True
+        elif v == seat_moves:  # an escape at the seat's turn, a catch at another's
+            verdict = v
+            undecided = False
+            break
+    c.depth = depth
+    if undecided:
+        return UNKNOWN
+    if c.repeats == repeats:
+        store(key, h, verdict)
+    return verdict
+
+
+cdef State _working_copy(State state):
+    """A copy that keeps no history or log and counts no actions (the solver ignores the
+    ``max_actions`` safeguard)."""
+    cdef State st = state.clone_c()
+    st.history = None
+    st.log = None
+    st.d.actions_taken = 0
+    return st
+
+
+cdef void _start(Ctx* c, State st, int seat, max_nodes) noexcept:
+    global GEN
+    GEN += 1
+    if GEN == 0:  # wrapped: forget every generation
+        memset(TABLE, 0, (1 << TABLE_BITS) * sizeof(Entry))
+        GEN = 1
+    c.seat = seat
+    c.n = st.opt.n
+    c.max_nodes = -1 if max_nodes is None else max_nodes
+    c.repeats = 0
+    c.depth = 0
+    c.cycles = st.opt.emptied_ends
+    if st.opt.sequences:
+        c.compress = NO_COMPRESS  # a run needs consecutive card ids: discards matter
+    elif st.opt.take_lowest:
+        c.compress = ACROSS_SUITS
+    else:
+        c.compress = PER_SUIT
+
+
+cdef object _answer(State st, Ctx* c):
+    """The verdict of ``st`` (a copy the search may use) as True, False or None."""
+    cdef Data* d = &st.d
+    cdef int v
+    if d.phase == GAME_OVER:
+        return bool(d.truncated or d.placements[d.placed - 1] != c.seat)
+    if d.out[c.seat]:
+        return True
+    c.nodes = 0
+    v = search(st, c)
+    return None if v == UNKNOWN else v == 1
+
+
+def solve(State state, int seat, max_nodes=None):
+    """``solver.solve`` for a compiled phase-two state (checked by the caller)."""
+    cdef Ctx c
+    cdef State st = _working_copy(state)
+    _start(&c, st, seat, max_nodes)
+    return _answer(st, &c)
+
+
+def solve_moves(State state, max_nodes=None):
+    """``solver.solve_moves`` for a compiled phase-two state (checked by the caller): every
+    legal move's verdict for the seat to move, each within ``max_nodes``."""
+    cdef Ctx c
+    cdef State st = _working_copy(state)
+    cdef Data saved = st.d
+    cdef short moves[MAX_LEGAL]
+    cdef int count = st.legal_into(moves)
+    cdef int i
+    _start(&c, st, st.d.current, max_nodes)
+    verdicts = {}
+    for i in range(count):
+        st.apply_legal(moves[i])
+        verdicts[moves[i]] = _answer(st, &c)
+        st.d = saved
+    return verdicts
+
+
+def nodes_searched(State state, int seat, max_nodes=None):
+    """``solve`` and the positions it expanded (benchmarks)."""
+    cdef Ctx c
+    cdef State st = _working_copy(state)
+    _start(&c, st, seat, max_nodes)
+    verdict = _answer(st, &c)
+    return verdict, c.nodes

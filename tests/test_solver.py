@@ -1,0 +1,192 @@
+"""The exact phase-two solver (``koira_env.games.koira.solver``).
+
+Three searches must agree: the compiled solver (``_solver.pyx``), the readable reference
+(``ReferenceSolver``) and an exhaustive search with no table and no shortcuts
+(``brute_force``), on small positions of every preset, table sizes from 2 to 8 and the option
+mixes that change phase two, from both engines. On bigger positions the solver must agree with
+its own children (an escape needs one escaping move at the seat's turn, and every move at the
+others').
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from koira_env.games.koira import solve, solve_moves
+from koira_env.games.koira.engine import PHASE_TWO
+from koira_env.games.koira.game import make_game
+from koira_env.games.koira.solver import ReferenceSolver, brute_force, compiled_copy
+
+# (preset, players, options): every preset, the smallest and largest tables, and the options
+# that change phase two
+TABLES = [
+    ("koira", 2, {}),
+    ("koira", 3, {}),
+    ("koira", 4, {}),
+    ("koira", 8, {}),
+    ("koira-b", 3, {}),
+    ("koira-b", 6, {}),
+    ("mattis", 4, {}),
+    ("mattis", 8, {}),
+    ("koira", 4, {"trump_only_when_void": False, "voluntary_take": True}),
+    ("koira", 4, {"take": "lowest", "trump_ends_trick": True}),
+    ("koira", 3, {"sequences": 2}),
+    ("koira-b", 4, {"sequences": 2, "take_one_card": True, "sequences_from_two": True}),
+    ("koira", 4, {"sequences": 3, "sequence_beat": "any_length", "reward": "placement"}),
+    ("koira", 4, {"emptied_trick": "ends"}),
+    ("koira-b", 3, {"emptied_trick": "ends"}),
+]
+
+
+def positions(preset, n, options, count, max_cards, engine=None, seed=0):
+    """Phase-two positions of random games, the first with at most ``max_cards`` in hands."""
+    game = make_game(n, preset, engine=engine, **options)
+    rng = random.Random(seed)
+    found, g = [], 0
+    while len(found) < count:
+        state = game.new_state(seed=seed * 100_000 + g)
+        g += 1
+        while not state.is_terminal:
+            if state.phase == PHASE_TWO and sum(map(len, state.hands)) <= max_cards:
+                found.append(state)
+                break
+            state.apply(rng.choice(state.legal_actions()))
+    return found
+
+
+def table_id(table):
+    preset, n, options = table
+    return f"{preset}-{n}" + "".join(f"-{k}={v}" for k, v in options.items())
+
+
+@pytest.mark.parametrize("table", TABLES, ids=table_id)
+@pytest.mark.parametrize("engine", ["compiled", "python"])
+def test_solver_agrees_with_the_reference_and_brute_force(table, engine):
+    preset, n, options = table
+    cycles = options.get("emptied_trick") == "ends"  # brute force explores every cycle
+    states = positions(preset, n, options, 8, 5 if cycles else 7, engine=engine, seed=n)
+    verdicts = set()
+    for state in states:
+        for seat in range(n):
+            exact = brute_force(state, seat)
+            assert solve(state, seat) is exact
+            assert ReferenceSolver(seat).value(state) is exact
+            verdicts.add(exact)
+    assert verdicts == {True, False}  # the positions test both answers
+
+
+@pytest.mark.parametrize("table", TABLES[:8] + TABLES[-2:], ids=table_id)
+def test_solver_is_consistent_with_its_children(table):
+    preset, n, options = table
+    # repetitions (emptied_trick="ends") make lines long and answers line-dependent, so those
+    # tables are checked on smaller positions
+    cards = 5 if options.get("emptied_trick") == "ends" else 12 if n <= 4 else 9
+    for state in positions(preset, n, options, 6, cards, seed=7):
+        for seat in range(n):
+            verdict = solve(state, seat)
+            children = []
+            for action in state.legal_actions():
+                child = state.clone()
+                child.apply(action)
+                children.append(solve(child, seat))
+            expected = any(children) if state.current == seat else all(children)
+            assert verdict is expected
+
+
+def test_solve_moves_gives_every_legal_move_the_movers_verdict():
+    for state in positions("koira", 4, {}, 8, 12, seed=3):
+        verdicts = solve_moves(state)
+        assert sorted(verdicts) == state.legal_actions()
+        for action, verdict in verdicts.items():
+            child = state.clone()
+            child.apply(action)
+            assert verdict is solve(child, state.current)
+        assert solve(state, state.current) is any(verdicts.values())
+
+
+def test_python_states_are_solved_through_a_compiled_copy():
+    for state in positions("koira-b", 4, {"sequences": 2}, 6, 12, engine="python", seed=5):
+        twin = compiled_copy(state)
+        assert twin.hands == state.hands and twin.trick == state.trick
+        assert twin.legal_actions() == state.legal_actions()
+        assert solve_moves(state) == solve_moves(twin)
+
+
+def test_phase_one_and_bad_seats_are_refused():
+    state = make_game(4, "koira").new_state(seed=1)
+    with pytest.raises(ValueError, match="phase-two states only"):
+        solve(state, 0)
+    with pytest.raises(ValueError, match="phase-two states only"):
+        solve_moves(state)
+    late = positions("koira", 4, {}, 1, 20)[0]
+    for seat in (4, -1, 1.0, None):
+        with pytest.raises(ValueError, match=r"seat must be an int in 0\.\.3"):
+            solve(late, seat)
+
+
+def test_a_budget_leaves_big_positions_undecided_and_finished_games_are_settled():
+    big = positions("koira", 4, {}, 1, 40, seed=11)[0]
+    assert sum(map(len, big.hands)) > 30
+    assert solve(big, big.current, max_nodes=1) is None
+    assert set(solve_moves(big, max_nodes=1).values()) <= {None, True, False}
+    state = big.clone()
+    rng = random.Random(0)
+    while not state.is_terminal:
+        state.apply(rng.choice(state.legal_actions()))
+    assert [solve(state, p) for p in range(4)] == [p != state.loser for p in range(4)]
+    assert solve_moves(state) == {}
+
+
+def test_compiled_phase_two_setters_refuse_bad_positions():
+    state = positions("koira", 4, {}, 1, 20)[0].clone()
+    with pytest.raises(ValueError, match="one card or a run of one suit"):
+        state.trick = [[0, [3, 5]]]
+    with pytest.raises(ValueError, match="one flag per seat"):
+        state.out = [False]
+    with pytest.raises(ValueError, match="at most once"):
+        state.placements = [1, 1]
+    before = state.trick
+    with pytest.raises(ValueError):
+        state.trick = [[0, [12, 13]]]  # a king and the next suit's two are no run
+    assert state.trick == before
+
+
+def test_solver_agent_plays_an_escape_whenever_the_solver_finds_one():
+    from agents.registry import make_agent
+    from koira_env.core.agent import Turn
+
+    agent = make_agent("solver:1")
+    played = 0
+    for state in positions("koira", 4, {}, 40, 12, seed=13):
+        state = state.clone()
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            seat = state.current
+            if len(legal) > 1:
+                verdicts = solve_moves(state)
+                move = agent.act(Turn(state.view(seat), state.game, random.Random(0), state))
+                assert move in legal
+                if True in verdicts.values():  # nothing is hidden this late in these games
+                    assert verdicts[move] is True
+                    played += 1
+            else:
+                move = legal[0]
+            state.apply(move)
+    assert played > 20
+
+
+def test_solver_agent_specs_and_games_without_a_solver_are_refused():
+    from agents.base import play_game
+    from agents.registry import make_agent
+    from koira_env.registry import make_game as make_any_game
+
+    agent = make_agent("solver:2:0/20:16")
+    assert (agent.deals, agent.max_cards, agent.search.per_phase) == (2, 16, (0, 20))
+    for bad in ("solver:x", "solver:0", "solver:1:2:3:4"):
+        with pytest.raises(ValueError, match="solver"):
+            make_agent(bad)
+    game = make_any_game("kop")
+    with pytest.raises(ValueError, match="Kop has no endgame solver"):
+        play_game([make_agent("solver", "kop")] * 4, game, None, 0, deal_seed=1)
