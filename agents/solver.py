@@ -91,19 +91,21 @@ class SolverAgent:
 
 def solver(arg: str = "") -> SolverAgent:
     """``solver``, ``solver:DEALS``, ``solver:DEALS:ITERATIONS`` (ISMCTS where the solver does
-    not decide; one count per phase as ``ismcts`` takes them, ``0/150``) or
-    ``solver:DEALS:ITERATIONS:MAX_CARDS``."""
+    not decide; one count per phase as ``ismcts`` takes them, ``0/150``),
+    ``solver:DEALS:ITERATIONS:MAX_CARDS`` or ``solver:DEALS:ITERATIONS:MAX_CARDS:MAX_NODES``."""
     if not arg:
         return SolverAgent()
     parts = arg.split(":")
-    if len(parts) > 3:
-        raise ValueError(f"solver takes at most DEALS:ITERATIONS:MAX_CARDS, got {arg!r}")
+    if len(parts) > 4:
+        raise ValueError(f"solver takes at most DEALS:ITERATIONS:MAX_CARDS:MAX_NODES, got {arg!r}")
     try:
         deals = int(parts[0])
         counts = [int(x) for x in parts[1].split("/")] if len(parts) > 1 else [0]
         max_cards = int(parts[2]) if len(parts) > 2 else 20
+        max_nodes = int(parts[3]) if len(parts) > 3 else 20_000
     except ValueError:
         raise ValueError(
-            f"solver needs integers: DEALS[:ITERATIONS[:MAX_CARDS]] (4:0/150:20), got {arg!r}"
+            "solver needs integers: DEALS[:ITERATIONS[:MAX_CARDS[:MAX_NODES]]] (1:0/150:20), "
+            f"got {arg!r}"
         ) from None
-    return SolverAgent(deals, counts[0] if len(counts) == 1 else counts, max_cards)
+    return SolverAgent(deals, counts[0] if len(counts) == 1 else counts, max_cards, max_nodes)

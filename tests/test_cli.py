@@ -218,7 +218,7 @@ def test_play_help_names_each_games_real_default_opponent(capsys):
     shown = " ".join(capsys.readouterr().out.split())  # argparse wraps the help
     for game in games():
         assert f"{game} {default_opponent(game)}" in shown
-    assert "koira champion (ismcts:" in shown and "Koira's expert" not in shown
+    assert "koira champion (solver:" in shown and "Koira's expert" not in shown
 
 
 def test_play_shows_the_opponents_as_asked(capsys, monkeypatch):

@@ -28,8 +28,8 @@ PAGES = [
     *(
         f"{page}/index.html"
         for page in (
-            "environment", "bots", "tournaments", "training", "ray", "web", "findings",
-            "benchmarks",
+            "environment", "bots", "solver", "tournaments", "training", "ray", "web",
+            "findings", "benchmarks",
         )
     ),
     "api/index.html",
@@ -37,7 +37,7 @@ PAGES = [
         f"api/{page}/index.html"
         for page in (
             "registry", "game", "options", "env", "single_agent", "record", "agent", "cards",
-            "agents", "ismcts", "tournament", "training",
+            "agents", "ismcts", "solver", "tournament", "training",
         )
     ),
 ]  # fmt: skip

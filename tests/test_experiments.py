@@ -201,3 +201,17 @@ def test_probe_uses_common_random_numbers():
     fours = [a[card_id(c)].returns for c in ("4C", "4D")]
     same = sum(x == y for x, y in zip(*fours, strict=True))
     assert same >= 20  # only the suit of the kept four differs in phase two
+
+
+def test_endgame_census_counts_decisions_and_an_exact_player_misses_no_escape(tmp_path):
+    from experiments import endgames
+
+    args = ["--agent", "solver:1:0:12:200000", "--max-cards", "12", "--max-nodes", "200000"]
+    rows = endgames.main([*args, "--games", "4", "--out", str(tmp_path)])
+    rows = rows["rows"]
+    assert rows and (tmp_path / "census.csv").exists() and (tmp_path / "census.json").exists()
+    for row in rows:
+        assert row["decisive"] <= row["decisions"] and row["missed"] <= row["decisive"]
+    assert [r["cards"] for r in rows] == ["2-8", "9-12"]  # --max-cards 12
+    assert sum(r["decisive"] for r in rows) > 0  # decisions the exact player met ...
+    assert sum(r["missed"] for r in rows) == 0  # ... and never got wrong

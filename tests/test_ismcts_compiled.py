@@ -195,9 +195,11 @@ def test_iterations_per_phase_search_where_they_are_asked_for():
 
 def test_champion_is_the_endgame_search_and_the_default_opponent_of_koira_play():
     from agents.registry import default_agents
+    from agents.solver import SolverAgent
     from experiments.cli import default_opponent
 
     champion = make_agent("champion")
-    assert isinstance(champion, ISMCTSAgent) and champion.per_phase[0] == 0
+    assert isinstance(champion, SolverAgent) and champion.max_cards == 16
+    assert isinstance(champion.search, ISMCTSAgent) and champion.search.per_phase == (0, 150)
     assert default_opponent("koira") == "champion"
     assert "champion" in default_agents("koira")  # in the default field, unlike ismcts

@@ -104,6 +104,10 @@ def test_solve_moves_gives_every_legal_move_the_movers_verdict():
             child.apply(action)
             assert verdict is solve(child, state.current)
         assert solve(state, state.current) is any(verdicts.values())
+        first = solve_moves(state, first_escape=True)
+        escapes = [a for a, v in first.items() if v is True]
+        assert escapes == [] if True not in verdicts.values() else escapes == [list(first)[-1]]
+        assert all(verdicts[a] is v for a, v in first.items())
 
 
 def test_python_states_are_solved_through_a_compiled_copy():
@@ -184,7 +188,7 @@ def test_solver_agent_specs_and_games_without_a_solver_are_refused():
 
     agent = make_agent("solver:2:0/20:16")
     assert (agent.deals, agent.max_cards, agent.search.per_phase) == (2, 16, (0, 20))
-    for bad in ("solver:x", "solver:0", "solver:1:2:3:4"):
+    for bad in ("solver:x", "solver:0", "solver:1:2:3:0", "solver:1:2:3:4:5"):
         with pytest.raises(ValueError, match="solver"):
             make_agent(bad)
     game = make_any_game("kop")

@@ -14,13 +14,14 @@ SPEC = GameSpec(
     package=__name__,
     rank_by="loss_rate",
     opponent="champion",
-    # the strongest shipped agent (docs/bots.md "champion"): ISMCTS spending its whole budget
-    # on phase two, where search pays, and the dumper's move in phase one; on the compiled
-    # core it takes less time per decision than ismcts:50 and loses far less often
+    # the strongest shipped agent (docs/solver.md "Agents"): the exact phase-two solver within
+    # 16 cards in hands (2,000 positions a verdict), ISMCTS (150 iterations) where it does not
+    # decide in phase two, the dumper's move in phase one; on the compiled core it takes less
+    # time per decision than ismcts:50 and loses less often than ismcts:200
     # and the strongest shipped network-only policy (docs/bots.md "champion-net"): the PPO
     # model, which measured as strong as the distilled net:koira4-net against dumpers and
     # stronger at the same table
-    aliases={"champion": "ismcts:0/150", "champion-net": "ppo:koira4-ppo"},
+    aliases={"champion": "solver:1:0/150:16:2000", "champion-net": "ppo:koira4-ppo"},
     # the shipped recipe (docs/training.md): a league of the six heuristics, greedy imitated
     training={
         "bots": ("greedy", "dumper", "warrior", "gambler", "cautious", "hoarder"),

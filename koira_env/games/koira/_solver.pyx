@@ -333,9 +333,10 @@ def solve(State state, int seat, max_nodes=None):
     return _answer(st, &c)
 
 
-def solve_moves(State state, max_nodes=None):
+def solve_moves(State state, max_nodes=None, bint first_escape=False):
     """``solver.solve_moves`` for a compiled phase-two state (checked by the caller): every
-    legal move's verdict for the seat to move, each within ``max_nodes``."""
+    legal move's verdict for the seat to move, each within ``max_nodes``; with
+    ``first_escape``, moves in the search's order up to the first that escapes."""
     cdef Ctx c
     cdef State st = _working_copy(state)
     cdef Data saved = st.d
@@ -343,11 +344,16 @@ def solve_moves(State state, max_nodes=None):
     cdef int count = st.legal_into(moves)
     cdef int i
     _start(&c, st, st.d.current, max_nodes)
+    if first_escape:
+        count = order_moves(&st.d, moves, count)
     verdicts = {}
     for i in range(count):
         st.apply_legal(moves[i])
-        verdicts[moves[i]] = _answer(st, &c)
+        verdict = _answer(st, &c)
+        verdicts[moves[i]] = verdict
         st.d = saved
+        if first_escape and verdict is True:
+            break
     return verdicts
 
 

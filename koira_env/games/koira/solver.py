@@ -165,10 +165,13 @@ def solve(state: Any, seat: int, max_nodes: int | None = None) -> Verdict:
     return _solver.solve(compiled_copy(state), seat, max_nodes)
 
 
-def solve_moves(state: Any, max_nodes: int | None = None) -> dict[int, Verdict]:
+def solve_moves(
+    state: Any, max_nodes: int | None = None, first_escape: bool = False
+) -> dict[int, Verdict]:
     """Every legal move's verdict for the seat to move (``solve`` of the position after it,
-    each within ``max_nodes``): ``{action: True | False | None}``."""
-    check_solvable(state)
+    each within ``max_nodes``): ``{action: True | False | None}``. With ``first_escape``, only
+    the moves up to the first that escapes (in the solver's order): enough to play one."""
+    check_solvable(state, state.current)
     if state.is_terminal:
         return {}
     if _solver is None:
@@ -178,8 +181,10 @@ def solve_moves(state: Any, max_nodes: int | None = None) -> dict[int, Verdict]:
             child = state.clone()
             child.apply(action)
             verdicts[action] = search.value(child)
+            if first_escape and verdicts[action] is True:
+                break
         return verdicts
-    return _solver.solve_moves(compiled_copy(state), max_nodes)
+    return _solver.solve_moves(compiled_copy(state), max_nodes, first_escape)
 
 
 def compiled_copy(state: Any) -> Any:
