@@ -93,7 +93,7 @@ def measure(states: list[Any], max_nodes: int | None) -> list[dict[str, Any]]:
     return rows
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--players", type=int, default=4)
@@ -117,6 +117,7 @@ def main(argv: list[str] | None = None) -> None:
         meta = {"python": sys.version.split()[0], "machine": platform.machine()}
         out = {"meta": meta, "args": vars(args) | {"json": str(args.json)}, "rows": rows}
         args.json.write_text(json.dumps(out, indent=2))
+    return rows
 
 
 if __name__ == "__main__":

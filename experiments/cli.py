@@ -17,6 +17,7 @@ from agents.registry import default_opponent, make_agent, resolve
 from agents.tournament import TIMING, TournamentConfig, default_entrants, run_tournament
 from experiments.common import WORKERS
 from koira_env import __version__
+from koira_env.core.files import write_json
 from koira_env.core.game import Game
 from koira_env.core.jobs import BACKENDS, Backend
 from koira_env.core.record import describe_event, load_record, replay_states
@@ -221,6 +222,16 @@ def _policy_aliases() -> str:
     return ", ".join(named) or "none today"
 
 
+def _analyze(args: argparse.Namespace) -> int:
+    from experiments.analyze import analyze, render
+
+    result = analyze(load_record(args.file), args.agent, args.deals, args.max_cards)
+    print(render(result))
+    if args.json:
+        write_json(Path(args.json), result)
+    return 0
+
+
 def _replay(args: argparse.Namespace) -> int:
     record = load_record(args.file)
     states = replay_states(record)
@@ -378,6 +389,22 @@ def build_parser() -> argparse.ArgumentParser:
         "--seat", type=int, default=None, help="with --gif: that seat's view (default: all)"
     )
     replay.set_defaults(func=_replay)
+
+    analyze = sub.add_parser(
+        "analyze",
+        help="annotate a Koira record's phase-two decisions with exact endgame values",
+        description=(
+            "Every phase-two decision of a Koira record with each legal move's escape share "
+            "over deals of what the mover could not see, the exact solver's verdict on the "
+            "true state, and the moves that threw an escape away (docs/solver.md)."
+        ),
+    )
+    analyze.add_argument("file")
+    analyze.add_argument("--agent", default=None, help="also show this agent's move (champion)")
+    analyze.add_argument("--deals", type=_at_least(1), default=8)
+    analyze.add_argument("--max-cards", type=_at_least(2), default=26)
+    analyze.add_argument("--json", metavar="OUT", default=None, help="write the analysis as JSON")
+    analyze.set_defaults(func=_analyze)
 
     serve = sub.add_parser(
         "serve",

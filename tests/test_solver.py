@@ -194,3 +194,22 @@ def test_solver_agent_specs_and_games_without_a_solver_are_refused():
     game = make_any_game("kop")
     with pytest.raises(ValueError, match="Kop has no endgame solver"):
         play_game([make_agent("solver", "kop")] * 4, game, None, 0, deal_seed=1)
+
+
+def test_the_solver_benchmark_reports_every_bucket(tmp_path):
+    import json
+
+    from bench_scripts import load_benchmark
+
+    bench = load_benchmark("bench_solver")
+    out = tmp_path / "b.json"
+    rows = bench.main(["--games", "3", "--max-nodes", "2000", "--json", str(out)])
+    names = [f"{lo}-{hi}" for lo, hi in bench.BUCKETS]
+    assert rows and [r["cards"] for r in rows] == [
+        b for b in names if b in {r["cards"] for r in rows}
+    ]
+    assert sum(r["positions"] for r in rows) == len(bench.positions(3, 4, "koira"))
+    for r in rows:
+        assert 0 <= r["median_ms"] <= r["p90_ms"] <= r["p99_ms"] <= r["max_ms"]
+        assert 0 <= r["undecided"] <= 1 and r["ratio"] > 0
+    assert json.loads(out.read_text())["rows"] == rows
