@@ -51,7 +51,8 @@ def analyze(
         seat, played = before.current, after.history[-1]
         exact = solve_moves(before, max_nodes)
         escapes: dict[int, list[bool | None]] = {a: [] for a in legal}
-        for _ in range(deals if UNKNOWN in before.view(seat).where else 1):
+        view = before.view(seat)
+        for _ in range(deals if UNKNOWN in view.where else 1):
             for action, verdict in solve_moves(before.determinize(seat, rng), max_nodes).items():
                 escapes[action].append(verdict)
         moves = []
@@ -74,7 +75,7 @@ def analyze(
             "mistake": True in exact.values() and exact[played] is False,
         }
         if player is not None:
-            turn = Turn(before.view(seat), game, random.Random(seed * 7919 + index), before)
+            turn = Turn(view, game, random.Random(seed * 7919 + index), before)
             row["agent"] = game.action_name(player.act(turn))
         decisions.append(row)
     return {

@@ -10,9 +10,9 @@ nothing is ever cleared), keyed by the whole position, not a hash of it: two pos
 an entry only if they are equal. Beyond the reference, and not changing any answer:
 
 moves are ordered (a move that empties the mover's hand first, then plays from the lowest
-card up, a take last), and ranks in keys are renumbered over the cards still in play. Cards that look equivalent (one hand, one suit, no card in play
-ranked between them) are not: one can be taken back later and meet the other in a trick, so
-every move is tried.
+card up, a take last), and ranks in keys are renumbered over the cards still in play. Cards
+that look equivalent (one hand, one suit, no card in play ranked between them) are not: one
+can be taken back later and meet the other in a trick, so every move is tried.
 
 Not reentrant: the buffers and the table are the module's, and a search holds the GIL.
 """
@@ -25,7 +25,6 @@ from libc.string cimport memcmp, memcpy, memset
 from koira_env.core._bits cimport lowest, popcount
 
 from koira_env.games.koira._compiled cimport (
-    FIRST_RUN,
     GAME_OVER,
     MAX_LEGAL,
     MAX_PLAYERS,
@@ -35,7 +34,7 @@ from koira_env.games.koira._compiled cimport (
     State,
 )
 
-from .engine import RUNS
+from .heuristics import ACT_LEN, ACT_RANK
 
 cdef enum:
     KEY_WORDS = 11  # eight hands, two words of trick plays, one of counters
@@ -67,8 +66,9 @@ cdef uint32_t GEN = 0
 cdef Data* SAVED = NULL  # per depth: the position before the move being searched
 cdef short* MOVES = NULL  # per depth: the moves to try, MAX_LEGAL each
 cdef uint64_t* LINE = NULL  # per depth: the key of the position (repetitions)
-cdef signed char RUN_LEN[MAX_LEGAL]  # cards an action puts on the table
-cdef signed char TOP_RANK[MAX_LEGAL]  # rank of its highest card
+# per action id (heuristics.py's tables): cards it puts on the table, rank of its lowest card
+cdef signed char A_LEN[MAX_LEGAL]
+cdef signed char A_RANK[MAX_LEGAL]
 
 
 cdef void _allocate() except *:
@@ -81,15 +81,8 @@ cdef void _allocate() except *:
     if not (TABLE and SAVED and MOVES and LINE):
         raise MemoryError("the Koira solver could not allocate its table")
     for a in range(MAX_LEGAL):
-        if a < NUM_CARDS:
-            RUN_LEN[a] = 1
-            TOP_RANK[a] = a % 13
-        elif FIRST_RUN <= a < FIRST_RUN + len(RUNS):
-            RUN_LEN[a] = len(RUNS[a - FIRST_RUN])
-            TOP_RANK[a] = max(RUNS[a - FIRST_RUN]) % 13
-        else:
-            RUN_LEN[a] = 0
-            TOP_RANK[a] = -1
+        A_LEN[a] = ACT_LEN[a] if a < len(ACT_LEN) else 0
+        A_RANK[a] = ACT_RANK[a] if a < len(ACT_RANK) else -1
 
 
 _allocate()
@@ -208,10 +201,10 @@ cdef int order_moves(Data* d, short* moves, int count) noexcept:
         a = moves[i]
         if a == TAKE:
             score[i] = 0
-        elif RUN_LEN[a] == size:
+        elif A_LEN[a] == size:
             score[i] = 100
         else:
-            score[i] = 20 - TOP_RANK[a]
+            score[i] = 20 - A_RANK[a]
     for i in range(count):  # selection sort: counts are small
         best = i
         for j in range(i + 1, count):
@@ -327,10 +320,7 @@ cdef object _answer(State st, Ctx* c):
 
 def solve(State state, int seat, max_nodes=None):
     """``solver.solve`` for a compiled phase-two state (checked by the caller)."""
-    cdef Ctx c
-    cdef State st = _working_copy(state)
-    _start(&c, st, seat, max_nodes)
-    return _answer(st, &c)
+    return nodes_searched(state, seat, max_nodes)[0]
 
 
 def solve_moves(State state, max_nodes=None, bint first_escape=False):
