@@ -31,7 +31,7 @@ from koira_env.games.koira.rules import make_rules
 
 from .common import WORKERS, run_tasks
 
-FORMAT = "koira-probe/1"
+FORMAT = "koira-probe/2"  # 2: each point records its position in the round
 STOCK_BINS = ((2, 9), (10, 19), (20, 29), (30, 40))
 
 
@@ -92,7 +92,8 @@ def risk_minus_best(values: dict[int, ActionValue]) -> dict[str, float]:
 
 
 def context(state: State) -> dict[str, Any]:
-    """What the acting seat sees that might matter: stock, best rank, can it still lead or tie."""
+    """What the acting seat sees that might matter: stock, best rank, can it still lead or tie,
+    how many cards the round already holds (its position in the trick)."""
     hand = state.hands[state.current]
     mask, top, tie = round_summary(state.round_cards)
     any_tie = state.rules.war_trigger == "any_tie"
@@ -101,6 +102,7 @@ def context(state: State) -> dict[str, Any]:
         "max_rank": max(RANK_OF[c] for c in hand),
         "hand_size": len(hand),
         "leading": int(not state.round_cards),
+        "played": len(state.round_cards),
         "in_war": int(state.in_war),
         "beatable": int(
             any(card_outcome(RANK_OF[c], mask, top, tie, any_tie) in (WIN, WAR) for c in hand)
@@ -211,7 +213,8 @@ def run(
     result["risk_better_share"] = sum(r["diff"] > 0 for r in rows) / len(rows) if rows else None
     result["table"] = table
     write_json(out / "probe.json", result)
-    columns = ["key", "deal", "index", "stock", "max_rank", "hand_size", "leading", "in_war"]
+    columns = ["key", "deal", "index", "stock", "max_rank", "hand_size", "leading", "played"]
+    columns += ["in_war"]
     columns += ["beatable", "best_card", "risk_return", "best_return", "diff", "diff_low"]
     columns += ["diff_high", "risk_loss", "best_loss"]
     write_csv(out / "points.csv", columns, rows)
@@ -235,9 +238,10 @@ def _mean_ci(values: list[float]) -> dict[str, Any]:
 
 
 def tabulate(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Mean risk-minus-best per stock bin and max rank, and per stock bin and beatable."""
+    """Mean risk-minus-best per stock bin and each of: max rank, beatable, cards already played
+    in the round."""
     table = []
-    for by in ("max_rank", "beatable"):
+    for by in ("max_rank", "beatable", "played"):
         cells: dict[tuple[str, int], list[float]] = {}
         for r in rows:
             cells.setdefault((_stock_bin(r["stock"]), r[by]), []).append(r["diff"])
@@ -257,14 +261,24 @@ def tabulate(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def plot(table: list[dict[str, Any]], out: Path) -> None:
-    """Heatmaps of risk minus best card (seat return) by stock and max rank / beatable."""
+    """Heatmaps of risk minus best card (seat return) by stock and max rank / beatable /
+    position in the trick."""
     plt = pyplot()
     bins = [f"{lo}-{hi}" for lo, hi in STOCK_BINS]
     ranks = "23456789TJQKA"
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4), gridspec_kw={"width_ratios": [3, 1.3]})
+    played = sorted({r["group"] for r in table if r["by"] == "played"}) or [0]
+    fig, axes = plt.subplots(
+        1, 3, figsize=(14, 4), gridspec_kw={"width_ratios": [3, 1.3, 1.3 + 0.3 * len(played)]}
+    )
+    labels = {
+        "max_rank": "best rank in hand",
+        "beatable": "hand can lead or tie",
+        "played": "cards already in the round",
+    }
     for ax, by, groups, names in (
         (axes[0], "max_rank", list(range(13)), list(ranks)),
         (axes[1], "beatable", [0, 1], ["no", "yes"]),
+        (axes[2], "played", played, [str(p) for p in played]),
     ):
         grid = [[math.nan] * len(bins) for _ in groups]
         counts = [[0] * len(bins) for _ in groups]
@@ -287,9 +301,9 @@ def plot(table: list[dict[str, Any]], out: Path) -> None:
         ax.set_xticks(range(len(bins)), bins)
         ax.set_yticks(range(len(groups)), names)
         ax.set_xlabel("stock size")
-        ax.set_ylabel("best rank in hand" if by == "max_rank" else "hand can lead or tie")
+        ax.set_ylabel(labels[by])
     axes[0].set_title("return: risk minus best card (n points)")
-    fig.colorbar(image, ax=axes[1])
+    fig.colorbar(image, ax=axes[2])
     fig.tight_layout()
     save_figure(fig, out / "probe_heatmap.png")
 

@@ -3,6 +3,7 @@ risk policies follow their rules, and the probe gets known positions right."""
 
 from __future__ import annotations
 
+import csv
 import json
 import random
 from collections import Counter
@@ -188,6 +189,16 @@ def test_probe_finds_the_sign_of_a_known_position(hand, hidden, risk_takes_pile)
     else:
         assert summary["diff_low"] > 0.15
         assert summary["risk_loss"] < summary["best_loss"]
+
+
+def test_probe_tabulates_the_position_in_the_trick(tmp_path):
+    result = probe.run(tmp_path, quick=True, workers=1)
+    points = list(csv.DictReader((tmp_path / "points.csv").open()))
+    for p in points:
+        assert int(p["leading"]) == (int(p["played"]) == 0)
+    by_played = [r for r in result["table"] if r["by"] == "played"]
+    assert sum(r["n"] for r in by_played) == len(points)
+    assert {r["group"] for r in by_played} == {int(p["played"]) for p in points}
 
 
 def test_probe_uses_common_random_numbers():
