@@ -1,16 +1,17 @@
 """Perfect-information Monte Carlo (PIMC): ``pimc:DEALS[:FALLBACK[:ENGINE]]``.
 
 The classic approach of card-game programs (Ginsberg's GIB for bridge; Long et al. 2010 on
-why it works): deal the cards the seat cannot see ``deals`` times (``turn.sample_state()``,
-consistent with everything the seat knows), solve each deal as an open-card game, and play
+why it works): deal the cards the seat cannot see ``deals`` times (consistently with everything the
+seat knows, as ``turn.sample_state()`` does), solve each deal as an open-card game, and play
 the move with the best mean value over the deals (the first in legal order on a tie). Every
 move is scored on the same deals.
 
-The open-card values come from the game (``bots.PIMC``: ``(state, seat, engine) ->
-[(action, value for seat)]`` in legal order, or ``None`` where it cannot solve, such as
-Kop's declaration round). Where it cannot, the ``FALLBACK`` agent (a spec of the game's
-agents, ``counter``) decides; without one, the game's rollout move. ``ENGINE`` is ``auto``
-(the game's compiled solver where built) or ``python`` (its reference).
+The game deals and solves (``bots.PIMC``: ``(turn, deals, seed, engine) -> [(action, mean
+value for the seat)]`` in legal order, or ``None`` where it cannot solve, such as Kop's
+declaration round): a game can then draw its deals and solve them in compiled code. Where it
+cannot, the ``FALLBACK`` agent (a spec of the game's agents, ``counter``) decides; without
+one, the game's rollout move. ``ENGINE`` is ``auto`` (the game's compiled code where built)
+or ``python`` (its reference).
 """
 
 from __future__ import annotations
@@ -53,15 +54,8 @@ class PIMCAgent:
         solve = game_pimc(turn.game.id)
         if solve is None:
             raise ValueError(f"pimc: {turn.game.title} has no open-card solver")
-        seat = turn.view.seat
-        totals: dict[int, float] = {}
-        for _ in range(self.deals):
-            values = solve(turn.sample_state(), seat, self.engine)
-            if values is None:
-                return None
-            for action, value in values:
-                totals[action] = totals.get(action, 0.0) + value
-        return {a: v / self.deals for a, v in totals.items()}
+        values = solve(turn, self.deals, turn.rng.getrandbits(63), self.engine)
+        return None if values is None else dict(values)
 
     def act(self, turn: Turn) -> int:
         legal = turn.view.legal

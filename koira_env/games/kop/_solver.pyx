@@ -251,3 +251,60 @@ def root_values(hands, trick, int leader, int queens):
 def nodes():
     """Positions expanded since the module was loaded (for measurements)."""
     return NODES
+
+
+cdef inline uint64_t next_random(uint64_t* s) noexcept nogil:
+    """splitmix64: the sampler's random stream."""
+    cdef uint64_t z
+    s[0] += <uint64_t>0x9E3779B97F4A7C15
+    z = s[0]
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+def sample_deals(hands, int hidden, forbidden, int count, uint64_t seed, int max_tries=1000):
+    """Up to ``count`` deals of the ``hidden`` cards (a mask) to the seats, each seat getting as
+    many as ``hands[seat]`` holds now and none of ``forbidden[seat]`` (a mask): uniform among
+    such deals (a uniform shuffle, rejected until valid). Returns ``[(h0, h1, h2, h3)]`` with
+    the hidden cards re-dealt and the other cards kept; fewer than ``count`` when a deal took
+    more than ``max_tries`` shuffles (the caller tops up with ``State.determinize``)."""
+    cdef int cards[NUM_CARDS]
+    cdef int room[PLAYERS]
+    cdef int bans[PLAYERS]
+    cdef int kept[PLAYERS]
+    cdef int dealt[PLAYERS]
+    cdef int n = 0, c, p, i, j, t, k, tries, ok
+    cdef uint64_t state = seed
+    for c in range(NUM_CARDS):
+        if (hidden >> c) & 1:
+            cards[n] = c
+            n += 1
+    for p in range(PLAYERS):
+        room[p] = bin(hands[p] & hidden).count("1")
+        kept[p] = hands[p] & ~hidden
+        bans[p] = forbidden[p]
+    out = []
+    for k in range(count):
+        ok = 0
+        for tries in range(max_tries):
+            for i in range(n - 1, 0, -1):
+                j = <int>(next_random(&state) % <uint64_t>(i + 1))
+                t = cards[i]
+                cards[i] = cards[j]
+                cards[j] = t
+            ok = 1
+            i = 0
+            for p in range(PLAYERS):
+                dealt[p] = kept[p]
+                for t in range(room[p]):
+                    if (bans[p] >> cards[i]) & 1:
+                        ok = 0
+                    dealt[p] |= 1 << cards[i]
+                    i += 1
+            if ok:
+                break
+        if not ok:
+            break
+        out.append((dealt[0], dealt[1], dealt[2], dealt[3]))
+    return out

@@ -169,4 +169,4 @@ def greedy_move(state: State) -> int:
 
 BOTS = {"lowest": _no_argument(LowestBot), "counter": _no_argument(CounterBot)}
 ROLLOUT = greedy_move
-PIMC = move_values  # open-card move values for agents.pimc (search.py)
+PIMC = move_values  # perfect-information Monte Carlo values for agents.pimc (search.py)
