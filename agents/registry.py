@@ -13,6 +13,7 @@ from koira_env.registry import spec
 from .flat import flat
 from .ismcts import ismcts
 from .net import NetAgent
+from .pimc import pimc
 from .ppo import PPOAgent  # torch is imported only when a model is loaded
 from .random_agent import random_agent
 from .solver import solver
@@ -24,9 +25,10 @@ GENERIC: dict[str, Callable[..., Any]] = {
     "ppo": PPOAgent,
     "net": NetAgent,
     "solver": solver,
+    "pimc": pimc,
 }
 SEARCH_BOTS = frozenset(
-    {"ismcts", "flat", "solver"}
+    {"ismcts", "flat", "solver", "pimc"}
 )  # too slow for a default tournament; name them to include
 _STUDY_AGENTS: dict[str, dict[str, Callable[..., Any]]] = {}  # game -> name -> factory
 

@@ -12,4 +12,7 @@ SPEC = GameSpec(
     package=__name__,
     rank_by="win_rate",
     single_hand={"single_hand": True},
+    # perfect-information Monte Carlo on the open-card solver, counter's declarations
+    # (docs/games/kop.md "Strength": above counter at about 2 ms a decision)
+    aliases={"champion": "pimc:64:counter"},
 )
