@@ -31,12 +31,9 @@ import random
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
-
-if TYPE_CHECKING:
-    from .spec import GameSpec
 
 
 class IllegalActionError(ValueError):
@@ -222,7 +219,9 @@ class Game:
     """One rule set at one table size. Subclasses set the class attributes and implement the
     methods that raise ``NotImplementedError``; the rest is shared."""
 
-    spec: ClassVar[GameSpec]  # the game's declaration (its package's ``SPEC``)
+    # the game's declaration: its package's ``SPEC``, a ``core.spec.GameSpec`` (which builds
+    # Games, so this module does not import it)
+    spec: ClassVar[Any]
     deck_size: ClassVar[int]  # cards in one deck (ids 0..deck_size-1)
     max_decks: ClassVar[int | None] = None  # 1 for games dealt once (a fixed deal is one deck)
 
