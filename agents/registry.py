@@ -1,5 +1,5 @@
 """Named agents of every game: the generic ones (``random``, ``ismcts``, ``flat``, ``ppo``,
-``net``) and each game's own bots (its package's ``bots.BOTS``), built from ``"name"`` or
+``net``) and each game's own bots (``GameSpec.bots``), built from ``"name"`` or
 ``"name:argument"``."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Any
 from koira_env.registry import spec
 
 from .flat import flat
+from .games import choices
 from .ismcts import ismcts
 from .net import NetAgent
 from .pimc import pimc
@@ -62,29 +63,29 @@ def default_agents(game: str = "koira") -> list[str]:
         for name, factory in agent_factories(game).items()
         if name not in SEARCH_BOTS and not needs_argument(factory)
     ]
-    return sorted([*named, *spec(game).aliases])
+    return sorted([*named, *choices(game).aliases])
 
 
 def default_opponent(game: str = "koira") -> str:
-    """The game's chosen opponent (``GameSpec.opponent``, Koira's ``champion``), else its first
+    """The game's chosen opponent (``GameChoices.opponent``, Koira's ``champion``), else its first
     bot other than ``random``: who ``koira play`` and the web lobby seat when none is named."""
-    chosen = spec(game).opponent
+    chosen = choices(game).opponent
     return chosen or next(b for b in default_agents(game) if b != "random")
 
 
 def resolve(text: str, game: str = "koira") -> str:
     """The agent spec an alias of ``game`` stands for (``"champion"`` -> ``"ismcts:..."``);
     any other spec unchanged."""
-    return spec(game).aliases.get(text, text)
+    return choices(game).aliases.get(text, text)
 
 
 def make_agent(text: str, game: str = "koira") -> Any:
     """An agent of ``game`` from its name (``"random"``, ...), ``"kind:argument"`` spec or
-    alias (``GameSpec.aliases``: ``"champion"``)."""
+    alias (``GameChoices.aliases``: ``"champion"``)."""
     kind, _, arg = resolve(text, game).partition(":")
     factories = agent_factories(game)
     if kind not in factories:
-        known = sorted([*factories, *spec(game).aliases])
+        known = sorted([*factories, *choices(game).aliases])
         raise ValueError(f"unknown agent {text!r} for {game}; known agents: {known}")
     factory = factories[kind]
     if arg:

@@ -29,7 +29,7 @@ from agents.base import play_game
 from agents.registry import default_agents, make_agent
 from agents.schedule import TournamentConfig, deal_key
 from agents.tournament import run_tournament
-from koira_env.registry import spec
+from training.recipes import recipe
 
 
 def children_cpu() -> float:
@@ -59,7 +59,7 @@ def main() -> int:
     parser.add_argument("--rules", default=None, help="the game's preset (Koira: koira, ...)")
     parser.add_argument("--json", help="also write the numbers here")
     args = parser.parse_args()
-    league = spec(args.game).training.get("bots")  # Koira: its six heuristics, as before
+    league = recipe(args.game).bots  # Koira: its six heuristics, as before
     default = league or [a for a in default_agents(args.game) if a != "random"]
     agents = args.agents.split(",") if args.agents else default
     config = TournamentConfig(

@@ -18,9 +18,9 @@ from typing import Any
 
 from agents.registry import make_agent
 from koira_env.core.agent import Turn
-from koira_env.core.record import replay_states
 from koira_env.games.koira import solve_moves
 from koira_env.games.koira.engine import PHASE_TWO, UNKNOWN
+from koira_env.registry import replay_states
 
 FORMAT = "koira-analysis/1"
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import argparse
 import csv
 import importlib
-import inspect
 import itertools
 import random
 import sys
 from pathlib import Path
 from typing import Any
 
+from agents.games import choices
 from agents.registry import default_opponent, make_agent, resolve
 from agents.tournament import TIMING, TournamentConfig, default_entrants, run_tournament
 from experiments.common import WORKERS
@@ -20,8 +20,8 @@ from koira_env import __version__
 from koira_env.core.files import write_json
 from koira_env.core.game import Game
 from koira_env.core.jobs import BACKENDS, Backend
-from koira_env.core.record import describe_event, load_record, replay_states
-from koira_env.registry import games, make_game, spec
+from koira_env.core.record import describe_event, load_record
+from koira_env.registry import games, make_game, replay_states, spec
 
 DEFAULT_DEALS = 3500  # all default bots at 4-player tables: 14,000 games, 10-50 s on 2 cores
 SERVE_PORT = 8765  # koira serve's default: not mkdocs serve's 8000
@@ -58,14 +58,8 @@ def _options(args: argparse.Namespace) -> tuple[tuple[str, Any], ...]:
 
 def preset_games() -> dict[str, list[str]]:
     """The games that have rule presets (their ``make_game`` takes ``rules``) and the presets'
-    names (their rules module's ``PRESETS``): Koira's koira, koira-b and mattis."""
-    found = {}
-    for game in games():
-        entry = spec(game)
-        if "rules" in inspect.signature(entry.make_game).parameters:
-            module = importlib.import_module(f"{entry.package}.rules")
-            found[game] = list(getattr(module, "PRESETS", {}))
-    return found
+    names (``GameSpec.presets``): Koira's koira, koira-b and mattis."""
+    return {game: list(presets) for game in games() if (presets := spec(game).presets())}
 
 
 def _game(args: argparse.Namespace) -> Game:
@@ -216,7 +210,7 @@ def _policy_aliases() -> str:
     named = [
         f"{meant} as {alias}"
         for game in games()
-        for alias, meant in spec(game).aliases.items()
+        for alias, meant in choices(game).aliases.items()
         if meant.partition(":")[0] in ("ppo", "net")
     ]
     return ", ".join(named) or "none today"

@@ -1,7 +1,8 @@
 """The one registry of games: adding a game is one line in ``_PACKAGES``.
 
 ``games()`` lists the ids, ``spec(game)`` gives a game's ``GameSpec``, ``make_game`` a
-``Game`` (rules at a table size), and ``make`` / ``make_raw`` its PettingZoo AEC env.
+``Game`` (rules at a table size), ``make`` / ``make_raw`` its PettingZoo AEC env, and
+``replay`` a game record of any game (the record names its game).
 Game packages are imported on first use, so importing ``koira_env`` stays cheap.
 """
 
@@ -11,7 +12,9 @@ import importlib
 from typing import Any
 
 from .core.env import CardGameEnv, RawCardGameEnv
-from .core.game import Game, GameSpec
+from .core.game import Game, State
+from .core.record import checked_record, replay_record, states_of_record
+from .core.spec import GameSpec
 
 _PACKAGES = {
     "koira": "koira_env.games.koira",
@@ -38,8 +41,7 @@ def spec(game: str) -> GameSpec:
 
 def make_game(game: str, num_players: int | None = None, **options: Any) -> Game:
     """The ``Game`` of ``game`` at ``num_players`` (default: the game's usual table)."""
-    entry = spec(game)
-    return entry.make_game(entry.default_players if num_players is None else num_players, **options)
+    return spec(game).make_game(num_players, **options)
 
 
 def make(
@@ -54,3 +56,23 @@ def make_raw(
 ) -> RawCardGameEnv:
     """The bare AEC env of any game: an illegal action raises ``IllegalActionError``."""
     return RawCardGameEnv(make_game(game, num_players, **options), render_mode)
+
+
+def record_game(record: dict[str, Any]) -> Game:
+    """The ``Game`` a record was played under (a record without ``game`` is Koira's, format
+    ``koira-record/1``); ``ValueError`` if its rules are not valid."""
+    rules = record.get("rules")
+    if not isinstance(rules, dict) or "num_players" not in rules:
+        raise ValueError("game record's 'rules' must be a dict with num_players")
+    return spec(record.get("game", "koira")).make_game(**rules)
+
+
+def replay(record: dict[str, Any], check_events: bool = True) -> State:
+    """Rebuild the final state of a record of any game (``core.record.replay_record``);
+    ``ValueError`` if it is corrupt or does not match."""
+    return replay_record(record, record_game(checked_record(record)), check_events)
+
+
+def replay_states(record: dict[str, Any]) -> list[State]:
+    """Every intermediate state of a record of any game, for stepping through it."""
+    return states_of_record(record, record_game(checked_record(record)))

@@ -8,9 +8,10 @@ from agents.base import play_game
 from agents.registry import make_agent
 from experiments.analyze import analyze, render
 from experiments.cli import main
-from koira_env.core.record import game_record, replay_states
+from koira_env.core.record import game_record
 from koira_env.games.koira import solve_moves
 from koira_env.games.koira.game import make_game
+from koira_env.registry import replay_states
 
 
 def koira_record(seed: int) -> dict:

@@ -17,8 +17,9 @@ from experiments.cli import main, parse_option
 from experiments.human_play import ordered_moves, parse_move, play_human
 from koira_env import games, make_game
 from koira_env.cards import card_name
-from koira_env.core.record import load_record, replay
+from koira_env.core.record import load_record
 from koira_env.games.koira.engine import RISK, RUN_ACTION, TAKE, new_game
+from koira_env.registry import replay
 
 
 def test_tournament_on_a_tiny_config(tmp_path, capsys):

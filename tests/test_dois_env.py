@@ -14,10 +14,10 @@ from dois_scenario import deck_of
 from test_games import play_out
 
 import koira_env
+from agents.games import choices
 from koira_env.core.game import IllegalActionError
-from koira_env.core.record import replay
 from koira_env.games.dois.engine import BID, NUM_ACTIONS
-from koira_env.registry import spec
+from koira_env.registry import replay, spec
 
 H4 = (
     "R R R Y Y G 1 2 3 4 5 6 7",
@@ -30,7 +30,7 @@ H4 = (
 def test_spec_and_game_attributes():
     entry = spec("dois")
     assert (entry.title, entry.players, entry.default_players) == ("Dois", (3, 4), 4)
-    assert entry.rank_by == "win_rate" and entry.single_hand == {"hands": 1}
+    assert choices("dois").rank_by == "win_rate" and entry.single_hand == {"hands": 1}
     game = koira_env.make_game("dois")
     assert game.num_actions == NUM_ACTIONS == 25 and game.deck_size == 68
     assert game.env_name == "dois_v0" and game.action_id("bid 3") == BID + 3

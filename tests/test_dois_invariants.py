@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 from dois_scenario import deal, random_game
 
-from koira_env.core.record import game_record, replay
+from koira_env.core.record import game_record
 from koira_env.games.dois.cards import COPIES, DECK_SIZE, KIND_OF, NUM_SUITS
 from koira_env.games.dois.engine import BIDDING, State
 from koira_env.games.dois.game import make_game
+from koira_env.registry import replay
 
 GAMES = 200  # whole games of eight hands per table size (about 90,000 positions)
 

@@ -14,9 +14,9 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 import koira_env
 from koira_env.cards import card_name
-from koira_env.core.record import replay
 from koira_env.games.koira.engine import HAND_SIZE, new_game, num_actions
 from koira_env.games.koira.rules import PLAYER_RANGE
+from koira_env.registry import replay
 
 CONFIGS = [
     (preset, n, {}) for preset, (lo, hi) in PLAYER_RANGE.items() for n in range(lo, hi + 1)

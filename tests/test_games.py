@@ -24,15 +24,16 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 import koira_env
 from agents.base import play_game
+from agents.games import choices
 from agents.ismcts import ISMCTSAgent
 from agents.registry import default_agents, make_agent
 from agents.schedule import TournamentConfig
 from agents.tournament import run_tournament
 from koira_env import IllegalActionError, games, make, make_game, make_raw
 from koira_env.core.agent import Turn
-from koira_env.core.record import game_record, replay
+from koira_env.core.record import game_record
 from koira_env.core.single_agent import SingleAgentEnv
-from koira_env.registry import spec
+from koira_env.registry import replay, spec
 
 GAMES = games()
 # (game, players): each game at its smallest and largest table
@@ -356,7 +357,7 @@ def test_a_tournament_runs_on_every_game(game_id, tmp_path):
     bots = [b for b in default_agents(game_id) if b != "random"][:2]
     config = TournamentConfig(agents=("random", *bots), game=game_id, deals=2, seed=1)
     summary = run_tournament(config, tmp_path / game_id, workers=1)
-    assert summary["complete"] and summary["rank_by"] == spec(game_id).rank_by
+    assert summary["complete"] and summary["rank_by"] == choices(game_id).rank_by
     assert summary["config"]["game"] == game_id
     for row in summary["agents"]:
         assert 0 <= row["win_rate"] <= 1 and 0 <= row["loss_rate"] <= 1

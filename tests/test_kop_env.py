@@ -13,6 +13,7 @@ from kop_scenario import deck_of
 from test_games import play_out
 
 import koira_env
+from agents.games import choices
 from koira_env.core.game import IllegalActionError
 from koira_env.games.kop.engine import CALL, NUM_ACTIONS, PASS
 from koira_env.registry import spec
@@ -23,7 +24,7 @@ B = ("JC TD TH AC", "QC QS JS AH", "JD JH QH AD", "TC TS AS QD")
 def test_spec_and_game_attributes():
     entry = spec("kop")
     assert (entry.title, entry.players, entry.default_players) == ("Kop", (4, 4), 4)
-    assert entry.rank_by == "win_rate" and entry.single_hand == {"single_hand": True}
+    assert choices("kop").rank_by == "win_rate" and entry.single_hand == {"single_hand": True}
     game = koira_env.make_game("kop")
     assert game.num_actions == NUM_ACTIONS == 20 and game.deck_size == 16
     assert game.env_name == "kop_v0" and game.action_name(CALL) == "call"
@@ -98,7 +99,7 @@ def test_render_shows_only_the_actors_cards_and_records_replay():
     assert "player_2 next" in text and "silent" not in text and "QS" not in text
     play_out(env, random.Random(1))
     record = env.game_record()
-    from koira_env.core.record import replay
+    from koira_env.registry import replay
 
     assert replay(record).history == env.state_object.history
 

@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 from kop_scenario import deal, declare, play, random_game
 
-from koira_env.core.record import game_record, replay
+from koira_env.core.record import game_record
 from koira_env.games.kop.cards import NUM_CARDS, POINTS, QC, QS, card_id
 from koira_env.games.kop.engine import DECLARE, HAND, NOBODY, PASS, SILENT, SOLO, TRICK, WON, State
 from koira_env.games.kop.game import make_game
+from koira_env.registry import replay
 
 GAMES = 1500
 

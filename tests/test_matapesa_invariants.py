@@ -9,9 +9,9 @@ import pytest
 
 from koira_env.cards import RANK_OF
 from koira_env.core.game import IllegalActionError
-from koira_env.core.record import game_record, replay
+from koira_env.core.record import game_record
 from koira_env.games.matapesa.engine import HAND, OUT_OF_PLAY, PLAYED, State
-from koira_env.registry import make_game
+from koira_env.registry import make_game, replay
 
 PLAYER_COUNTS = range(3, 9)
 OPTION_SETS = [{}, {"follow": "previous"}, {"lowest_anytime": False}, {"tie_winner": "first"}]

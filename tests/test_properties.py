@@ -15,9 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_invariants import check_state, play_checked, snapshot
 
-from koira_env.core.record import game_record, replay
+from koira_env.core.record import game_record
 from koira_env.games.koira.engine import new_game
 from koira_env.games.koira.rules import BOOL_OPTIONS, CHOICES, PLAYER_RANGE, Rules, make_rules
+from koira_env.registry import replay
 
 PROFILE = settings(
     max_examples=60,

@@ -11,17 +11,9 @@ from typing import Any
 import pytest
 from test_invariants import snapshot
 
-from koira_env.core.record import (
-    FORMAT,
-    describe_event,
-    game_record,
-    load_record,
-    record_game,
-    replay,
-    replay_states,
-    save_record,
-)
+from koira_env.core.record import FORMAT, describe_event, game_record, load_record, save_record
 from koira_env.games.koira.engine import RISK, TAKE, State, action_name, new_game
+from koira_env.registry import record_game, replay, replay_states
 
 TABLES = [
     ("koira", 2, {}),

@@ -28,7 +28,7 @@ from red7_scenario import deal, turn
 import koira_env
 from koira_env.core import game as core_game
 from koira_env.core.game import IllegalActionError, python_shuffled, shuffled
-from koira_env.core.record import game_record, replay
+from koira_env.core.record import game_record
 from koira_env.games.red7 import _compiled
 from koira_env.games.red7 import cards as ref_cards
 from koira_env.games.red7 import game as red7_game
@@ -36,6 +36,7 @@ from koira_env.games.red7.engine import NUM_ACTIONS, PASS
 from koira_env.games.red7.engine import State as ReferenceState
 from koira_env.games.red7.game import Red7Game, make_game
 from koira_env.games.red7.rules import Rules, make_rules
+from koira_env.registry import replay
 
 # Option mixes played at every table size; together they use every value of every option
 # (checked below). target=5 ends points games after a round or two, max_rounds=2 truncates.

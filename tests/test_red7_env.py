@@ -16,11 +16,12 @@ from red7_scenario import deck_of, turn
 from test_games import play_out
 
 import koira_env
+from agents.games import choices
 from koira_env.core.game import IllegalActionError
-from koira_env.core.record import game_record, replay
+from koira_env.core.record import game_record
 from koira_env.games.red7.bots import BOTS, ROLLOUT, pressure_policy, thrifty_policy
 from koira_env.games.red7.engine import NUM_ACTIONS, PASS
-from koira_env.registry import spec
+from koira_env.registry import replay, spec
 
 # The rgb_array picture needs koira_env/games/red7/table.py (the web table's per-game hook).
 PICTURE = importlib.util.find_spec("koira_env.games.red7.table") is not None
@@ -47,7 +48,7 @@ def test_pettingzoo_api_seed_and_render(n, options):
 def test_spec_and_game_attributes():
     entry = spec("red7")
     assert (entry.title, entry.players, entry.default_players) == ("Red7", (2, 4), 4)
-    assert entry.rank_by == "win_rate" and entry.single_hand == {}  # one round already
+    assert choices("red7").rank_by == "win_rate" and entry.single_hand == {}  # one round already
     game = koira_env.make_game("red7", 2)
     assert game.num_actions == NUM_ACTIONS == 2500 and game.deck_size == 49
     assert game.env_name == "red7_v0" and game.action_name(PASS) == "pass"

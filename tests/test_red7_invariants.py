@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 
-from koira_env.core.record import game_record, replay
+from koira_env.core.record import game_record
 from koira_env.games.red7.cards import BIT, COLOUR, NUM_CARDS, rule_keys
 from koira_env.games.red7.engine import (
     CANVAS,
@@ -25,6 +25,7 @@ from koira_env.games.red7.engine import (
     action_cards,
 )
 from koira_env.games.red7.game import make_game
+from koira_env.registry import replay
 
 GAMES = 120  # per variant; the slow run plays ten times more
 VARIANTS = [

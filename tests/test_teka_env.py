@@ -14,16 +14,16 @@ from teka_scenario import POOR, STRONG, deck_of
 from test_games import play_out
 
 import koira_env
+from agents.games import choices
 from koira_env.core.game import IllegalActionError
-from koira_env.core.record import replay
 from koira_env.games.teka.engine import BID, DOUBLE, NUM_ACTIONS, PASS, TRUMP
-from koira_env.registry import spec
+from koira_env.registry import replay, spec
 
 
 def test_spec_and_game_attributes():
     entry = spec("teka")
     assert (entry.title, entry.players, entry.default_players) == ("Teka", (4, 4), 4)
-    assert entry.rank_by == "win_rate" and entry.single_hand == {"single_hand": True}
+    assert choices("teka").rank_by == "win_rate" and entry.single_hand == {"single_hand": True}
     game = koira_env.make_game("teka")
     assert game.num_actions == NUM_ACTIONS == 73 and game.deck_size == 52
     assert game.env_name == "teka_v0" and game.action_name(DOUBLE) == "double 13"

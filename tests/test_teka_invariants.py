@@ -10,9 +10,10 @@ import pytest
 from teka_scenario import STRONG, check_cards, deal, play, random_game
 
 from koira_env.cards import card_id
-from koira_env.core.record import game_record, replay
+from koira_env.core.record import game_record
 from koira_env.games.teka.engine import HAND, PLAY, State
 from koira_env.games.teka.game import make_game
+from koira_env.registry import replay
 
 GAMES = 1000
 

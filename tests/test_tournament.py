@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import dataclasses
-import importlib
 import json
 import math
 import os
@@ -17,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from agents.games import CHOICES
 from agents.ismcts import ISMCTSAgent
 from agents.ratings import (
     cluster_mean,
@@ -31,7 +31,8 @@ from agents.report import TIMING, summarize
 from agents.schedule import TournamentConfig, jobs, lineups, schedule
 from agents.tournament import LOG, run_tournament
 from koira_env.core.jobs import read_log
-from koira_env.core.record import load_record, replay, replay_states
+from koira_env.core.record import load_record
+from koira_env.registry import replay, replay_states
 
 CONFIG = TournamentConfig(agents=("random", "greedy", "dumper"), deals=12, seed=5)
 RESULT_FILES = ("results.json", "leaderboard.csv", "head_to_head.csv")
@@ -323,9 +324,9 @@ def test_summary_on_a_synthetic_log():
 
 
 def test_aliases_stand_for_an_agent_spec_and_results_record_what_they_meant(monkeypatch):
-    package = importlib.import_module("koira_env.games.koira")
     aliases = {"champ": "ismcts:3", "steady": "dumper"}
-    monkeypatch.setattr(package, "SPEC", dataclasses.replace(package.SPEC, aliases=aliases))
+    koira = dataclasses.replace(CHOICES["koira"], aliases=aliases)
+    monkeypatch.setitem(CHOICES, "koira", koira)
     champ = make_agent("champ")
     assert isinstance(champ, ISMCTSAgent) and champ.iterations == 3
     assert {"steady", "champ"} <= set(default_agents())  # aliases name affordable agents

@@ -16,14 +16,15 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
+from agents.games import choices
 from agents.ppo import check_compatible, load_policy, read_metadata
 from agents.schedule import TournamentConfig
 from agents.tournament import run_tournament
-from koira_env.registry import games, make_game, spec
+from koira_env.registry import games, make_game
 from training.train import MEASURES, eval_columns, main
 
 # game -> (the measure asserted against random, deals of that tournament), with each game's
-# default league and imitated bots (``GameSpec.training``).
+# default league and imitated bots (``training.recipes``).
 GAMES: dict[str, tuple[str, int]] = {
     "matapesa": ("loss_rate", 30),
     "whist22": ("win_rate", 30),
@@ -64,7 +65,7 @@ def test_trained_policy_beats_random_and_only_plays_its_game(game: str, tmp_path
         reader = csv.DictReader(f)
         steps = [int(row["timesteps"]) for row in reader]
     assert steps == [0, 1024, 2048]  # the warm start, the first run, the resumed one
-    assert reader.fieldnames == eval_columns(spec(game).rank_by)
+    assert reader.fieldnames == eval_columns(choices(game).rank_by)
 
     model = run_dir / "latest.zip"
     config = TournamentConfig(game=game, agents=(f"ppo=ppo:{model}", "random"), deals=deals)

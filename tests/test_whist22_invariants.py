@@ -7,9 +7,10 @@ import random
 
 import pytest
 
-from koira_env.core.record import game_record, replay
+from koira_env.core.record import game_record
 from koira_env.games.whist22 import make_game
 from koira_env.games.whist22.engine import ASIDE, HAND, NUM_CARDS, PLAYED, TRICK
+from koira_env.registry import replay
 
 CONFIGS = [
     (3, {}),

@@ -25,6 +25,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from agents.games import choices
 from agents.ppo import check_compatible, model_metadata, read_metadata
 from agents.registry import default_agents
 from agents.schedule import TournamentConfig
@@ -32,15 +33,16 @@ from agents.tournament import run_tournament
 from koira_env.core.game import Game
 from koira_env.core.jobs import Backend
 from koira_env.core.single_agent import SingleAgentEnv
-from koira_env.registry import make_game, spec
+from koira_env.registry import make_game
 
 from .args import dataclass_flags
 from .export import export, save_model
 from .league import League, LeagueMix, write_manifest
+from .recipes import recipe
 from .warmstart import Demonstrations, collect, fit, shard_bounds
 
 CHECKPOINT, LATEST, EVAL_CSV, CONFIG = "checkpoint.zip", "latest.zip", "eval.csv", "config.json"
-# eval.csv follows the game's ranking measure (``GameSpec.rank_by``): the measure's short name
+# eval.csv follows the game's ranking measure (``GameChoices.rank_by``): the measure's short name
 # in the column names, the key of its 95% interval in a tournament summary, whether more is better.
 MEASURES = {
     "loss_rate": ("loss", "loss_ci", False),
@@ -184,14 +186,14 @@ class Args:
         """``bots``, or the game's default league."""
         if self.bots:
             return self.bots
-        chosen = spec(self.game).training.get("bots")
+        chosen = recipe(self.game).bots
         if chosen:
-            return tuple(chosen)
+            return chosen
         return tuple(b for b in default_agents(self.game) if b != "random")
 
     def imitated_bots(self) -> tuple[str, ...]:
         """``bc_bots``, or the game's choice, or the whole league."""
-        return self.bc_bots or tuple(spec(self.game).training.get("bc_bots", self.league_bots()))
+        return self.bc_bots or recipe(self.game).bc_bots or self.league_bots()
 
 
 # ------------------------------------------------------------------ envs
@@ -302,7 +304,7 @@ def _jsonable(args: Args) -> dict[str, Any]:
 def evaluate(args: Args, model_path: Path, timesteps: int, minutes: float) -> dict[str, Any]:
     """A duplicate-deal tournament of the policy against the bots, judged by the game's
     ranking measure; one row of eval.csv."""
-    measure = spec(args.game).rank_by
+    measure = choices(args.game).rank_by
     _, ci, higher = MEASURES[measure]
     config = TournamentConfig(
         agents=(f"ppo=ppo:{model_path.resolve()}", *args.league_bots()),
@@ -410,7 +412,7 @@ def train(args: Args) -> Path:
         model = new_model(args, envs, seed, tensorboard_log=str(run_dir / "tb"))
     meta_base = model_metadata(game, seed=args.seed, args=_jsonable(args))
     latest = run_dir / LATEST
-    columns = eval_columns(spec(args.game).rank_by)
+    columns = eval_columns(choices(args.game).rank_by)
     measure, low, high, _, best = columns[2:7]
     rows = read_eval(run_dir / EVAL_CSV, timesteps)
     write_eval(run_dir / EVAL_CSV, rows, columns)

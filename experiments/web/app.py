@@ -36,11 +36,12 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from agents.games import choices
 from agents.ppo import PPOAgent, load_policy, read_metadata, shipped_models
 from agents.registry import default_agents, default_opponent, make_agent
 from koira_env.core.game import Game
-from koira_env.core.record import game_record, replay_states
-from koira_env.registry import games, make_game, spec
+from koira_env.core.record import game_record
+from koira_env.registry import games, make_game, replay_states, spec
 
 from .store import MAX_REPLAYS, MAX_TABLES, PlayTable, Replay, Session, Store, WebError
 
@@ -134,7 +135,7 @@ def _agents(game_id: str) -> list[str]:
     """Names the lobby suggests: the game's bots, search, its aliases (Koira's
     ``champion``) and its shipped policies."""
     names = [*default_agents(game_id), "ismcts"]
-    names += [a for a in spec(game_id).aliases if a not in names]
+    names += [a for a in choices(game_id).aliases if a not in names]
     for model in shipped_models():
         try:
             if read_metadata(model).get("game", "koira") == game_id:

@@ -219,8 +219,9 @@ class Game:
     """One rule set at one table size. Subclasses set the class attributes and implement the
     methods that raise ``NotImplementedError``; the rest is shared."""
 
-    id: ClassVar[str]  # registry id, e.g. "koira"
-    title: ClassVar[str]  # for people, e.g. "Whist 22"
+    # the game's declaration: its package's ``SPEC``, a ``core.spec.GameSpec`` (which builds
+    # Games, so this module does not import it)
+    spec: ClassVar[Any]
     deck_size: ClassVar[int]  # cards in one deck (ids 0..deck_size-1)
     max_decks: ClassVar[int | None] = None  # 1 for games dealt once (a fixed deal is one deck)
 
@@ -235,6 +236,16 @@ class Game:
     # a compiled batch stepper for ``core.vector_env`` (Koira's ``_vector``: ``write_decisions``,
     # ``first_illegal``, ``step``), or None: the vector env then steps each state in Python
     batch: Any = None
+
+    @property
+    def id(self) -> str:
+        """The registry id, e.g. ``"koira"`` (``GameSpec.id``)."""
+        return self.spec.id
+
+    @property
+    def title(self) -> str:
+        """The name for people, e.g. ``"Whist 22"`` (``GameSpec.title``)."""
+        return self.spec.title
 
     @property
     def env_name(self) -> str:
@@ -305,20 +316,8 @@ class Game:
         """The table as ``seat`` sees it (``None``: everything, for replays) as a JSON-ready
         dict in the schema of ``core.table``: the one source of the web table and the
         ``rgb_array`` picture. Built from ``state.view(seat)`` and public facts only, so no
-        card hidden from the seat can reach it. Each game implements it as ``table(state,
-        seat)`` in its package's ``table`` module, found through the registry like its bots."""
-        import importlib
-
-        from ..registry import spec
-
-        name = f"{spec(self.id).package}.table"
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as err:
-            if err.name != name:
-                raise
-            raise NotImplementedError(f"{self.title} has no table module ({name})") from None
-        return module.table(state, seat)
+        card hidden from the seat can reach it. Each game declares it (``GameSpec.table``)."""
+        return self.spec.table()(state, seat)
 
     def end_info(self, state: State) -> dict[str, Any]:
         """The env's ``info`` at the end: the outcome with seats as agent names, raw scores."""
@@ -333,64 +332,3 @@ class Game:
         if outcome.teams is not None:
             info["teams"] = dict(zip(agents, outcome.teams, strict=True))
         return info
-
-
-RANK_BY = ("loss_rate", "win_rate", "mean_place")
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    """A game's entry in the registry (``koira_env.registry``): how to build it and its bots.
-
-    ``package`` is the game's package; its ``bots`` module holds ``BOTS`` (name -> factory
-    taking the spec's argument string, as ``make_agent`` calls it) and may hold ``ROLLOUT``
-    (a fast ``State -> action`` policy for search rollouts; uniform random otherwise),
-    ``SEARCH`` (a compiled ISMCTS, see ``search``), ``FLAT`` (compiled flat Monte Carlo,
-    see ``flat``) and ``ENDGAME`` (exact verdicts of an endgame solver, see ``endgame``).
-    """
-
-    id: str
-    title: str
-    players: tuple[int, int]  # the range over every variant
-    default_players: int
-    make_game: Any  # (num_players, **options) -> Game; ValueError on bad input
-    package: str
-    rank_by: str = "mean_place"  # the tournament leaderboard's headline measure
-    single_hand: dict[str, Any] = field(default_factory=dict)  # options for a one-hand game
-    training: dict[str, Any] = field(default_factory=dict)  # ``koira train`` default overrides
-    opponent: str = ""  # ``koira play``'s default opponent; empty: the game's first bot
-    # agent names that stand for an agent spec, resolved by ``agents.registry.make_agent``:
-    # Koira's "champion" is its strongest shipped agent, whatever it is made of this release
-    aliases: dict[str, str] = field(default_factory=dict)
-
-    def _bots_module(self) -> Any:
-        import importlib
-
-        return importlib.import_module(f"{self.package}.bots")
-
-    def bots(self) -> dict[str, Any]:
-        """The game's named bots (imported on first use: the env never needs them)."""
-        return dict(self._bots_module().BOTS)
-
-    def rollout(self) -> Any:
-        """The game's fast rollout policy for search, or ``None`` (search rolls out at random)."""
-        return getattr(self._bots_module(), "ROLLOUT", None)
-
-    def search(self) -> Any:
-        """The game's compiled ISMCTS (``bots.SEARCH``: ``(turn, iterations, exploration,
-        random_rollout, seed, max_seconds) -> {action: root visits}`` or ``None`` when it
-        cannot search that turn), or ``None``: ``agents.ismcts`` then runs its own loop."""
-        return getattr(self._bots_module(), "SEARCH", None)
-
-    def flat(self) -> Any:
-        """The game's compiled flat Monte Carlo (``bots.FLAT``: ``(turn, playouts, seed) ->
-        [(action, mean return)]`` or ``None`` when it cannot run that turn), or ``None``:
-        ``agents.flat`` then runs its own loop."""
-        return getattr(self._bots_module(), "FLAT", None)
-
-    def endgame(self) -> Any:
-        """The game's exact endgame solver for agents (``bots.ENDGAME``: ``(turn, deals,
-        max_cards, max_nodes) -> {action: [verdict per deal]}`` or ``None`` out of its reach;
-        a verdict is True when the seat can make sure it does not lose, False when it cannot,
-        None when undecided), or ``None``: the game has none (``agents.solver`` refuses it)."""
-        return getattr(self._bots_module(), "ENDGAME", None)

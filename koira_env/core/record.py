@@ -1,9 +1,10 @@
 """Game records of every game: the rules, the deal, every action and the events, as JSON.
 
 A game is a function of (game, rules, deck order, actions): the decks a game dealt are all in
-``state.deck``, so a record replays exactly, and ``replay`` checks that the same events come
-out. Records written before the suite had other games (format ``koira-record/1``) are Koira
-records and still load.
+``state.deck``, so a record replays exactly, and ``replay_record`` checks that the same events
+come out. The record names its game; finding a ``Game`` by id is the registry's work, so
+``koira_env.registry.replay(record)`` replays a record of any game. Records written before
+the suite had other games (format ``koira-record/1``) are Koira records and still load.
 """
 
 from __future__ import annotations
@@ -22,14 +23,14 @@ KOIRA_ONLY_FORMAT = "koira-record/1"  # no "game" field: always Koira
 def game_record(state: State) -> dict[str, Any]:
     """A JSON-serializable record of ``state``'s game so far (events are regenerated)."""
     game = state.game
-    rules = game.rules.to_dict()
-    replayed = _run(game.id, rules, [game.card_name(c) for c in state.deck], state.history)
+    deck = [game.card_name(c) for c in state.deck]
+    replayed = _run(game, deck, state.history)
     outcome = state.outcome()
     record: dict[str, Any] = {
         "format": FORMAT,
         "game": game.id,
-        "rules": rules,
-        "deck": [game.card_name(c) for c in state.deck],
+        "rules": game.rules.to_dict(),
+        "deck": deck,
         "actions": list(state.history),
         "action_names": [game.action_name(a) for a in state.history],
         "events": replayed.log,
@@ -45,18 +46,7 @@ def game_record(state: State) -> dict[str, Any]:
     return record
 
 
-def record_game(record: dict[str, Any]) -> Game:
-    """The ``Game`` a record was played under; ``ValueError`` if its rules are not valid."""
-    from ..registry import spec
-
-    rules = record.get("rules")
-    if not isinstance(rules, dict) or "num_players" not in rules:
-        raise ValueError("game record's 'rules' must be a dict with num_players")
-    return spec(record.get("game", "koira")).make_game(**rules)
-
-
-def _run(game_id: str, rules: dict[str, Any], deck: Any, actions: Any, seed: Any = None) -> State:
-    game = record_game({"game": game_id, "rules": rules})
+def _run(game: Game, deck: Any, actions: Any, seed: Any = None) -> State:
     if not isinstance(deck, list) or not isinstance(actions, list):
         raise ValueError("game record's 'deck' and 'actions' must be lists")
     state = game.new_state(deck=deck, seed=seed, log=True)
@@ -68,7 +58,8 @@ def _run(game_id: str, rules: dict[str, Any], deck: Any, actions: Any, seed: Any
     return state
 
 
-def _checked(record: Any) -> dict[str, Any]:
+def checked_record(record: Any) -> dict[str, Any]:
+    """``record`` if it looks like a game record, else a ``ValueError`` naming what is wrong."""
     if not isinstance(record, dict) or record.get("format") not in (FORMAT, KOIRA_ONLY_FORMAT):
         raise ValueError(f"not a game record (expected format {FORMAT!r})")
     for key in ("rules", "deck", "actions"):
@@ -77,22 +68,23 @@ def _checked(record: Any) -> dict[str, Any]:
     return record
 
 
-def replay(record: dict[str, Any], check_events: bool = True) -> State:
-    """Rebuild the final state of a record; ``ValueError`` if it is corrupt or does not match."""
-    r = _checked(record)
-    state = _run(r.get("game", "koira"), r["rules"], r["deck"], r["actions"], r.get("seed"))
+def replay_record(record: dict[str, Any], game: Game, check_events: bool = True) -> State:
+    """Rebuild the final state of a record played under ``game`` (the registry's
+    ``record_game`` finds it from the record); ``ValueError`` if it is corrupt or does not
+    match."""
+    r = checked_record(record)
+    state = _run(game, r["deck"], r["actions"], r.get("seed"))
     if check_events and "events" in r and r["events"] != state.log:
         raise ValueError("game record's events differ from what replaying its actions produces")
     return state
 
 
-def replay_states(record: dict[str, Any]) -> list[State]:
-    """Every intermediate state of a record, for stepping through a game."""
-    final = replay(record)
-    r = _checked(record)
-    state = final.game.new_state(deck=r["deck"], seed=r.get("seed"), log=True)
+def states_of_record(record: dict[str, Any], game: Game) -> list[State]:
+    """Every intermediate state of a record played under ``game``, for stepping through it."""
+    final = replay_record(record, game)
+    state = final.game.new_state(deck=record["deck"], seed=record.get("seed"), log=True)
     states = [state.clone()]
-    for action in r["actions"]:
+    for action in record["actions"]:
         state.apply(int(action))
         states.append(state.clone())
     return states

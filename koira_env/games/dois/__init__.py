@@ -5,20 +5,31 @@ one at a time, so every trick carries the last one's cards. The rules as played 
 RULES.md (section Dois); docs/games/dois.md shows how to use the environment and the bots.
 """
 
-from ...core.game import GameSpec
-from .engine import DoisView, State
-from .game import DoisGame, make_game
-from .rules import Rules, make_rules
+from __future__ import annotations
+
+from ...core.spec import GameSpec, Plugin, exports
 
 SPEC = GameSpec(
     id="dois",
     title="Dois",
     players=(3, 4),
     default_players=4,
-    make_game=make_game,
-    package="koira_env.games.dois",
-    rank_by="win_rate",
+    game=Plugin(f"{__name__}.game", "make_game"),
+    table=Plugin(f"{__name__}.table", "table"),
+    bots=Plugin(f"{__name__}.bots", "BOTS"),
+    rollout=Plugin(f"{__name__}.bots", "ROLLOUT"),
     single_hand={"hands": 1},
 )
 
+__getattr__ = exports(
+    __name__,
+    {
+        "DoisGame": "game",
+        "DoisView": "engine",
+        "Rules": "rules",
+        "State": "engine",
+        "make_game": "game",
+        "make_rules": "rules",
+    },
+)
 __all__ = ["SPEC", "DoisGame", "DoisView", "Rules", "State", "make_game", "make_rules"]

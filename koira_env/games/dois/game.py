@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ...core.game import Game, action_index
-from . import cards
+from . import SPEC, cards
 from .cards import (
     COPIES,
     DECK_SIZE,
@@ -68,8 +68,7 @@ def _one_hot(size: int, index: int) -> bytes:
 class DoisGame(Game):
     """Dois at one table size under one rule set (see RULES.md, section Dois)."""
 
-    id: ClassVar[str] = "dois"
-    title: ClassVar[str] = "Dois"
+    spec = SPEC
     deck_size: ClassVar[int] = DECK_SIZE
 
     def __init__(self, rules: Rules) -> None:

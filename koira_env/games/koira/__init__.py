@@ -1,32 +1,24 @@
 """Koira (Dog) and its sister game Mattis: engine, observation, text, bots and the exact
 phase-two solver (``solve``, ``solve_moves``)."""
 
-from ...core.game import GameSpec
-from .game import make_game
-from .solver import solve, solve_moves
+from __future__ import annotations
+
+from ...core.spec import GameSpec, Plugin, exports
 
 SPEC = GameSpec(
     id="koira",
     title="Koira",
     players=(2, 8),
     default_players=4,
-    make_game=make_game,
-    package=__name__,
-    rank_by="loss_rate",
-    opponent="champion",
-    # the strongest shipped agent (docs/solver.md "Agents"): the exact phase-two solver within
-    # 16 cards in hands (2,000 positions a verdict), ISMCTS (150 iterations) where it does not
-    # decide in phase two, the dumper's move in phase one; on the compiled core it takes less
-    # time per decision than ismcts:50 and loses less often than ismcts:200
-    # and the strongest shipped network-only policy (docs/bots.md "champion-net"): the PPO
-    # model, which measured as strong as the distilled net:koira4-net against dumpers and
-    # stronger at the same table
-    aliases={"champion": "solver:1:0/150:16:2000", "champion-net": "ppo:koira4-ppo"},
-    # the shipped recipe (docs/training.md): a league of the six heuristics, greedy imitated
-    training={
-        "bots": ("greedy", "dumper", "warrior", "gambler", "cautious", "hoarder"),
-        "bc_bots": ("greedy",),
-    },
+    game=Plugin(f"{__name__}.game", "make_game"),
+    table=Plugin(f"{__name__}.table", "table"),
+    bots=Plugin(f"{__name__}.bots", "BOTS"),
+    rollout=Plugin(f"{__name__}.bots", "ROLLOUT"),
+    search=Plugin(f"{__name__}.bots", "SEARCH"),
+    flat=Plugin(f"{__name__}.bots", "FLAT"),
+    endgame=Plugin(f"{__name__}.bots", "ENDGAME"),
+    presets=Plugin(f"{__name__}.rules", "PRESETS"),
 )
 
+__getattr__ = exports(__name__, {"make_game": "game", "solve": "solver", "solve_moves": "solver"})
 __all__ = ["SPEC", "make_game", "solve", "solve_moves"]

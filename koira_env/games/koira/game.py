@@ -19,6 +19,7 @@ from typing import Any
 
 from ...cards import NUM_CARDS, card_id, card_name
 from ...core.game import Game, action_index, choose_engine, shuffled
+from . import SPEC
 from .engine import RISK, RUN_ACTION, TAKE, State, action_name
 from .observation import ObservationEncoder
 from .render import describe_event, render_text
@@ -38,8 +39,7 @@ class KoiraGame(Game):
     ``"python"`` (the reference engine); both give the same states, observations and records.
     """
 
-    id = "koira"
-    title = "Koira"
+    spec = SPEC
     deck_size = NUM_CARDS
     max_decks = 1
 

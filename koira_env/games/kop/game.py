@@ -23,6 +23,7 @@ import numpy as np
 
 from ...core.game import Game, action_index
 from ...core.table import counted
+from . import SPEC
 from .cards import JACKS_HIGH_FIRST, NUM_CARDS, SUIT_OF, TOTAL_POINTS, card_id, card_name
 from .engine import (
     CALL,
@@ -85,8 +86,7 @@ def _one_hot(size: int, index: int) -> bytes:
 class KopGame(Game):
     """Kop under one ``Rules``; build it with ``make_game``."""
 
-    id = "kop"
-    title = "Kop"
+    spec = SPEC
     deck_size = NUM_CARDS
 
     def __init__(self, rules: Rules) -> None:

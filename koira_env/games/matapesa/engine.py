@@ -26,6 +26,7 @@ from ...core.game import (
     as_action,
     returns_from_places,
 )
+from . import SPEC
 from .rules import Rules, make_rules
 
 NUM_RANKS = 13
@@ -355,8 +356,7 @@ def _one_hot(index: int, size: int) -> bytes:
 class MatapesaGame(Game):
     """Mätäpesä at one table size: 52 cards, ``52 // n`` tricks, the last trick's winner loses."""
 
-    id = "matapesa"
-    title = "Mätäpesä"
+    spec = SPEC
     deck_size = NUM_CARDS
     max_decks = 1
 

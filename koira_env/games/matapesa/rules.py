@@ -10,9 +10,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ...core.options import make_options
-
-PLAYERS = (3, 8)
-TITLE = "Mätäpesä"
+from . import SPEC
 
 
 @dataclass(frozen=True)
@@ -36,4 +34,4 @@ class Rules:
 
 def make_rules(num_players: int = 4, **options: Any) -> Rules:
     """Validated rules; ``ValueError`` names the fault and the valid choices."""
-    return make_options(Rules, num_players, PLAYERS, TITLE, **options)
+    return make_options(Rules, num_players, SPEC.players, SPEC.title, **options)

@@ -5,16 +5,18 @@ The rules as played here are in RULES.md (section Red7); docs/games/red7.md show
 the environment and the bots.
 """
 
-from ...core.game import GameSpec
-from .game import make_game
+from __future__ import annotations
+
+from ...core.spec import GameSpec, Plugin
 
 SPEC = GameSpec(
     id="red7",
     title="Red7",
     players=(2, 4),
     default_players=4,
-    make_game=make_game,
-    package=__name__,
-    rank_by="win_rate",
+    game=Plugin(f"{__name__}.game", "make_game"),
+    table=Plugin(f"{__name__}.table", "table"),
+    bots=Plugin(f"{__name__}.bots", "BOTS"),
+    rollout=Plugin(f"{__name__}.bots", "ROLLOUT"),
     single_hand={},  # the default game is one round already (scoring="points" is the long one)
 )

@@ -25,6 +25,7 @@ import numpy as np
 
 from ...core.game import Game, action_index, choose_engine
 from ...core.table import counted
+from . import SPEC
 from .cards import COLOUR_NAMES, NUM_CARDS, NUM_COLOURS, RULE_NAMES, card_id, card_name
 from .engine import (
     CANVAS,
@@ -102,8 +103,7 @@ class Red7Game(Game):
     ``"python"`` (the reference engine); both give the same states, observations and records.
     """
 
-    id = "red7"
-    title = "Red7"
+    spec = SPEC
     deck_size = NUM_CARDS
 
     def __init__(self, rules: Rules, engine: str | None = None) -> None:

@@ -12,9 +12,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ...core.options import make_options
+from . import SPEC
 
-PLAYERS = (2, 4)
-TITLE = "Red7"
 TARGETS = {2: 40, 3: 35, 4: 30}  # Advanced Red7's points to win, by player count
 
 
@@ -53,4 +52,4 @@ class Rules:
 
 def make_rules(num_players: int = 4, **options: Any) -> Rules:
     """Validated rules; ``ValueError`` names the fault and the valid choices."""
-    return make_options(Rules, num_players, PLAYERS, TITLE, **options)
+    return make_options(Rules, num_players, SPEC.players, SPEC.title, **options)

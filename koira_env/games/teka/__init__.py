@@ -2,16 +2,18 @@
 (or double thirteen, alone), declarer's trumps, play stops once the contract is decided, game
 to 104."""
 
-from ...core.game import GameSpec
-from .game import make_game
+from __future__ import annotations
+
+from ...core.spec import GameSpec, Plugin
 
 SPEC = GameSpec(
     id="teka",
     title="Teka",
     players=(4, 4),
     default_players=4,
-    make_game=make_game,
-    package=__name__,
-    rank_by="win_rate",
+    game=Plugin(f"{__name__}.game", "make_game"),
+    table=Plugin(f"{__name__}.table", "table"),
+    bots=Plugin(f"{__name__}.bots", "BOTS"),
+    rollout=Plugin(f"{__name__}.bots", "ROLLOUT"),
     single_hand={"single_hand": True},
 )

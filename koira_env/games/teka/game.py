@@ -19,6 +19,7 @@ import numpy as np
 from ... import cards as std
 from ...core.game import Game, action_index
 from ...core.table import counted
+from . import SPEC
 from .engine import (
     BEHI_TER,
     BID,
@@ -75,8 +76,7 @@ def _one_hot(size: int, index: int) -> bytes:
 class TekaGame(Game):
     """Teka under one ``Rules``; build it with ``make_game``."""
 
-    id = "teka"
-    title = "Teka"
+    spec = SPEC
     deck_size = std.NUM_CARDS
 
     def __init__(self, rules: Rules) -> None:

@@ -1,17 +1,20 @@
 """Whist 22: precision bidding with the 22 tarot trumps (3-4 players; RULES.md, Whist 22)."""
 
-from ...core.game import GameSpec
-from .game import WhistGame, make_game
+from __future__ import annotations
+
+from ...core.spec import GameSpec, Plugin, exports
 
 SPEC = GameSpec(
     id="whist22",
     title="Whist 22",
     players=(3, 4),
     default_players=4,
-    make_game=make_game,
-    package="koira_env.games.whist22",
-    rank_by="win_rate",
+    game=Plugin(f"{__name__}.game", "make_game"),
+    table=Plugin(f"{__name__}.table", "table"),
+    bots=Plugin(f"{__name__}.bots", "BOTS"),
+    rollout=Plugin(f"{__name__}.bots", "ROLLOUT"),
     single_hand={"max_hands": 1},
 )
 
+__getattr__ = exports(__name__, {"WhistGame": "game", "make_game": "game"})
 __all__ = ["SPEC", "WhistGame", "make_game"]

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ...core.game import Game, action_index
-from . import engine
+from . import SPEC, engine
 from .engine import (
     BID,
     BIDDING,
@@ -72,8 +72,7 @@ def _one_hot(size: int, index: int) -> bytes:
 class WhistGame(Game):
     """Whist 22 at one table size under one rule set (see RULES.md, section Whist 22)."""
 
-    id: ClassVar[str] = "whist22"
-    title: ClassVar[str] = "Whist 22"
+    spec = SPEC
     deck_size: ClassVar[int] = NUM_CARDS
 
     def __init__(self, rules: Rules) -> None:

@@ -10,9 +10,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ...core.options import make_options
-
-PLAYERS = (3, 4)
-TITLE = "Whist 22"
+from . import SPEC
 
 
 @dataclass(frozen=True)
@@ -42,7 +40,7 @@ def make_rules(num_players: int = 4, **options: Any) -> Rules:
     Without the hook rule every player may hit every bid forever, so ``hook=False`` needs a
     hand limit (``max_hands > 0``) to keep the game finite.
     """
-    rules = make_options(Rules, num_players, PLAYERS, TITLE, **options)
+    rules = make_options(Rules, num_players, SPEC.players, SPEC.title, **options)
     if not rules.hook and rules.max_hands == 0:
         raise ValueError(
             "option hook=False needs max_hands > 0: without the hook rule a game may never "

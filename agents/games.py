@@ -1,0 +1,46 @@
+"""What the agents side chooses for each game, keyed by game id: the env knows nothing of
+agents, so a game's tournament measure, its default opponent and its aliases live here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+RANK_BY = ("loss_rate", "win_rate", "mean_place")
+
+
+@dataclass(frozen=True)
+class GameChoices:
+    """The agents side's choices for one game (the defaults serve a game not listed)."""
+
+    rank_by: str = "mean_place"  # the tournament leaderboard's headline measure (``RANK_BY``)
+    opponent: str = ""  # ``koira play``'s default opponent; empty: the game's first bot
+    # agent names that stand for an agent spec, resolved by ``agents.registry.make_agent``:
+    # Koira's "champion" is its strongest shipped agent, whatever it is made of this release
+    aliases: dict[str, str] = field(default_factory=dict)
+
+
+CHOICES: dict[str, GameChoices] = {
+    "koira": GameChoices(
+        rank_by="loss_rate",
+        opponent="champion",
+        # the strongest shipped agent (docs/solver.md "Agents"): the exact phase-two solver
+        # within 16 cards in hands (2,000 positions a verdict), ISMCTS (150 iterations) where
+        # it does not decide in phase two, the dumper's move in phase one; on the compiled core
+        # it takes less time per decision than ismcts:50 and loses less often than ismcts:200
+        # and the strongest shipped network-only policy (docs/bots.md "champion-net"): the PPO
+        # model, which measured as strong as the distilled net:koira4-net against dumpers and
+        # stronger at the same table
+        aliases={"champion": "solver:1:0/150:16:2000", "champion-net": "ppo:koira4-ppo"},
+    ),
+    "matapesa": GameChoices(rank_by="loss_rate"),
+    "whist22": GameChoices(rank_by="win_rate"),
+    "kop": GameChoices(rank_by="win_rate"),
+    "dois": GameChoices(rank_by="win_rate"),
+    "teka": GameChoices(rank_by="win_rate"),
+    "red7": GameChoices(rank_by="win_rate"),
+}
+
+
+def choices(game: str) -> GameChoices:
+    """The agents side's choices for ``game`` (the defaults for a game not in ``CHOICES``)."""
+    return CHOICES.get(game, GameChoices())
