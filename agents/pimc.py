@@ -6,7 +6,7 @@ seat knows, as ``turn.sample_state()`` does), solve each deal as an open-card ga
 the move with the best mean value over the deals (the first in legal order on a tie). Every
 move is scored on the same deals.
 
-The game deals and solves (``bots.PIMC``: ``(turn, deals, seed, engine) -> [(action, mean
+The game deals and solves (``GameSpec.pimc``: ``(turn, deals, seed, engine) -> [(action, mean
 value for the seat)]`` in legal order, or ``None`` where it cannot solve, such as Kop's
 declaration round): a game can then draw its deals and solve them in compiled code. Where it
 cannot, the ``FALLBACK`` agent (a spec of the game's agents, ``counter``) decides; without
@@ -16,7 +16,6 @@ or ``python`` (its reference).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -29,8 +28,8 @@ from .ismcts import ENGINES, rollout_move
 
 @cache
 def game_pimc(game_id: str) -> Callable[..., list[tuple[int, float]] | None] | None:
-    """The game's open-card move values (its ``bots.PIMC``), or ``None``."""
-    return getattr(importlib.import_module(f"{spec(game_id).package}.bots"), "PIMC", None)
+    """The game's open-card move values (``GameSpec.pimc``), or ``None``."""
+    return spec(game_id).pimc()
 
 
 class PIMCAgent:

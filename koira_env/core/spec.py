@@ -60,6 +60,10 @@ class GameSpec:
     # per deal]}`` or None out of its reach; a verdict is True when the seat can make sure it
     # does not lose, False when it cannot, None when undecided (None: ``agents.solver`` refuses)
     endgame: Callable[[], Any] = absent
+    # -> open-card move values for perfect-information Monte Carlo: ``(turn, deals, seed,
+    # engine) -> [(action, mean value for the seat)]`` or None where it cannot solve that turn
+    # (None: ``agents.pimc`` refuses)
+    pimc: Callable[[], Any] = absent
     presets: Callable[[], Any] = absent  # -> {name: options}, chosen by ``make_game(rules=...)``
     single_hand: dict[str, Any] = field(default_factory=dict)  # options for a one-hand game
 

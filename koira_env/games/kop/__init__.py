@@ -13,8 +13,6 @@ SPEC = GameSpec(
     table=Plugin(f"{__name__}.table", "table"),
     bots=Plugin(f"{__name__}.bots", "BOTS"),
     rollout=Plugin(f"{__name__}.bots", "ROLLOUT"),
+    pimc=Plugin(f"{__name__}.bots", "PIMC"),
     single_hand={"single_hand": True},
-    # perfect-information Monte Carlo on the open-card solver, counter's declarations
-    # (docs/games/kop.md "Strength": above counter at about 2 ms a decision)
-    aliases={"champion": "pimc:64:counter"},
 )
