@@ -31,7 +31,6 @@ from koira_env.core.jobs import PROCESS, Backend, chunked, map_chunks, read_log
 from koira_env.core.record import game_record, save_record
 
 from .base import Agent, play_out
-from .entrants import default_entrants  # noqa: F401  (experiments/cli.py imports it from here)
 from .registry import agent_factories, make_agent
 from .report import TIMING, TIMING_COLUMNS, decision_times, summarize, write_summaries
 from .schedule import Job, TournamentConfig, deal_key, deal_seed, game_key, jobs

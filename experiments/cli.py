@@ -12,9 +12,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from agents.entrants import default_entrants
 from agents.games import choices
 from agents.registry import default_opponent, make_agent, resolve
-from agents.tournament import TIMING, TournamentConfig, default_entrants, run_tournament
+from agents.tournament import TIMING, TournamentConfig, run_tournament
 from experiments.common import WORKERS
 from koira_env import __version__
 from koira_env.core.files import write_json

@@ -11,8 +11,8 @@ import sys
 
 import pytest
 
+from agents.entrants import default_entrants
 from agents.registry import default_opponent, make_agent
-from agents.tournament import default_entrants
 from experiments.cli import main, parse_option
 from experiments.human_play import ordered_moves, parse_move, play_human
 from koira_env import games, make_game
