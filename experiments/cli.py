@@ -8,6 +8,7 @@ import csv
 import importlib
 import itertools
 import random
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -439,11 +440,22 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("flags", nargs="*")
     train.set_defaults(func=_train)
 
-    exp = sub.add_parser("experiment", help="research experiments: risk, probe, wars")
+    exp = sub.add_parser(
+        "experiment",
+        help="research experiments: risk, probe, wars",
+        description="Koira research experiments, each writing its tables, JSON and figures "
+        "to its results folder (--out); a stopped run resumes with the same command.",
+    )
     kinds = exp.add_subparsers(dest="experiment", required=True)
     for name in EXPERIMENTS:
         module = importlib.import_module(f"experiments.{name}")
-        e = kinds.add_parser(name, help=module.__doc__.splitlines()[0])
+        doc = module.__doc__.replace("``", "")
+        e = kinds.add_parser(
+            name,
+            help=first_sentence(doc),
+            description=doc,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         e.add_argument("--quick", action="store_true", help="the small setting used by the tests")
         e.add_argument("--out", default=f"results/{name}", help="results folder (resumable)")
         e.add_argument("--seed", type=int, default=0)
@@ -462,17 +474,25 @@ def build_parser() -> argparse.ArgumentParser:
         )
         e.add_argument("--quiet", action="store_true", help="no progress output")
         module.add_arguments(e)
-        e.set_defaults(func=_experiment, run=module.main)
+        e.set_defaults(func=_experiment, run=module.main, headline=module.headline)
     return parser
 
 
 EXPERIMENTS = ("risk", "probe", "wars")
 
 
+def first_sentence(doc: str) -> str:
+    """The first sentence of a docstring's first paragraph, for a one-line summary: the
+    first line alone stops mid-sentence when the sentence wraps."""
+    paragraph = " ".join(doc.split("\n\n")[0].split())
+    return re.split(r"(?<=[.?!])\s", paragraph, maxsplit=1)[0]
+
+
 def _experiment(args: argparse.Namespace) -> int:
     if args.workers is None and args.backend == "process":
         args.workers = WORKERS
     result = args.run(args)
+    print(args.headline(result))
     print(f"results in {args.out}/")
     if not result["complete"]:
         print("stopped early; run the same command again to continue")

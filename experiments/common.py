@@ -1,5 +1,6 @@
 """Plumbing shared by the experiments: a results folder owned by one config, a resumable task
-log, atomic writes, a parallel map (local processes or Ray) with progress, and figure saving.
+log, atomic writes, a parallel map (local processes or Ray) with progress, figure saving, and
+the intervals of their headlines.
 
 Every experiment is a list of keyed tasks whose results are pure functions of the task. Finished
 results are appended to ``tasks.jsonl`` as they arrive (a torn last line from a kill is cut
@@ -49,6 +50,15 @@ class Progress:
                 + end
             )
             sys.stderr.flush()
+
+
+def interval(value: float | None, low: float | None, high: float | None, digits: int = 3) -> str:
+    """``0.250 [0.099, 0.503]`` for a headline; ``-`` before there is data."""
+    if value is None:
+        return "-"
+    if low is None or high is None:
+        return f"{value:.{digits}f}"
+    return f"{value:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
 
 
 def _run_chunk(fn: Callable[[Any], dict[str, Any]], chunk: list[tuple[str, Any]]) -> list[dict]:

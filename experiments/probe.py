@@ -5,9 +5,11 @@ playing the best card in hand?
 random numbers: rollout ``i`` deals the cards hidden from the seat once (``determinize`` with a
 seeded generator) and continues every candidate action from that same deal with the same
 continuation policy and seeds. Differences between actions are then free of deal luck, so a few
-hundred rollouts separate them. ``run`` probes decision points sampled from games between
-fixed bots and tabulates risk minus best card by context (stock size, best rank in hand,
-whether the hand can still lead or tie the round).
+hundred rollouts separate them. The experiment (``run``) probes decision points sampled from
+games between fixed bots and tabulates risk minus best card by context (stock size, best rank
+in hand, whether the hand can still lead or tie the round). Writes the overall difference with
+its 95% interval (``probe.json``), one row per point (``points.csv``), the table by context
+(``table.csv``) and its heatmaps (``probe_heatmap.png``).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from koira_env.games.koira.engine import PHASE_ONE, RISK, State, new_game
 from koira_env.games.koira.heuristics import WAR, WIN, card_outcome, round_summary
 from koira_env.games.koira.rules import make_rules
 
-from .common import WORKERS, run_tasks
+from .common import WORKERS, interval, run_tasks
 
 FORMAT = "koira-probe/2"  # 2: each point records its position in the round
 STOCK_BINS = ((2, 9), (10, 19), (20, 29), (30, 40))
@@ -221,6 +223,19 @@ def run(
     write_csv(out / "table.csv", ["by", "stock_bin", "group", "n", "diff", "low", "high"], table)
     plot(table, out)
     return result
+
+
+def headline(result: dict[str, Any]) -> str:
+    """The mean return of risking minus the best card over every probed point."""
+    diff, loss = result["overall"], result["overall_loss"]
+    if not diff["n"]:
+        return "no decision points probed yet"
+    return (
+        f"risking minus the best card in hand over {diff['n']} decision points: return "
+        f"{interval(diff['mean'], diff['low'], diff['high'])}, loss rate "
+        f"{interval(loss['mean'], loss['low'], loss['high'])}; risking better at "
+        f"{result['risk_better_share']:.0%}"
+    )
 
 
 def _stock_bin(stock: int) -> str:

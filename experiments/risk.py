@@ -4,8 +4,9 @@ A family of risk policies (``RiskAgent``, registered as ``risk:below=9,beaten=1,
 plays the cards of a base agent (``greedy`` unless named: any agent, a search or a network too)
 and risks by rule. Each policy sits at a table with three copies of a fixed field agent in a
 duplicate-deal tournament (``agents.tournament``); every policy uses the same deals, so
-differences between policies are not deal luck. Output: per-policy loss rate with its 95% CI
-(``risk.csv``, ``risk.json``) and two figures.
+differences between policies are not deal luck. Writes each policy's loss rate with its 95% CI
+(``risk.csv``; ``risk.json`` also names the best policy per field), the loss rate against the
+threshold (``risk_threshold.png``) and by the part of phase one risked in (``risk_stock.png``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from koira_env.core.jobs import PROCESS, Backend
 from koira_env.games.koira.engine import PHASE_ONE, RISK
 from koira_env.games.koira.heuristics import WAR, WIN, card_outcome, round_summary
 
-from .common import TASKS, WORKERS
+from .common import TASKS, WORKERS, interval
 
 FORMAT = "koira-risk/1"
 BASES = ("greedy", "dumper")  # the default study's card players (both never risk on their own)
@@ -279,6 +280,25 @@ def _best(rows: list[dict[str, Any]]) -> dict[str, Any]:
                 "never": {b: r for r in mine for b, spec in never.items() if r["policy"] == spec},
             }
     return best
+
+
+def headline(result: dict[str, Any]) -> str:
+    """Per field, the policy that lost least next to never risking: the study's answer."""
+    lines = []
+    for field, found in result["best"].items():
+        best = found["best"]
+        never = "; ".join(
+            f"never risking ({base} cards) {_loss(row)}" for base, row in found["never"].items()
+        )
+        lines.append(
+            f"vs 3 {field}: {best['policy']} loses least, {_loss(best)} of {best['games']} games"
+            + (f"; {never}" if never else "")
+        )
+    return "\n".join(lines) or "no games played yet"
+
+
+def _loss(row: dict[str, Any]) -> str:
+    return interval(row["loss_rate"], row["loss_low"], row["loss_high"])
 
 
 def plot(result: dict[str, Any], out: Path) -> None:

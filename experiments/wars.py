@@ -1,10 +1,13 @@
-"""Wars: how often ties start them, how deep they chain, how big the pile gets, who wins them,
-and what seeking (``warrior``) or avoiding (``dumper``) ties does to the final result, under
-source A's any-tie trigger (``koira``) and source B's highest-tie-only rule (``koira-b``).
+"""Wars: how often ties start them, how deep they chain, who wins them, and what seeking or
+avoiding ties does to the final result, under both war triggers.
 
-Each task is one deal, played with event logs by every lineup in every seat rotation (one
-rotation for tables of a single bot, where rotations are the same game). The focal seat of a
-mixed lineup is its first entry; its loss rate gets a deal-clustered 95% CI.
+The triggers are source A's any tie (``koira``) and source B's highest tie only (``koira-b``);
+``warrior`` seeks ties, ``dumper`` avoids them. Each task is one deal, played with event logs by
+every lineup in every seat rotation (one rotation for tables of a single bot, where rotations
+are the same game). The focal seat of a mixed lineup is its first entry; its loss rate gets a
+deal-clustered 95% CI. Writes per rule set and lineup the wars per game and per trick, their
+depth, pile and stalemates and the focal loss rate (``wars.json``, ``wars.csv``), who wins
+two-player wars by tied rank and by best rank left in hand (``duels.csv``), and ``wars.png``.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from koira_env.core.jobs import PROCESS, Backend
 from koira_env.games.koira.engine import State, new_game
 from koira_env.games.koira.rules import make_rules
 
-from .common import WORKERS, run_tasks
+from .common import WORKERS, interval, run_tasks
 
 FORMAT = "koira-wars/1"
 RULES = ("koira", "koira-b")
@@ -329,6 +332,27 @@ def plot(result: dict[str, Any], out: Path) -> None:
         ax.legend(fontsize=7)
     fig.tight_layout()
     save_figure(fig, out / "wars.png")
+
+
+def headline(result: dict[str, Any]) -> str:
+    """Per rule set: wars per game at each single-bot table, and the focal seat's loss rate
+    in each mixed lineup (what seeking or avoiding ties does)."""
+    lines = []
+    for rules, s in result["rules"].items():
+        pure = [x for x in s["lineups"] if len(set(x["lineup"].split("+"))) == 1]
+        mixed = [x for x in s["lineups"] if x not in pure and x["focal_loss_rate"] is not None]
+        wars = ", ".join(
+            f"{x['wars_per_game']:.2f} ({_short(x['lineup'])})"
+            for x in pure
+            if x["wars_per_game"] is not None
+        )
+        losses = ", ".join(
+            f"{_short(x['lineup'])} {interval(x['focal_loss_rate'], *x['focal_loss_ci'])}"
+            for x in mixed
+        )
+        if wars or losses:
+            lines.append(f"{rules}: wars a game {wars or '-'}; loss rate {losses or '-'}")
+    return "\n".join(lines) or "no deals played yet"
 
 
 def _short(lineup: str) -> str:

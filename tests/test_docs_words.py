@@ -95,3 +95,15 @@ def test_the_docs_say_which_subcommands_take_game():
     for path in ("README.md", "docs/tournaments.md"):
         assert "very subcommand takes `--game`" not in read(path)
         assert "very command takes `--game`" not in read(path)
+
+
+def test_training_doc_and_help_make_minutes_the_budget_of_one_invocation():
+    """--minutes once counted from the run's first start, so a resume with the same budget
+    trained one more round; the help and the doc say what it is now."""
+    from training.args import _field_docs
+    from training.train import Args  # torch only when training
+
+    assert "budget of this invocation" in " ".join(_field_docs(Args)["minutes"].split())
+    text = read("docs/training.md")
+    assert "It is the budget of this invocation: `--resume` with `--minutes 30`" in text
+    assert "--minutes 60 --resume" not in text

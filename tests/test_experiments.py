@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import json
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -13,7 +14,7 @@ import pytest
 from agents.base import play_game, play_out
 from agents.registry import agent_factories, default_agents, make_agent
 from experiments import probe, risk, wars
-from experiments.cli import build_parser, main
+from experiments.cli import build_parser, first_sentence, main
 from koira_env import make_game
 from koira_env.cards import card_id
 from koira_env.games.koira.engine import HAND, RISK, STOCK, TRICK, UNKNOWN, WON, State, new_game
@@ -31,8 +32,15 @@ def files(folder, names):
 
 
 @pytest.mark.parametrize("name", sorted(OUTPUTS))
-def test_quick_run_writes_outputs_and_a_stopped_run_resumes_to_the_same_files(tmp_path, name):
+def test_quick_run_writes_outputs_and_a_stopped_run_resumes_to_the_same_files(
+    tmp_path, name, capsys
+):
     assert main(["experiment", name, "--quick", "--out", str(tmp_path / "whole"), "--quiet"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[-1] == f"results in {tmp_path / 'whole'}/"
+    head = printed[:-1]  # the headline: the main result with its numbers, before "results in"
+    assert 1 <= len(head) <= 2
+    assert all(re.search(r"-?\d\.\d{3} \[-?\d\.\d{3}, -?\d\.\d{3}\]", line) for line in head), head
     whole = files(tmp_path / "whole", OUTPUTS[name])
     assert all(len(b) > 100 for b in whole.values())
     assert json.loads(whole[OUTPUTS[name][0]])["complete"]
@@ -45,6 +53,44 @@ def test_quick_run_writes_outputs_and_a_stopped_run_resumes_to_the_same_files(tm
             log.write('{"key": "koira/4", "ga')  # a write cut short by a kill
     assert main(args) == 0
     assert files(part, OUTPUTS[name]) == whole
+
+
+def _summaries(help_text: str) -> dict[str, str]:
+    """``koira experiment --help``'s subcommand summaries, their wrapped lines joined."""
+    found: dict[str, str] = {}
+    name = None
+    for line in help_text.splitlines():
+        words = line.split()
+        if line.startswith("    ") and words and words[0] in MODULES:
+            name = words[0]
+            found[name] = " ".join(words[1:])
+        elif name and line.startswith(" " * 8):
+            found[name] += " " + line.strip()
+        else:
+            name = None
+    return found
+
+
+def test_experiment_help_summaries_are_whole_sentences(capsys):
+    """They were the docstrings' first lines, cut mid-sentence ("... better than")."""
+    with pytest.raises(SystemExit):
+        main(["experiment", "--help"])
+    found = _summaries(capsys.readouterr().out)
+    assert sorted(found) == sorted(MODULES)
+    for name, summary in found.items():
+        assert summary[-1] in ".?", summary
+        assert summary == first_sentence(MODULES[name].__doc__.replace("``", ""))
+    assert found["probe"].endswith("than playing the best card in hand?")
+
+
+@pytest.mark.parametrize("name", sorted(OUTPUTS))
+def test_each_experiment_help_says_what_it_measures_and_writes(name, capsys):
+    with pytest.raises(SystemExit):
+        main(["experiment", name, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert first_sentence(MODULES[name].__doc__.replace("``", "")) in text
+    missing = [output for output in OUTPUTS[name] if output not in text]
+    assert not missing, missing
 
 
 def test_a_folder_of_another_experiment_setting_is_refused(tmp_path):

@@ -28,7 +28,7 @@ from agents.tournament import run_tournament
 from koira_env.games.koira.engine import new_game
 from koira_env.games.koira.game import make_game as make_rules  # a KoiraGame
 from training.league import League, LeagueMix, write_manifest
-from training.train import Args, parse_args, train
+from training.train import Args, parse_args, round_fits, train
 from training.warmstart import collect, fit
 
 BOTS = ("greedy", "dumper", "cautious")  # with the policy: one 4-player table per deal
@@ -84,6 +84,7 @@ def test_tiny_run_writes_loadable_checkpoint_curve_and_league(trained: Path) -> 
     assert eval_steps(trained) == [0, 128, 256]  # 0: right after the warm start
     assert json.loads((trained / "league.json").read_text())["latest"] == "latest.zip"
     assert list((trained / "tb").rglob("events.out.tfevents*"))
+    assert (trained / "eval.png").read_bytes().startswith(b"\x89PNG")  # the curve, drawn at the end
     rules = make_rules(4, "koira")
     policy = load_policy(trained / "latest.zip", rules)
     agent = make_agent(f"ppo:{trained / 'latest.zip'}")
@@ -127,6 +128,76 @@ def test_resume_after_a_kill_continues_without_repeating(trained: Path, tmp_path
     meta = read_metadata(run_dir / "checkpoint.zip")
     assert meta["timesteps"] == 256
     assert meta["snapshots"] == ["snapshots/000000128.zip", "snapshots/000000256.zip"]
+
+
+def test_minutes_is_the_budget_of_this_invocation(tmp_path: Path) -> None:
+    """A resumed run with the same --minutes trains as long again. The budget once counted
+    from the first start, so resuming a run that had used it up trained one round at most."""
+    run_dir = tmp_path / "run"
+    train(tiny(run_dir, total_timesteps=128))
+    ckpt = run_dir / "checkpoint.zip"
+    spent = ckpt.with_name("spent.zip")  # as if that sitting had used up its 60 minutes
+    with zipfile.ZipFile(ckpt) as src, zipfile.ZipFile(spent, "w") as dst:
+        for item in src.infolist():
+            data = src.read(item)
+            if item.filename == META_NAME:
+                data = json.dumps({**json.loads(data), "minutes": 60.0}).encode()
+            dst.writestr(item, data)
+    spent.replace(ckpt)
+    train(tiny(run_dir, total_timesteps=384, minutes=60, resume=True))
+    assert eval_steps(run_dir) == [128, 256, 384]  # two more rounds (the budget allowed none)
+    with (run_dir / "eval.csv").open() as f:
+        clock = [float(row["minutes"]) for row in csv.DictReader(f)]
+    assert clock[0] < 60 < clock[1]  # eval.csv's clock still counts the run's whole time
+
+
+def test_a_round_starts_only_if_one_as_long_as_the_last_fits_this_invocation() -> None:
+    assert round_fits(30, spent=0.0, last_round=0.0)
+    assert round_fits(30, spent=28.0, last_round=1.5)
+    assert not round_fits(30, spent=28.0, last_round=2.5)
+    assert round_fits(0, spent=1e9, last_round=1e9)  # 0: no limit
+
+
+def test_the_warm_start_shows_progress_as_ppo_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its bot games and its fit advance progress bars, as PPO's steps do (on a terminal,
+    unless --no-progress); they once ran for minutes without a sign."""
+    from training import train as trainer
+
+    bars: dict[str, list[int]] = {}
+
+    class Bar:
+        callback = None
+
+        def __init__(self, label: str, total: int, done: int) -> None:
+            bars[label] = self.counts = [done, total]
+
+        def advance(self, k: int) -> None:
+            self.counts[0] += k
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(trainer, "_Bar", Bar)
+    monkeypatch.setattr(trainer.sys.stderr, "isatty", lambda: True)
+    args = tiny(tmp_path, bc_decisions=200, progress=True)
+    game = args.make_game()
+    demos = trainer.demonstrations(args, game)
+    trainer.warm_start(args, trainer.new_model(args, trainer.vec_envs(args), 1), game, demos)
+    assert bars == {
+        "warm start: bot decisions": [200, 200],
+        "warm start: fitting": [180, 180],  # one epoch of the nine tenths not held out
+    }
+    bars.clear()
+    trainer.demonstrations(tiny(tmp_path, bc_decisions=200), game)  # --no-progress
+    assert bars == {}
+
+
+def test_sharded_demonstrations_report_each_finished_shard() -> None:
+    counts: list[int] = []
+    collect(make_rules(4, "koira"), BOTS, ("greedy",), 90, 1, shards=3, progress=counts.append)
+    assert counts == [30, 30, 30]
 
 
 def test_run_folder_guards(trained: Path, tmp_path: Path) -> None:

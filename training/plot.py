@@ -1,4 +1,5 @@
-"""The evaluation curve of a run as a PNG: ``python -m training.plot RUN_DIR OUT.png``.
+"""The evaluation curve of a run as a PNG: ``python -m training.plot RUN_DIR OUT.png``; a
+training run draws it as ``eval.png`` next to its ``eval.csv`` when it ends.
 
 The policy's score by the game's ranking measure (Koira: loss rate; eval.csv's columns are
 named after it, see ``training.train.eval_columns``) against wall-clock training time, with its
@@ -8,17 +9,14 @@ named after it, see ``training.train.eval_columns``) against wall-clock training
 from __future__ import annotations
 
 import csv
-import os
 import sys
 from pathlib import Path
 
+from koira_env.core.files import pyplot, save_figure
+
 
 def plot_curve(run_dir: str | Path, out: str | Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     with (Path(run_dir) / "eval.csv").open() as f:
         reader = csv.DictReader(f)
         rows = list(reader)
@@ -42,11 +40,7 @@ def plot_curve(run_dir: str | Path, out: str | Path) -> None:
     ax.grid(alpha=0.3)
     ax.legend()
     fig.tight_layout()
-    out = Path(out)
-    tmp = out.with_name(out.stem + ".tmp.png")
-    fig.savefig(tmp, dpi=100)
-    plt.close(fig)
-    os.replace(tmp, out)
+    save_figure(fig, Path(out), dpi=100)
 
 
 if __name__ == "__main__":

@@ -7,8 +7,8 @@ other seats), then a loop of learn / publish to the league / evaluate / checkpoi
 
 Run folder: ``config.json`` (the arguments), ``checkpoint.zip`` (model + optimizer + league
 and clock, for resuming), ``latest.zip`` and ``snapshots/`` (the league's policies; any of them
-is a model for ``ppo:``), ``eval.csv`` (the evaluation curve), ``eval/`` (tournaments),
-``tb/`` (TensorBoard).
+is a model for ``ppo:``), ``eval.csv`` (the evaluation curve) and ``eval.png`` (its plot, drawn
+when the run ends), ``eval/`` (tournaments), ``tb/`` (TensorBoard).
 """
 
 from __future__ import annotations
@@ -38,10 +38,12 @@ from koira_env.registry import make_game
 from .args import dataclass_flags
 from .export import export, save_model
 from .league import League, LeagueMix, write_manifest
+from .plot import plot_curve
 from .recipes import recipe
 from .warmstart import Demonstrations, collect, fit, shard_bounds
 
 CHECKPOINT, LATEST, EVAL_CSV, CONFIG = "checkpoint.zip", "latest.zip", "eval.csv", "config.json"
+EVAL_PNG = "eval.png"
 # eval.csv follows the game's ranking measure (``GameChoices.rank_by``): the measure's short name
 # in the column names, the key of its 95% interval in a tournament summary, whether more is better.
 MEASURES = {
@@ -101,8 +103,9 @@ class Args:
     total_timesteps: int = 20_000_000
     """learner decisions to train for (the minutes limit may stop earlier)"""
     minutes: float = 30.0
-    """wall-clock budget in minutes, warm start and evaluations included: a round of
-    learning + evaluation starts only if one as long as the last still fits (0 = no limit)"""
+    """wall-clock budget of this invocation in minutes (a resumed run gets it afresh), warm
+    start and evaluations included: a round of learning + evaluation starts only if one as long
+    as the last still fits (0 = no limit)"""
     num_envs: int = 32
     """envs stepped together; the policy acts for all of them in one batched forward pass"""
     vec_env: str = "dummy"
@@ -163,7 +166,7 @@ class Args:
     eval_deals: int = 70
     """deals of each evaluation tournament (every table is played in all seat rotations)"""
     progress: bool = True
-    """show a progress bar"""
+    """show progress bars (the warm start's bot games and fitting, then PPO's steps)"""
     resume: bool = False
     """continue the run in run_dir (give the same arguments as the first time)"""
     export: str = ""
@@ -336,6 +339,7 @@ def demonstrations(args: Args, game: Game) -> Demonstrations:
     started = time.monotonic()
     backend = Backend(args.backend, args.address or None)
     imitated = args.imitated_bots()
+    bar = _progress_bar(args, "warm start: bot decisions", args.bc_decisions)
     try:
         demos = collect(
             game,
@@ -346,9 +350,12 @@ def demonstrations(args: Args, game: Game) -> Demonstrations:
             args.bc_shards,
             args.workers,
             backend,
+            bar.advance if bar else None,
         )
     finally:
         backend.release()
+        if bar:
+            bar.close()
     print(
         f"warm start: {args.bc_decisions} decisions of {','.join(imitated)} collected in "
         f"{time.monotonic() - started:.0f} s ({args.bc_shards} shards, {args.backend})",
@@ -364,9 +371,22 @@ def warm_start(args: Args, model: Any, game: Game, demos: Demonstrations) -> Non
 
     started = time.monotonic()
     torch.set_num_threads(os.cpu_count() or 1)
-    stats = fit(
-        model.policy, demos, game.observation_scale, args.bc_epochs, args.bc_lr, 512, args.seed
-    )
+    fitted = len(demos.actions) - len(demos.actions) // 10  # fit holds a tenth out
+    bar = _progress_bar(args, "warm start: fitting", args.bc_epochs * fitted)
+    try:
+        stats = fit(
+            model.policy,
+            demos,
+            game.observation_scale,
+            args.bc_epochs,
+            args.bc_lr,
+            512,
+            args.seed,
+            bar.advance if bar else None,
+        )
+    finally:
+        if bar:
+            bar.close()
     torch.set_num_threads(args.torch_threads)
     print(
         f"warm start: fitted in {time.monotonic() - started:.0f} s: "
@@ -423,6 +443,7 @@ def train(args: Args) -> Path:
         write_manifest(run_dir, LATEST, snapshots)
 
     def minutes_now() -> float:
+        """Training time across every invocation of the run: eval.csv's clock."""
         return minutes_before + (time.monotonic() - started) / 60
 
     if not args.resume:
@@ -435,11 +456,11 @@ def train(args: Args) -> Path:
             write_eval(run_dir / EVAL_CSV, rows, columns)
     rollout = args.n_steps * args.num_envs
     chunk = max(rollout, args.eval_every // rollout * rollout)
-    bar = _progress_bar(args, timesteps)
+    bar = _progress_bar(args, "steps", args.total_timesteps, timesteps)
     interval = 0.0  # minutes of the last learn + evaluate round: the next one must fit too
     try:
-        while timesteps < args.total_timesteps and (
-            not args.minutes or minutes_now() + interval < args.minutes
+        while timesteps < args.total_timesteps and round_fits(
+            args.minutes, minutes_now() - minutes_before, interval
         ):
             round_start = minutes_now()
             model.learn(
@@ -476,23 +497,34 @@ def train(args: Args) -> Path:
         if bar:
             bar.close()
         envs.close()
+    if rows:
+        plot_curve(run_dir, run_dir / EVAL_PNG)
+        print(f"curve: {run_dir / EVAL_PNG}")
     if args.export:
         shipped = export(latest, args.export)
         print(f"exported {shipped} ({shipped.stat().st_size / 1e6:.1f} MB)")
     return latest
 
 
-class _Bar:
-    """A rich progress bar over the learner's timesteps, advanced from an SB3 callback."""
+def round_fits(budget: float, spent: float, last_round: float) -> bool:
+    """Whether a learn + evaluate round as long as ``last_round`` still fits in ``budget``
+    minutes (0: no limit) after ``spent``. Both count this invocation only: a resumed run
+    with the same ``--minutes`` trains as long again, instead of one more round."""
+    return not budget or spent + last_round < budget
 
-    def __init__(self, total: int, done: int) -> None:
+
+class _Bar:
+    """A rich progress bar: over the learner's timesteps, advanced from an SB3 callback, or
+    over the warm start's decisions collected and fitted, advanced by ``advance``."""
+
+    def __init__(self, label: str, total: int, done: int) -> None:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
         from stable_baselines3.common.callbacks import BaseCallback
 
         self.progress = Progress(
-            "steps", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=True
+            label, BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=True
         )
-        self.task = self.progress.add_task("train", total=total, completed=done)
+        self.task = self.progress.add_task(label, total=total, completed=done)
         self.progress.start()
         progress, task = self.progress, self.task
 
@@ -503,12 +535,16 @@ class _Bar:
 
         self.callback = Advance()
 
+    def advance(self, k: int) -> None:
+        self.progress.advance(self.task, k)
+
     def close(self) -> None:
         self.progress.stop()
 
 
-def _progress_bar(args: Args, done: int) -> _Bar | None:
-    return _Bar(args.total_timesteps, done) if args.progress and sys.stderr.isatty() else None
+def _progress_bar(args: Args, label: str, total: int, done: int = 0) -> _Bar | None:
+    """A bar unless ``--no-progress`` or stderr is not a terminal (logs get the round lines)."""
+    return _Bar(label, total, done) if args.progress and sys.stderr.isatty() else None
 
 
 # ------------------------------------------------------------------ command line

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -48,15 +49,17 @@ def collect(
     shards: int = 1,
     workers: int | None = 1,
     backend: Backend = PROCESS,
+    progress: Callable[[int], None] | None = None,
 ) -> Demonstrations:
     """``decisions`` real decisions of the ``imitate`` bots at tables drawn from ``field``.
     ``shards`` > 1 splits them into that many streams of games, seeded on their own, played
     on ``workers`` processes or Ray tasks (None or 0: every core); one shard is one stream
-    from ``seed``, the demonstrations of earlier versions."""
+    from ``seed``, the demonstrations of earlier versions. ``progress`` is told how many
+    decisions were recorded: after every game of one shard, after every finished shard else."""
     parts = list(enumerate(itertools.pairwise(shard_bounds(decisions, shards))))
     play = partial(_shard, game, field, imitate, seed)
     if shards == 1:
-        return play(parts[0])[1]  # in this process, and not copied: hundreds of MB
+        return play(parts[0], progress)[1]  # in this process, and not copied: hundreds of MB
     if backend.local and backend.parallelism(workers) == 1:
         done = map(play, parts)
     else:
@@ -68,6 +71,8 @@ def collect(
         demos.masks[start:end] = part.masks
         demos.actions[start:end] = part.actions
         demos.returns[start:end] = part.returns
+        if progress:
+            progress(end - start)
     return demos
 
 
@@ -94,18 +99,25 @@ def _shard(
     imitate: tuple[str, ...],
     seed: int,
     part: tuple[int, tuple[int, int]],
+    progress: Callable[[int], None] | None = None,
 ) -> tuple[int, Demonstrations]:
     """Shard ``index``: the decisions ``start:end``, from a seed of its own (shard 0: ``seed``,
     so that one shard is the single stream)."""
     index, (start, end) = part
     rng = random.Random(seed if index == 0 else f"{seed}/bc/{index}")
-    return start, _play(game, field, imitate, end - start, rng)
+    return start, _play(game, field, imitate, end - start, rng, progress)
 
 
 def _play(
-    game: Game, field: tuple[str, ...], imitate: tuple[str, ...], decisions: int, rng: random.Random
+    game: Game,
+    field: tuple[str, ...],
+    imitate: tuple[str, ...],
+    decisions: int,
+    rng: random.Random,
+    progress: Callable[[int], None] | None = None,
 ) -> Demonstrations:
-    """Bot-only tables until ``decisions`` decisions of the ``imitate`` bots are recorded."""
+    """Bot-only tables until ``decisions`` decisions of the ``imitate`` bots are recorded;
+    ``progress`` is told each game's count."""
     n = game.num_players
     scale = game.observation_scale
     demos = _empty(game, decisions)
@@ -136,6 +148,8 @@ def _play(
         final = state.returns()
         for row, seat in rows:
             returns[row] = final[seat]
+        if progress:
+            progress(len(rows))
     return demos
 
 
@@ -147,9 +161,12 @@ def fit(
     lr: float,
     batch_size: int,
     seed: int,
+    progress: Callable[[int], None] | None = None,
 ) -> dict[str, float]:
     """Fit a MaskableActorCriticPolicy to the demonstrations; returns the last epoch's
-    mean loss terms and the accuracy on a held-out tenth (the most likely legal action)."""
+    mean loss terms and the accuracy on a held-out tenth (the most likely legal action).
+    ``progress`` is told the size of every minibatch fitted (``epochs`` times the nine tenths
+    fitted in all)."""
     import torch
 
     gen = torch.Generator().manual_seed(seed)
@@ -184,6 +201,8 @@ def fit(
             optimizer.step()
             total_pi += loss_pi.item() * len(idx)
             total_vf += loss_vf.item() * len(idx)
+            if progress:
+                progress(len(idx))
         stats = {"bc_loss": total_pi / len(train), "bc_value_loss": total_vf / len(train)}
     policy.set_training_mode(False)
     with torch.no_grad():
