@@ -199,6 +199,20 @@ def test_the_lobby_reports_bad_choices(server, page, console_errors):
     console_errors.clear()
 
 
+def test_switching_games_clears_the_last_games_error(server, page, console_errors):
+    # issue 29 item 5: Kop with an unknown opponent, Start, then Red7: no stale banner
+    url, _ = server
+    page.goto(url + "/")
+    page.wait_for_selector("#f-options label")
+    page.select_option("#f-game", "kop")
+    page.fill("#f-opponents input >> nth=0", "nosuch")
+    page.click("#start")
+    expect(page.locator("#error")).to_contain_text("nosuch")
+    console_errors.clear()
+    page.select_option("#f-game", "red7")
+    expect(page.locator("#error")).to_be_hidden()
+
+
 def test_the_documentation_screenshots_are_taken_and_small(browser, tmp_path):
     paths = take(tmp_path, browser)
     assert [p.name for p in paths] == ["web-lobby.png", "web-table.png", "web-replay.png"]

@@ -221,6 +221,7 @@ function fillLobby() {
   $("f-opponents").replaceChildren(); // a new game: its own default opponents
   fillSeats();
   $("f-rules-note").textContent = "";
+  showError(null); // an error about the game left behind is stale
 }
 
 function optionValue(input) {
