@@ -93,7 +93,7 @@ class Player:
             "cpu_seconds": [round(a.seconds, 6) for a in agents],
         }
         if record:
-            row["record"] = game_record(state)
+            row["record"] = game_record(state, list(job.seats))
         return row
 
 

@@ -238,6 +238,11 @@ def _replay(args: argparse.Namespace) -> int:
         f"{args.file}: {game.title} ({game.variant}), {game.num_players} players, "
         f"{len(states) - 1} actions"
     )
+    if "players" in record:
+        print(
+            "players: "
+            + ", ".join(f"player_{p} {name}" for p, name in enumerate(record["players"]))
+        )
     print(game.render(states[0], states[0].current))
     for before, after in itertools.pairwise(states):
         for event in after.log[len(before.log) :]:

@@ -110,11 +110,11 @@ def play_human(
                 action = bot.act(Turn(state.view(p), game, rngs[p], state))
             state.apply(action)
     except GameAbandoned:
-        _save(state, record_path, out)
+        _save(state, names, record_path, out)
         raise
     _print_events(game, state, seat, shown, out)
     outcome = state.outcome()
-    _save(state, record_path, out)
+    _save(state, names, record_path, out)
     if outcome is None:
         print("the game hit the action limit and was stopped", file=out)
         return []
@@ -134,9 +134,9 @@ def _print_events(game: Game, state: State, seat: int, shown: int, out: TextIO) 
     return len(lines)
 
 
-def _save(state: State, path: str | None, out: TextIO) -> None:
+def _save(state: State, names: list[str], path: str | None, out: TextIO) -> None:
     if path:
-        save_record(game_record(state), path)
+        save_record(game_record(state, names), path)
         print(f"game record saved to {path}", file=out)
 
 

@@ -168,6 +168,7 @@ def test_play_through_stdin_with_bad_input_then_replay(tmp_path, capsys, monkeyp
     assert out.count("player_0 to act, holding:") > 5 and "moves: [1]" in out
     assert f"player_0 plays {first_card}" in out
     assert "player_1 greedy" in out and "player_2 dumper" in out and "player_3 greedy" in out
+    assert load_record(record)["players"] == ["you", "greedy", "dumper", "greedy"]
     state = replay(load_record(record))
     assert state.is_terminal and f"order out: {state.placements}" in out
     assert f"final places: 1. player_{state.placements[0]}" in out
@@ -175,6 +176,7 @@ def test_play_through_stdin_with_bad_input_then_replay(tmp_path, capsys, monkeyp
     assert main(["replay", str(record)]) == 0
     shown = capsys.readouterr().out
     assert f"{len(state.history)} actions" in shown
+    assert "players: player_0 you, player_1 greedy, player_2 dumper, player_3 greedy" in shown
     assert shown.count("player_0 plays") == sum(
         1 for e in state.log if e["type"] == "play" and e["player"] == 0
     )

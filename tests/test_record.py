@@ -96,6 +96,22 @@ def test_replay_states_steps_through_the_game(record: dict[str, Any]) -> None:
         assert action in before.legal_actions() and after.history[-1] == action
 
 
+def test_a_record_may_name_its_players_and_bad_names_are_refused() -> None:
+    state = _played("koira", 4, seed=3)
+    record = game_record(state, ["champion", "dumper", "you", "random"])
+    assert record["players"] == ["champion", "dumper", "you", "random"]
+    assert replay(record).history == state.history
+    for bad, message in (
+        (["a", "b"], "names 2 players for a 4-player game"),
+        (["a", "b", "c", 4], "must be a list of names"),
+        ("abcd", "must be a list of names"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            replay({**record, "players": bad})
+        with pytest.raises(ValueError, match=message):
+            game_record(state, bad)
+
+
 def test_save_and_load_round_trip(record: dict[str, Any], tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     save_record(record, path)

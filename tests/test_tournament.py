@@ -194,6 +194,7 @@ def test_saved_records_replay_to_the_logged_result(tmp_path):
     for path in records:
         key = path.stem.removeprefix("game-")
         assert list(replay(load_record(path)).outcome().places) == rows[key]["places"]
+        assert load_record(path)["players"] == rows[key]["seats"]  # who sat where
 
 
 def test_identical_agents_get_equal_loss_rates_within_the_ci(tmp_path):

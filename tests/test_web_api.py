@@ -20,7 +20,7 @@ from experiments import cli
 from experiments.web import app as web
 from experiments.web.store import Store
 from koira_env import games, make_game
-from koira_env.core.record import game_record, save_record
+from koira_env.core.record import game_record, load_record, save_record
 from koira_env.registry import spec
 
 BASE = "http://127.0.0.1"
@@ -172,6 +172,7 @@ def test_a_whole_game_of_every_game_through_the_api_without_leaks(game_id, app_a
     assert sorted(table["result"]["places"])[0] == 1 and not data["waiting"]
     record = c.get(f"/api/tables/{data['id']}/record")
     assert record.status_code == 200 and record.json()["game"] == game_id
+    assert record.json()["players"] == data["names"]  # who sat where, for the viewer
 
 
 def test_named_opponents_are_shown_as_asked(app_and_store):
@@ -451,9 +452,22 @@ def test_replays_step_back_and_forth_in_the_full_and_a_seats_view(records):
     back = c.get(f"{url}?step=19&seat=all").json()
     assert back["step"] == 19 and back["table"] != full["table"]
     assert c.get(f"{url}?step=20&seat=all").json() == full  # stepping is repeatable
+    assert full["names"] is None  # the record does not say who sat where
     for query in ("step=41", "step=-1", "step=x", "seat=4", "seat=-1", "seat=me"):
         response = c.get(f"{url}?{query}")
         assert response.status_code == 400, query
+
+
+def test_a_replay_names_the_seats_its_record_names(records):
+    # issue 29 item 6: the viewer shows which agent sat where, when the record says
+    served, _ = records
+    record = load_record(served / "records" / "game-1.json")
+    c = client()
+    named = c.post("/api/replays", json={"record": {**record, "players": ["a", "b", "c", "d"]}})
+    assert named.status_code == 201 and named.json()["names"] == ["a", "b", "c", "d"]
+    for bad in (["a", "b"], "abcd", [1, 2, 3, 4]):
+        response = c.post("/api/replays", json={"record": {**record, "players": bad}})
+        assert response.status_code == 400 and "players" in response.json()["error"], bad
 
 
 def test_the_page_loads_only_from_this_server():

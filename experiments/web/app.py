@@ -215,7 +215,7 @@ def _replay(record: Any, source: str) -> Replay:
         states = replay_states(record)
     except (ValueError, TypeError, KeyError) as err:
         raise WebError(400, f"{source}: not a valid game record: {err}") from None
-    return Replay(states, source)
+    return Replay(states, source, record.get("players"))
 
 
 # ------------------------------------------------------------------ the app
@@ -345,7 +345,7 @@ def create_app(
         table = table_of(request, session)
         if not table.state.is_terminal:
             raise WebError(409, "the record is available once the game is over")
-        return reply(request, session, game_record(table.state))
+        return reply(request, session, game_record(table.state, table.names))
 
     async def list_records(request: Request) -> Response:
         return reply(request, session_of(request), await run_in_threadpool(served.listing))

@@ -105,11 +105,12 @@ class PlayTable:
 class Replay:
     """The states of a game record, stepped through by the replay viewer."""
 
-    def __init__(self, states: list[State], source: str) -> None:
+    def __init__(self, states: list[State], source: str, names: list[str] | None = None) -> None:
         self.id = new_token()
         self.states = states
         self.source = source
         self.game = states[0].game
+        self.names = names  # who sat where, when the record says (checked by the replay)
 
     def payload(self, step: Any, seat: Any) -> dict[str, Any]:
         steps = len(self.states) - 1
@@ -126,6 +127,7 @@ class Replay:
             "step": step,
             "steps": steps,
             "new_events": len(state.log) - (len(previous.log) if previous else 0),
+            "names": self.names,
             "table": self.game.table(state, seat),
         }
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import operator
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +21,9 @@ FORMAT = "koira-record/2"
 KOIRA_ONLY_FORMAT = "koira-record/1"  # no "game" field: always Koira
 
 
-def game_record(state: State) -> dict[str, Any]:
-    """A JSON-serializable record of ``state``'s game so far (events are regenerated)."""
+def game_record(state: State, players: Sequence[str] | None = None) -> dict[str, Any]:
+    """A JSON-serializable record of ``state``'s game so far (events are regenerated);
+    ``players`` names who sat in each seat (agent specs, "you"), for viewers and readers."""
     game = state.game
     deck = [game.card_name(c) for c in state.deck]
     replayed = _run(game, deck, state.history)
@@ -41,9 +43,19 @@ def game_record(state: State) -> dict[str, Any]:
             **(outcome.to_json() if outcome is not None else {}),
         },
     }
+    if players is not None:
+        record["players"] = _checked_players(players, game.num_players)
     if isinstance(state.seed, int | str):
         record["seed"] = state.seed  # shuffles the decks a continued game would still need
     return record
+
+
+def _checked_players(players: Any, n: int) -> list[str]:
+    if not (isinstance(players, list | tuple) and all(isinstance(p, str) for p in players)):
+        raise ValueError(f"game record's 'players' must be a list of names, got {players!r}")
+    if len(players) != n:
+        raise ValueError(f"game record names {len(players)} players for a {n}-player game")
+    return list(players)
 
 
 def _run(game: Game, deck: Any, actions: Any, seed: Any = None) -> State:
@@ -73,6 +85,8 @@ def replay_record(record: dict[str, Any], game: Game, check_events: bool = True)
     ``record_game`` finds it from the record); ``ValueError`` if it is corrupt or does not
     match."""
     r = checked_record(record)
+    if "players" in r:
+        _checked_players(r["players"], game.num_players)
     state = _run(game, r["deck"], r["actions"], r.get("seed"))
     if check_events and "events" in r and r["events"] != state.log:
         raise ValueError("game record's events differ from what replaying its actions produces")

@@ -453,10 +453,10 @@ function drawReplay(data) {
   const seat = $("r-seat");
   if (seat.options.length !== table.players + 1) {
     seat.replaceChildren(el("option", { value: "all", text: "full view" }),
-      ...table.seats.map((s) => el("option", { value: String(s.seat), text: `player_${s.seat}'s view` })));
+      ...table.seats.map((s) => el("option", { value: String(s.seat), text: `${seatLabel(table, s.seat, data.names)}'s view` })));
     seat.value = viewer.seat;
   }
-  renderTable($("replay-board"), table);
+  renderTable($("replay-board"), table, { names: data.names });
   renderLog($("replay-log"), table.log, data.new_events);
 }
 
