@@ -19,8 +19,8 @@ GAME_OVER = "game_over"  # the game ended with a result
 TRUNCATED = "truncated"  # the game hit its action or hand limit: no result
 
 # kinds the release before the kit wrote: Kop, Teka and Dois ended with "game_end" and Whist 22
-# with "end"; those four named a taken trick "trick"
-RENAMED = {"game_end": GAME_OVER, "end": GAME_OVER, "trick": TRICK}
+# with "end"; those four named a taken trick "trick"; Dois and Whist 22 a scored hand "score"
+RENAMED = {"game_end": GAME_OVER, "end": GAME_OVER, "trick": TRICK, "score": HAND_END}
 
 
 def upgrade(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
