@@ -35,19 +35,22 @@ def layout(fields: Sequence[Field]) -> tuple[dict[str, slice], np.ndarray]:
     return slices, scale
 
 
-def code_table(codes: Iterable[int]) -> bytes:
-    """A ``bytes.translate`` table sending each of ``codes`` to 1 and every other byte to 0."""
-    table = bytearray(256)
-    for code in codes:
-        table[code] = 1
-    return bytes(table)
+def code_table(codes: Iterable[int], one: bytes = b"\x01") -> bytes:
+    """A ``bytes.translate`` table sending each of ``codes`` to ``one`` and every other code to
+    zeros. A one of k bytes (Red7's float32 1.0) is for locations stored k bytes a card, the
+    code in the first: the table then has 256 // k codes."""
+    codes = set(codes)
+    zero = bytes(len(one))
+    return b"".join(one if code in codes else zero for code in range(256 // len(one)))
 
 
-def one_hot(size: int, index: int) -> bytes:
-    """``size`` bytes with a 1 at ``index``; all zeros if ``index`` is negative."""
+def one_hot(size: int, index: int, one: bytes = b"\x01") -> bytes:
+    """``size`` entries with ``one`` at ``index`` and zeros elsewhere; all zeros if ``index``
+    is negative."""
+    zero = bytes(len(one))
     if index < 0:
-        return bytes(size)
-    return bytes(index) + b"\x01" + bytes(size - 1 - index)
+        return zero * size
+    return zero * index + one + zero * (size - 1 - index)
 
 
 def one_hots(size: int) -> list[bytes]:
@@ -55,7 +58,9 @@ def one_hots(size: int) -> list[bytes]:
     return [one_hot(size, i) for i in range(size)] + [bytes(size)]
 
 
-def seat_one_hots(n: int) -> list[list[bytes]]:
+def seat_one_hots(n: int, one: bytes = b"\x01") -> list[list[bytes]]:
     """``[observer][seat]``: ``seat``'s one-hot counted from ``observer`` (``[observer][-1]``:
     no seat), so every observation is seat-relative."""
-    return [[one_hot(n, (p - s) % n) for p in range(n)] + [bytes(n)] for s in range(n)]
+    return [
+        [one_hot(n, (p - s) % n, one) for p in range(n)] + [one_hot(n, -1, one)] for s in range(n)
+    ]
