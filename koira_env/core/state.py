@@ -94,7 +94,7 @@ class EngineState:
         if self.is_terminal:  # type: ignore[attr-defined]
             return GAME_OVER_MESSAGE
         name = self.game.action_name
-        legal = ", ".join(f"{a} ({name(a)})" for a in self.legal_actions())
+        legal = ", ".join(f"{a} ({name(a)})" for a in sorted(self.legal_actions()))
         try:
             what = f"{action} ({name(action)})"
         except ValueError:  # out of range, or not an integer (IllegalActionError)
