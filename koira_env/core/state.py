@@ -5,11 +5,12 @@ A pure-Python engine's ``State`` subclasses ``EngineState`` and writes only its 
 * ``_legal()``: the legal actions of ``current`` as a fresh list in increasing order, empty
   once the game is over. It is the per-game legality hook: ``legal_actions`` and ``apply``
   compute it once a turn (``cached_legal``), and a game whose legality is cheaper to test
-  than to list (Koira's reference engine) overrides ``apply`` and keeps the rest;
+  than to list (Koira's reference engine) overrides ``apply`` and ``legal_actions`` and
+  keeps the rest;
 * ``_act(action)``: play a legal action (``apply`` has already recorded it);
-* ``outcome()``, ``view``, ``determinize`` and an explicit ``clone`` body, which starts from
-  ``_copy()`` (the protocol fields) and copies the game's own fields itself, field by field,
-  because search clones all the time.
+* ``outcome()``, ``view``, ``determinize`` (starting from ``_unseen_copy``) and an explicit
+  ``clone`` body, which starts from ``_copy()`` (the protocol fields) and copies the game's
+  own fields itself, field by field, because search clones all the time.
 
 ``apply`` is the template: integers only (numpy's too; ``as_action``), the legality check,
 then ``_act``; an illegal action raises ``IllegalActionError`` worded by ``_illegal`` and
