@@ -65,7 +65,7 @@ def test_illegal_and_non_integer_actions_raise_and_change_nothing():
         with pytest.raises(IllegalActionError):
             env.step(bad)
         assert (state.history, state.current, state.hands, state.suit) == before
-    with pytest.raises(IllegalActionError, match=r"legal: 4 \(1\), 5 \(2\)"):
+    with pytest.raises(IllegalActionError, match=r"legal actions: 4 \(1\), 5 \(2\)"):
         state.apply(1)
     env.step(np.int64(10))  # the 7
     assert state.history[-2:] == [0, 10] and state.current == 1

@@ -30,6 +30,7 @@ from agents.registry import default_agents, make_agent
 from agents.schedule import TournamentConfig
 from agents.tournament import run_tournament
 from koira_env import IllegalActionError, games, make, make_game, make_raw
+from koira_env.core import events
 from koira_env.core.agent import Turn
 from koira_env.core.record import game_record
 from koira_env.core.single_agent import SingleAgentEnv
@@ -284,6 +285,70 @@ def test_records_replay_exactly_and_seeds_repeat_games(game_id, n):
         assert again.outcome() == state.outcome()
     first = [s.history for s, _ in random_states(game_id, n, 3, seed=9)]
     assert first == [s.history for s, _ in random_states(game_id, n, 3, seed=9)]
+
+
+# the event kinds each game logged before the engine kit (issue 28), by game
+PREVIOUS_RELEASE = {
+    "kop": {events.GAME_OVER: "game_end", events.TRICK: "trick"},
+    "teka": {events.GAME_OVER: "game_end", events.TRICK: "trick"},
+    "dois": {events.GAME_OVER: "game_end", events.TRICK: "trick", events.HAND_END: "score"},
+    "whist22": {events.GAME_OVER: "end", events.TRICK: "trick", events.HAND_END: "score"},
+}
+
+
+@pytest.mark.parametrize("game_id", sorted(PREVIOUS_RELEASE))
+def test_records_of_the_previous_release_replay_with_their_events_upgraded(game_id):
+    """A record saved before the kit names some kinds differently: its actions replay as they
+    were, and ``events.upgrade`` turns its events into today's log."""
+    old_names = PREVIOUS_RELEASE[game_id]
+    for state, _ in random_states(game_id, spec(game_id).default_players, 2, seed=4):
+        record = json.loads(json.dumps(game_record(state)))
+        old = [{**e, "type": old_names.get(e["type"], e["type"])} for e in record["events"]]
+        assert old != record["events"]
+        again = replay({**record, "events": old})  # the event check upgrades them first
+        assert events.upgrade(old) == again.log == state.log
+
+
+@pytest.mark.parametrize(("game_id", "n"), TABLES)
+def test_events_speak_the_shared_vocabulary_and_every_one_is_described(game_id, n):
+    """The kinds every game shares are spelled once (``core.events``; issue 28: the end was
+    ``game_over``, ``game_end`` or ``end``): a finished game's log ends with ``game_over``, no
+    log uses a kind of an earlier release, and ``describe_event`` words every logged event and
+    raises ``KeyError`` for a kind it does not know (``record.describe_event`` shows that one
+    as JSON)."""
+    game = make_game(game_id, n)
+    for state, _ in random_states(game_id, n, 3, seed=5):
+        kinds = [e["type"] for e in state.log]
+        assert kinds[-1] == events.GAME_OVER and kinds.count(events.GAME_OVER) == 1
+        assert events.PLAY in kinds and not set(kinds) & set(events.RENAMED)
+        assert all(game.describe_event(e) for e in state.log)
+    with pytest.raises(KeyError):
+        game.describe_event({"type": "no_such_event"})
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_illegal_actions_are_worded_alike_in_every_game(game_id):
+    """One wording on every engine (issue 28: Kop said "player 3" and "legal:"), naming the
+    action, the mover and the legal actions; after the end, one sentence."""
+    engines = [None, "python"] if hasattr(make_game(game_id), "engine") else [None]
+    for engine in engines:
+        game = make_game(game_id) if engine is None else make_game(game_id, engine=engine)
+        state = game.new_state(seed=2)
+        legal = state.legal_actions()
+        bad = next(a for a in range(game.num_actions) if a not in legal)
+        named = ", ".join(f"{a} ({game.action_name(a)})" for a in sorted(legal))
+        expected = (
+            f"illegal action {bad} ({game.action_name(bad)}) for player_{state.current}; "
+            f"legal actions: {named}"
+        )
+        with pytest.raises(IllegalActionError) as err:
+            state.apply(bad)
+        assert str(err.value) == expected
+        rng = random.Random(0)
+        while not state.is_terminal:
+            state.apply(rng.choice(state.legal_actions()))
+        with pytest.raises(IllegalActionError, match=r"^the game is over: no action is legal$"):
+            state.apply(legal[0])
 
 
 @pytest.mark.parametrize(("game_id", "n"), TABLES)

@@ -54,7 +54,7 @@ def test_illegal_and_non_integer_actions_raise_and_change_nothing():
         with pytest.raises(IllegalActionError):
             env.step(bad)
         assert (state.history, state.current, state.hands) == before
-    with pytest.raises(IllegalActionError, match=r"legal: 16 \(call\), 17 \(silent\)"):
+    with pytest.raises(IllegalActionError, match=r"legal actions: 16 \(call\), 17 \(silent\)"):
         state.apply(0)
     env.step(np.int64(CALL))
     assert state.history == [PASS, CALL]

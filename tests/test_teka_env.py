@@ -61,7 +61,7 @@ def test_illegal_and_non_integer_actions_raise_and_change_nothing():
         with pytest.raises(IllegalActionError):
             env.step(bad)
         assert (state.history, state.current, state.hands, state.calls) == before
-    with pytest.raises(IllegalActionError, match=r"legal: 52 \(pass\), 58 \(bid 11\)"):
+    with pytest.raises(IllegalActionError, match=r"legal actions: 52 \(pass\), 58 \(bid 11\)"):
         state.apply(BID)
     env.step(np.int64(PASS))
     assert state.history == [BID + 2, PASS]

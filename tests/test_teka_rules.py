@@ -96,7 +96,7 @@ def test_number_bids_must_rise():
     assert names(state.game, state.legal_actions()) == [
         "pass", "bid 11", "bid 12", "bid 13", "double 13",
     ]  # fmt: skip
-    with pytest.raises(IllegalActionError, match="legal: 52 \\(pass\\), 58 \\(bid 11\\)"):
+    with pytest.raises(IllegalActionError, match="legal actions: 52 \\(pass\\), 58 \\(bid 11\\)"):
         play(state, "bid 10")
     play(state, "bid 13")
     assert names(state.game, state.legal_actions()) == ["pass", "double 13"]

@@ -247,5 +247,5 @@ def test_every_hand_with_the_hook_rule_costs_someone_a_point():
     state = make_game(3, start_score=50).new_state(seed=2, log=True)
     while state.hand_no < 20 and not state.is_terminal:
         state.apply(state.legal_actions()[0])  # everyone bids 0: the hook forces a miss
-    lost = [sum(e["lost"]) for e in state.log if e["type"] == "score"]
+    lost = [sum(e["lost"]) for e in state.log if e["type"] == "hand_end"]
     assert len(lost) == 20 and min(lost) >= 1

@@ -16,14 +16,10 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ...core import events
 from ...core.deck import hand_deck
-from ...core.game import (
-    IllegalActionError,
-    Outcome,
-    as_action,
-    places_from_scores,
-    returns_from_places,
-)
+from ...core.game import Outcome, places_from_scores, returns_from_places
+from ...core.state import EngineState
 from .cards import (
     COPIES,
     DECK_SIZE,
@@ -137,26 +133,18 @@ class DoisView(NamedTuple):
     shown: tuple[tuple[int, tuple[int, ...]], ...]
 
 
-class State:
+class State(EngineState):
     """A game of Dois in progress: build it with ``DoisGame.new_state``; advance with ``apply``."""
 
     __slots__ = (
-        "actions_taken",
         "bids",
-        "cached_legal",
-        "current",
-        "deck",
         "decks_used",
         "first",
-        "game",
         "hand_delta",
         "hand_no",
         "hands",
-        "history",
         "in_trick",
         "leader",
-        "log",
-        "n",
         "number",
         "phase",
         "played",
@@ -164,29 +152,20 @@ class State:
         "remains",
         "rules",
         "scores",
-        "seed",
         "shown",
         "step",
         "suit",
         "tricks_played",
         "trump",
         "trumps_seen",
-        "truncated",
         "void",
         "won",
     )
 
     def __init__(self, game: DoisGame, deck: list[int], seed: Any, log: bool = False) -> None:
         n = game.num_players
-        self.game = game
+        super().__init__(game, n, deck, seed, log)  # never truncated: every game ends (RULES.md)
         self.rules = game.rules
-        self.n = n
-        self.deck = deck
-        self.seed = seed
-        self.log: list[dict[str, Any]] | None = [] if log else None
-        self.history: list[int] = []
-        self.actions_taken = 0
-        self.truncated = False  # never set: every game ends (RULES.md, termination)
         self.scores = [0] * n
         self.hand_delta = [0] * n
         self.hand_no = 0
@@ -245,10 +224,10 @@ class State:
         self.step = 0
         self.leader = self.current = self.first
         self.phase = BIDDING
-        self.cached_legal: list[int] | None = None
+        self.cached_legal = None
         if self.log is not None:
             self._event(
-                "deal",
+                events.DEAL,
                 hand=k,
                 dealer=self.dealer,
                 trump=SUITS[self.trump],
@@ -311,12 +290,6 @@ class State:
         """The lead suit of the current trick: what its leader shows once they have played."""
         return self.suit[self.leader] if self.in_trick or self.step else -1
 
-    def legal_actions(self) -> list[int]:
-        legal = self.cached_legal
-        if legal is None:
-            legal = self.cached_legal = self._legal()
-        return legal[:]
-
     def _legal(self) -> list[int]:
         """Bids: 0 to 12. First trick: a suit card (the lead suit if held, unless leading),
         then any number card. Later tricks (``_follow``)."""
@@ -350,31 +323,11 @@ class State:
         return [k for k in held if k >= NUM_SUITS or k == lead] or held
 
     # ------------------------------------------------------------------ acting
-    def apply(self, action: int) -> None:
-        if type(action) is not int:
-            action = as_action(action)
-        legal = self.cached_legal
-        if legal is None:
-            legal = self.cached_legal = self._legal()
-        if action not in legal:
-            raise IllegalActionError(self._illegal(action))
-        self.cached_legal = None
-        self.history.append(action)
-        self.actions_taken += 1
+    def _act(self, action: int) -> None:
         if action >= BID:
             self._bid(action - BID)
         else:
             self._play(action)
-
-    def _illegal(self, action: int) -> str:
-        if self.phase == OVER:
-            return f"the game is over; action {action} is not legal"
-        name = action_name(action) if 0 <= action < NUM_ACTIONS else "out of range"
-        legal = ", ".join(f"{a} ({action_name(a)})" for a in self._legal())
-        return f"action {action} ({name}) is not legal for player_{self.current}; legal: {legal}"
-
-    def _event(self, kind: str, **data: Any) -> None:
-        self.log.append({"type": kind, **data})  # type: ignore[union-attr]
 
     def _bid(self, bid: int) -> None:
         """Bids go once round from the dealer's left; the last one starts the first trick,
@@ -399,7 +352,7 @@ class State:
         else:
             self.number[p] = kind - NUM_SUITS + 1
         if self.log is not None:
-            self._event("play", player=p, card=KIND_NAMES[kind])
+            self._event(events.PLAY, player=p, card=KIND_NAMES[kind])
         if self.phase == FIRST and not self.step:
             self.step = 1  # the same player now plays a number card
             return
@@ -433,7 +386,7 @@ class State:
         self.tricks_played += 1
         if self.log is not None:
             shows = [f"{SUITS[suit[q]]}{number[q]}" for q in range(self.n)]
-            self._event("trick", winner=winner, shows=shows, trump_shown=self.trump in suit)
+            self._event(events.TRICK, winner=winner, shows=shows, trump_shown=self.trump in suit)
         self.phase = PLAYING
         self.in_trick = 0
         self.leader = self.current = winner
@@ -450,7 +403,7 @@ class State:
             self.scores[p] += delta[p]
         if self.log is not None:
             self._event(
-                "score",
+                events.HAND_END,
                 hand=self.hand_no,
                 bids=self.bids[:],
                 won=self.won[:],
@@ -465,7 +418,7 @@ class State:
         self.cached_legal = None
         if self.log is not None:
             places = places_from_scores(self.scores)
-            self._event("game_end", places=places, scores=self.scores[:])
+            self._event(events.GAME_OVER, places=places, scores=self.scores[:])
 
     def outcome(self) -> Outcome | None:
         """Places by total score (equal scores share a place), once the game is over."""
@@ -479,23 +432,11 @@ class State:
             extra={"hands": self.hand_no},
         )
 
-    def returns(self) -> list[float]:
-        outcome = self.outcome()
-        return [0.0] * self.n if outcome is None else list(outcome.returns)
-
     # ------------------------------------------------------------------ copies and views
     def clone(self) -> State:
         """A deep copy sharing only immutable parts; cheap enough for search."""
-        c = State.__new__(State)
-        c.game = self.game
+        c = self._copy()
         c.rules = self.rules
-        c.n = self.n
-        c.deck = self.deck[:]
-        c.seed = self.seed
-        c.log = None if self.log is None else list(self.log)
-        c.history = self.history[:]
-        c.actions_taken = self.actions_taken
-        c.truncated = self.truncated
         c.scores = self.scores[:]
         c.hand_delta = self.hand_delta[:]
         c.hand_no = self.hand_no
@@ -517,9 +458,7 @@ class State:
         c.in_trick = self.in_trick
         c.step = self.step
         c.leader = self.leader
-        c.current = self.current
         c.phase = self.phase
-        c.cached_legal = self.cached_legal
         return c
 
     def public_bids(self, seat: int) -> list[int]:
@@ -561,11 +500,7 @@ class State:
         at random, counts kept, within everything public: the voids the follow rule showed,
         that every hand began with 3 suit and 3 number cards or more, and that a hand final
         before a redeal's show holds none of the shown cards."""
-        c = self.clone()
-        c.history = []
-        c.log = None
-        c.deck = []
-        c.seed = rng.getrandbits(63)
+        c = self._unseen_copy(rng)
         if c.phase == OVER:
             return c
         others = [p for p in range(self.n) if p != seat]
@@ -580,7 +515,6 @@ class State:
         for p, counts in zip(others, deal, strict=False):
             c.hands[p] = bytearray(counts)
         c.remains = bytearray(deal[-1])
-        c.cached_legal = None
         return c
 
     def _caps(self, p: int) -> list[int]:

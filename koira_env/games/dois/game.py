@@ -16,6 +16,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ...core import events
+from ...core.encoding import Field, layout, one_hot, one_hots, seat_one_hots
 from ...core.game import Game, action_index
 from . import SPEC, cards
 from .cards import (
@@ -36,7 +38,7 @@ from .rules import Rules, make_rules
 VOID_BITS = NUM_SUITS + 1  # per player: the four suits, then "no number card"
 
 
-def _fields(n: int, hands: int) -> list[tuple[str, int, Any]]:
+def _fields(n: int, hands: int) -> list[Field]:
     """(name, size, scale) of every observation field, in vector order."""
     per_kind = [1.0 / c for c in COPIES]
     most = TRICKS * hands  # no score can pass this, either way
@@ -61,10 +63,6 @@ def _fields(n: int, hands: int) -> list[tuple[str, int, Any]]:
     ]
 
 
-def _one_hot(size: int, index: int) -> bytes:
-    return bytes(index) + b"\x01" + bytes(size - 1 - index) if index >= 0 else bytes(size)
-
-
 class DoisGame(Game):
     """Dois at one table size under one rule set (see RULES.md, section Dois)."""
 
@@ -76,37 +74,27 @@ class DoisGame(Game):
         self.rules = rules
         self.num_players = n
         self.num_actions = NUM_ACTIONS
-        fields = _fields(n, rules.hands)
-        self.observation_layout: dict[str, slice] = {}
-        start = 0
-        for name, size, _ in fields:
-            self.observation_layout[name] = slice(start, start + size)
-            start += size
-        self.observation_size = start
-        self._scale = np.concatenate(
-            [np.broadcast_to(np.float32(scale), size) for _, size, scale in fields]
-        ).astype(np.float32)
+        self.observation_layout, self._scale = layout(_fields(n, rules.hands))
+        self.observation_size = len(self._scale)
         # shows: per (suit + 1, number): the suit one-hot then the number one-hot
         self._shows = [
             [
-                _one_hot(NUM_SUITS, s - 1) + _one_hot(NUM_NUMBERS, v - 1)
+                one_hot(NUM_SUITS, s - 1) + one_hot(NUM_NUMBERS, v - 1)
                 for v in range(NUM_NUMBERS + 1)
             ]
             for s in range(NUM_SUITS + 1)
         ]
         self._voids = [bytes((m >> b) & 1 for b in range(VOID_BITS)) for m in range(1 << VOID_BITS)]
-        self._suit = [_one_hot(NUM_SUITS, s) for s in range(NUM_SUITS)] + [bytes(NUM_SUITS)]
+        self._suit = one_hots(NUM_SUITS)
         self._seen = [bytes((m >> s) & 1 for s in range(NUM_SUITS)) for m in range(1 << NUM_SUITS)]
-        self._seat = [  # [seat][p]: one-hot of player p relative to seat
-            [_one_hot(n, (p - s) % n) for p in range(n)] for s in range(n)
-        ]
+        self._seat = seat_one_hots(n)  # [seat][p]: one-hot of player p relative to seat
         self._in_trick = [  # [seat][leader][k]: flags of the first k players from the leader
             [[self._done(s, lead, k) for k in range(n + 1)] for lead in range(n)] for s in range(n)
         ]
-        self._bid = [_one_hot(TRICKS + 1, b) for b in range(TRICKS + 1)] + [bytes(TRICKS + 1)]
+        self._bid = one_hots(TRICKS + 1)
         self._rotate = [itemgetter(*[(s + r) % n for r in range(n)]) for s in range(n)]
         self._others = [itemgetter(*[(s + r) % n for r in range(1, n)]) for s in range(n)]
-        self._phase = [_one_hot(3, i) for i in range(3)] + [bytes(3)]  # bid, first, play; over
+        self._phase = one_hots(3)  # bid, first, play; over
         self._byte = [bytes((i,)) for i in range(256)]
 
     def _done(self, seat: int, leader: int, k: int) -> bytes:
@@ -236,17 +224,17 @@ class DoisGame(Game):
             return f"player_{event['player']} bids {event['bid']}"
         if kind == "play":
             return f"player_{event['player']} plays {event['card']}"
-        if kind == "trick":
+        if kind == events.TRICK:
             shows = ", ".join(f"player_{p} {s}" for p, s in enumerate(event["shows"]))
             return f"player_{event['winner']} wins the trick ({shows})"
-        if kind == "score":
+        if kind == events.HAND_END:
             return "hand scored: " + ", ".join(
                 f"player_{p} bid {b}, won {w}, {c:+d} -> {s}"
                 for p, (b, w, c, s) in enumerate(
                     zip(event["bids"], event["won"], event["change"], event["scores"], strict=True)
                 )
             )
-        if kind == "game_end":
+        if kind == events.GAME_OVER:
             return "game over; places: " + ", ".join(
                 f"player_{p} {place}" for p, place in enumerate(event["places"])
             )

@@ -16,7 +16,9 @@ from bisect import bisect_left, bisect_right, insort
 from typing import TYPE_CHECKING, Any
 
 from ...cards import NUM_CARDS, RANK_OF, RANKS, SUIT_OF, card_name
+from ...core import events
 from ...core.game import IllegalActionError, Outcome, as_action
+from ...core.state import GAME_OVER_MESSAGE, EngineState
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -83,30 +85,26 @@ TWO_PLAYER_REMOVED = 10
 MIN_RISK_STOCK = 2  # the last stock card is the trump card and cannot be risked
 
 
-class State:
+class State(EngineState):
     """A Koira game in progress. Build with ``new_game``; advance with ``apply``.
+
+    The fast game of the engine kit: its ``apply`` and ``legal_actions`` are its own (phase one
+    tests a card against the hand without listing the moves; the action limit truncates),
+    the rest of the plumbing is ``EngineState``'s.
 
     In phase two every hand is kept sorted by card id, so the legal plays are slices found by
     bisection; code that sets up a phase-two position by hand must sort the hands too.
     """
 
     __slots__ = (
-        "actions_taken",
-        "cached_legal",
-        "current",
-        "deck",
         "dropped",
-        "game",
         "hands",
-        "history",
         "in_war",
         "is_terminal",
         "last_winner",
         "led_suit",
         "loc",
-        "log",
         "max_actions",
-        "n",
         "out",
         "phase",
         "pile",
@@ -116,7 +114,6 @@ class State:
         "round_players",
         "round_pos",
         "rules",
-        "seed",
         "stock",
         "trick",
         "trick_count",
@@ -124,7 +121,6 @@ class State:
         "trump_card",
         "trump_holder",
         "trump_suit",
-        "truncated",
         "war_depth",
         "war_rank",
         "won",
@@ -136,16 +132,9 @@ class State:
     ) -> None:
         rules = game.rules
         n = rules.num_players
-        self.game = game
+        super().__init__(game, n, tuple(deck), seed, log)  # type: ignore[arg-type]
         self.rules = rules
-        self.seed = seed
-        self.n = n
-        self.deck = tuple(deck)
         self.max_actions = rules.max_actions
-        self.log: list[dict[str, Any]] | None = [] if log else None
-        self.history: list[int] = []
-        self.actions_taken = 0
-        self.truncated = False
         self.loc = bytearray(NUM_CARDS)
         self.pub = bytearray([UNKNOWN]) * NUM_CARDS
         self.hands: list[list[int]] = [[] for _ in range(n)]
@@ -184,22 +173,13 @@ class State:
         self.out = [False] * n
         self.placements: list[int] = []
         self.current = 0
-        self.cached_legal: list[int] | None = None  # phase two: legal_actions() until apply()
         self._start_trick(0)
 
     def clone(self) -> State:
         """A deep copy that shares only immutable parts (rules); cheap enough for search."""
-        c = State.__new__(State)
-        c.game = self.game
+        c = self._copy()
         c.rules = self.rules
-        c.seed = self.seed
-        c.n = self.n
-        c.deck = self.deck
         c.max_actions = self.max_actions
-        c.log = None if self.log is None else list(self.log)
-        c.history = self.history[:]
-        c.actions_taken = self.actions_taken
-        c.truncated = self.truncated
         c.loc = self.loc[:]
         c.pub = self.pub[:]
         c.hands = [h[:] for h in self.hands]
@@ -225,8 +205,7 @@ class State:
         c.led_suit = self.led_suit
         c.out = self.out[:]
         c.placements = self.placements[:]
-        c.current = self.current
-        c.cached_legal = None
+        c.cached_legal = None  # phase two's list is rebuilt: tools set positions up in place
         return c
 
     # ------------------------------------------------------------------ queries
@@ -345,26 +324,13 @@ class State:
             self.history.append(action)
             self._phase_one_play(action)
         else:
-            raise IllegalActionError("the game is over: no action is legal")
+            raise IllegalActionError(GAME_OVER_MESSAGE)
         self.actions_taken += 1
         if self.actions_taken >= self.max_actions and self.phase != GAME_OVER:
             self.truncated = True
             self.phase = GAME_OVER
             self.is_terminal = True
-            self._event("truncated", actions=self.actions_taken)
-
-    def _illegal(self, action: Any) -> str:
-        legal = ", ".join(f"{a} ({action_name(a)})" for a in sorted(self.legal_actions()))
-        try:
-            what = f"{action} ({action_name(action)})" if type(action) is int else repr(action)
-        except (IndexError, ValueError):
-            what = repr(action)
-        return f"illegal action {what} for player_{self.current}; legal actions: {legal}"
-
-    def _event(self, kind: str, **data: Any) -> None:
-        if self.log is not None:
-            data["type"] = kind
-            self.log.append(data)
+            self._event(events.TRUNCATED, actions=self.actions_taken)
 
     # ================================================================== phase one
     def _can_risk(self) -> bool:
@@ -391,12 +357,12 @@ class State:
         if action == RISK:
             card = self.stock.pop()
             if self.log is not None:
-                self._event("play", player=p, card=card_name(card), risked=True)
+                self._event(events.PLAY, player=p, card=card_name(card), risked=True)
         else:
             self.hands[p].remove(action)
             card = action
             if self.log is not None:
-                self._event("play", player=p, card=card_name(card), risked=False)
+                self._event(events.PLAY, player=p, card=card_name(card), risked=False)
         self.loc[card] = self.pub[card] = TRICK
         play = (p, card)
         self.pile.append(play)
@@ -493,7 +459,7 @@ class State:
         self.last_winner = winner
         if self.log is not None:
             cards = [card_name(c) for _, c in self.pile]
-            self._event("trick_won", player=winner, cards=cards)
+            self._event(events.TRICK, player=winner, cards=cards)
         self._after_trick(winner)
 
     def _split_trick(self, tied: list[int]) -> None:
@@ -750,7 +716,7 @@ class State:
         trick.append([p, cards])
         self.trick_count += 1
         if self.log is not None:
-            self._event("play", player=p, cards=[card_name(c) for c in cards])
+            self._event(events.PLAY, player=p, cards=[card_name(c) for c in cards])
         if not hand:
             self._go_out(p)
             if self.phase == GAME_OVER:
@@ -817,7 +783,7 @@ class State:
             self.placements.append(loser)
             self.phase = GAME_OVER
             self.is_terminal = True
-            self._event("game_over", loser=loser, placements=self.placements[:])
+            self._event(events.GAME_OVER, loser=loser, placements=self.placements[:])
 
 
 def _shares_json(shares: dict[int, list[int]]) -> list[dict[str, Any]]:

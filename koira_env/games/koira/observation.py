@@ -18,6 +18,7 @@ from operator import itemgetter
 import numpy as np
 
 from ...cards import NUM_CARDS
+from ...core.encoding import code_table, layout, one_hot, one_hots, seat_one_hots
 from .engine import (
     DISCARD,
     GAME_OVER,
@@ -80,17 +81,7 @@ def _fields(n: int) -> list[tuple[str, int, float]]:
 
 def observation_layout(num_players: int) -> dict[str, slice]:
     """Field name -> slice of the observation vector, for decoding and documentation."""
-    layout = {}
-    start = 0
-    for name, size, _ in _fields(num_players):
-        layout[name] = slice(start, start + size)
-        start += size
-    return layout
-
-
-def _table(codes: set[int]) -> bytes:
-    """A ``bytes.translate`` table sending the given location codes to 1, the rest to 0."""
-    return bytes(1 if code in codes else 0 for code in range(256))
+    return layout(_fields(num_players))[0]
 
 
 def _cards_block(cards: tuple[int, ...] | list[int]) -> bytearray:
@@ -108,11 +99,8 @@ class ObservationEncoder:
         n = rules.num_players
         self.n = n
         self.num_actions = num_actions(rules)
-        self.layout = observation_layout(n)
-        self.size = sum(size for _, size, _ in _fields(n))
-        self.scale = np.concatenate(
-            [np.full(size, scale, np.float32) for _, size, scale in _fields(n)]
-        )
+        self.layout, self.scale = layout(_fields(n))
+        self.size = len(self.scale)
         # The non-card fields come in three blocks: common, phase one, phase two. The block of
         # the phase not being played is all zeros and is appended as a shared constant.
         lay = self.layout
@@ -120,29 +108,24 @@ class ObservationEncoder:
         self._p2_start = lay["top_play"].start
         self._p1_zeros = bytes(self._p2_start - self._p1_start)
         self._p2_zeros = bytes(self.size - self._p2_start)
-        self._suit_one_hot = [bytes(4 - k) + b"\x01" + bytes(k - 1) for k in range(4, 0, -1)]
-        self._suit_one_hot.append(bytes(4))
+        self._suit_one_hot = one_hots(4)
         self._card_one_hot = [_cards_block((card,)) for card in range(NUM_CARDS)]
-        self._rank_one_hot = [bytes(k) + b"\x01" + bytes(12 - k) for k in range(13)]
+        self._rank_one_hot = [one_hot(13, k) for k in range(13)]
         self._round_zeros = bytearray(n * NUM_CARDS)  # copied, then written
         self._byte = [bytes((i,)) for i in range(256)]
         self._zero_won_sizes_and_stock = bytes(n + 1)
         self._no_war = bytes(1 + n + 13)  # war flag, war players, war rank
         self._no_trick = bytes(2 * (NUM_CARDS + n))  # top play and player, bottom ditto
         self._phase_one_hot = [b"", b"\x01\x00", b"\x00\x01", bytes(2)]  # by PHASE_* value
-        self._one_hot = [
-            [bytes((p - s) % n) + b"\x01" + bytes(n - 1 - (p - s) % n) for p in range(n)]
-            + [bytes(n)]
-            for s in range(n)
-        ]
+        self._one_hot = seat_one_hots(n)
         # Per seat: one translate table per card block, in layout order, applied to the
         # seat's known locations; and the seat-relative order of the players. The seats
         # share the 2n + 4 tables (in their own order) to keep them in the CPU cache.
         # In phase two the won piles are empty (they joined the hands), so that phase uses
         # tables without them and a constant block of zeros in their place.
-        hand = [_table({HAND + p}) for p in range(n)]
-        won = [_table({WON + p}) for p in range(n)]
-        rest = [_table({TRICK}), _table({DISCARD}), _table({TRUMP_ASIDE}), _table({UNKNOWN})]
+        hand = [code_table({HAND + p}) for p in range(n)]
+        won = [code_table({WON + p}) for p in range(n)]
+        rest = [code_table({code}) for code in (TRICK, DISCARD, TRUMP_ASIDE, UNKNOWN)]
         self._zero_won = bytes(NUM_CARDS * n)
         self._card_tables = []
         self._hand_tables = []

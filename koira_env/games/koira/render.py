@@ -6,11 +6,11 @@ terminal game for people (``experiments.human_play``), so both show the same tab
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from ...cards import RANKS, card_name
+from ...core import events
 from ...core.table import counted
 from .engine import GAME_OVER, PHASE_ONE, TRUMP_ASIDE, State
 from .info import SeatView, seat_view
@@ -78,10 +78,11 @@ def render_text(state: State, seat: int) -> str:
 
 
 def describe_event(event: dict[str, Any]) -> str:
-    """One human-readable line per event, for demos and ``koira replay``."""
+    """One human-readable line per event, for demos and ``koira replay``; ``KeyError`` for a
+    kind it does not know (``core.record.describe_event`` then shows the raw JSON)."""
     kind = event["type"]
     who = f"player_{event['player']}" if "player" in event else ""
-    if kind == "play":
+    if kind == events.PLAY:
         if "card" in event:
             return f"{who} plays {event['card']}" + (
                 " (risked from the stock)" if event["risked"] else ""
@@ -90,7 +91,7 @@ def describe_event(event: dict[str, Any]) -> str:
     if kind == "war":
         players = ", ".join(f"player_{p}" for p in event["players"])
         return f"WAR on {event['rank']}s (depth {event['depth']}): {players}"
-    if kind == "trick_won":
+    if kind == events.TRICK:
         return f"{who} wins the trick: {' '.join(event['cards'])}"
     if kind == "draw":
         return f"{who} draws {event['count']}"
@@ -111,11 +112,13 @@ def describe_event(event: dict[str, Any]) -> str:
         return f"the trick is empty; player_{event['next_leader']} leads"
     if kind == "out":
         return f"{who} is out in place {event['place']}"
-    if kind == "game_over":
+    if kind == events.GAME_OVER:
         return f"GAME OVER: player_{event['loser']} loses; order out: {event['placements']}"
     if kind in ("split", "stalemate", "trick_returned"):
         parts = "; ".join(f"player_{s['player']}: {' '.join(s['cards'])}" for s in event["shares"])
         return f"{kind.replace('_', ' ')}: {parts}"
     if kind == "war_dropout":
         return f"{who} cannot play and drops out of the war"
-    return json.dumps(event)
+    if kind == events.TRUNCATED:
+        return f"stopped after {event['actions']} actions (max_actions): no result"
+    raise KeyError(kind)

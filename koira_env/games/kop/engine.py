@@ -11,14 +11,10 @@ from __future__ import annotations
 import random
 from typing import Any, NamedTuple
 
+from ...core import events
 from ...core.deck import hand_deck
-from ...core.game import (
-    IllegalActionError,
-    Outcome,
-    as_action,
-    places_from_scores,
-    returns_from_places,
-)
+from ...core.game import Outcome, places_from_scores, returns_from_places
+from ...core.state import EngineState
 from .cards import (
     BLACK_QUEENS,
     JACKS_HIGH_FIRST,
@@ -80,52 +76,35 @@ class KopView(NamedTuple):
     deciding: bool  # I hold both black queens and must choose now
 
 
-class State:
+class State(EngineState):
     """A game of Kop in progress: build it with ``KopGame.new_state``; advance with ``apply``."""
 
     __slots__ = (
-        "actions_taken",
         "best",
         "best_seat",
         "by",
-        "cached_legal",
         "called_jack",
-        "current",
         "decider",
         "decision",
-        "deck",
-        "game",
         "hand_delta",
         "hand_no",
         "hands",
-        "history",
         "leader",
         "loc",
-        "log",
-        "n",
         "phase",
         "points",
         "rules",
-        "seed",
         "side",
         "side_points",
         "trick",
         "trick_leader",
         "tricks",
-        "truncated",
         "vc",
     )
 
     def __init__(self, game: Any, deck: list[int], seed: Any, log: bool = False) -> None:
-        self.game = game
+        super().__init__(game, PLAYERS, deck, seed, log)
         self.rules = game.rules
-        self.n = PLAYERS
-        self.deck = deck
-        self.seed = seed
-        self.log: list[dict[str, Any]] | None = [] if log else None
-        self.history: list[int] = []
-        self.actions_taken = 0
-        self.truncated = False
         self.vc = [self.rules.victory_cards] * PLAYERS
         self.hand_no = 0
         self.hand_delta = [0] * PLAYERS
@@ -151,10 +130,10 @@ class State:
         self.best = self.best_seat = -1
         self.decision = self.called_jack = -1
         self.side: list[int] = []
-        self.cached_legal: list[int] | None = None
+        self.cached_legal = None
         if self.log is not None:
             hands = [[card_name(c) for c in h] for h in self.hands]
-            self._event("deal", hand=self.hand_no, leader=leader, hands=hands)
+            self._event(events.DEAL, hand=self.hand_no, leader=leader, hands=hands)
         self.decider = self.loc[QC] if self.loc[QC] == self.loc[QS] else -1
         self.phase = DECLARE
         self.current = leader
@@ -189,12 +168,6 @@ class State:
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
-    def legal_actions(self) -> list[int]:
-        legal = self.cached_legal
-        if legal is None:
-            legal = self.cached_legal = self._legal()
-        return legal[:]
-
     def _legal(self) -> list[int]:
         """Declare: the holder of both black queens has the three choices (no call if
         ``call_own_jack="no_call"`` and the jack of clubs is in hand), everyone else only
@@ -222,31 +195,11 @@ class State:
         return []
 
     # ------------------------------------------------------------------ acting
-    def apply(self, action: int) -> None:
-        if type(action) is not int:
-            action = as_action(action)
-        legal = self.cached_legal
-        if legal is None:
-            legal = self.cached_legal = self._legal()
-        if action not in legal:
-            raise IllegalActionError(self._illegal(action))
-        self.cached_legal = None
-        self.history.append(action)
-        self.actions_taken += 1
+    def _act(self, action: int) -> None:
         if action < NUM_CARDS:
             self._play(action)
         else:
             self._declare(action)
-
-    def _illegal(self, action: int) -> str:
-        if self.phase == OVER:
-            return f"the game is over; action {action} is not legal"
-        name = action_name(action) if 0 <= action < NUM_ACTIONS else "out of range"
-        legal = ", ".join(f"{a} ({action_name(a)})" for a in self._legal())
-        return f"action {action} ({name}) is not legal for player {self.current}; legal: {legal}"
-
-    def _event(self, kind: str, **data: Any) -> None:
-        self.log.append({"type": kind, **data})  # type: ignore[union-attr]
 
     def _declare(self, action: int) -> None:
         """One seat's turn in the declaration round. The holder of both black queens calls the
@@ -283,7 +236,7 @@ class State:
         if self.best < 0 or beats(card, self.best):
             self.best, self.best_seat = card, p
         if self.log is not None:
-            self._event("play", player=p, card=card_name(card))
+            self._event(events.PLAY, player=p, card=card_name(card))
         if len(self.trick) < PLAYERS:
             self.current = (p + 1) % PLAYERS
             return
@@ -296,7 +249,7 @@ class State:
         self.tricks.append((self.trick_leader, tuple(self.trick), winner))
         if self.log is not None:
             names = [card_name(c) for c in self.trick]
-            self._event("trick", winner=winner, cards=names, points=won)
+            self._event(events.TRICK, winner=winner, cards=names, points=won)
         self.trick = []
         self.best = self.best_seat = -1
         self.current = self.trick_leader = winner
@@ -334,7 +287,7 @@ class State:
             self.vc[p] += delta[p]
         if self.log is not None:
             self._event(
-                "hand_end",
+                events.HAND_END,
                 hand=self.hand_no,
                 side=side[:],
                 points=self.side_points[:],
@@ -356,11 +309,13 @@ class State:
         self.cached_legal = None
         if self.log is not None:
             if self.truncated:
-                self._event("truncated", hands=self.hand_no + 1, victory_cards=self.vc[:])
+                self._event(events.TRUNCATED, hands=self.hand_no + 1, victory_cards=self.vc[:])
             else:
                 outcome = self.outcome()
                 assert outcome is not None
-                self._event("game_end", places=list(outcome.places), scores=list(outcome.scores))
+                self._event(
+                    events.GAME_OVER, places=list(outcome.places), scores=list(outcome.scores)
+                )
 
     def outcome(self) -> Outcome | None:
         """Single hand: the winning side first (partners share a place; 52-52 ties all);
@@ -385,23 +340,11 @@ class State:
             extra={"hands": self.hand_no + 1},
         )
 
-    def returns(self) -> list[float]:
-        outcome = self.outcome()
-        return [0.0] * PLAYERS if outcome is None else list(outcome.returns)
-
     # ------------------------------------------------------------------ copies and views
     def clone(self) -> State:
         """A deep copy sharing only immutable parts; cheap enough for search."""
-        c = State.__new__(State)
-        c.game = self.game
+        c = self._copy()
         c.rules = self.rules
-        c.n = PLAYERS
-        c.deck = self.deck[:]
-        c.seed = self.seed
-        c.log = None if self.log is None else list(self.log)
-        c.history = self.history[:]
-        c.actions_taken = self.actions_taken
-        c.truncated = self.truncated
         c.vc = self.vc[:]
         c.hand_no = self.hand_no
         c.hand_delta = self.hand_delta[:]
@@ -421,8 +364,6 @@ class State:
         c.decider = self.decider
         c.side = self.side[:]
         c.phase = self.phase
-        c.current = self.current
-        c.cached_legal = self.cached_legal
         return c
 
     def public_call(self, seat: int) -> int:
@@ -458,11 +399,7 @@ class State:
         everything public: voids and must-win refusals shown by the play, and a public
         caller's black queens and jacks (``_random_deal``). A pass is no constraint: it is
         what a seat without both black queens, or a silent holder, announces."""
-        c = self.clone()
-        c.history = []
-        c.log = None
-        c.deck = []
-        c.seed = rng.getrandbits(63)
+        c = self._unseen_copy(rng)
         if c.phase == OVER:
             return c
         others = [p for p in range(PLAYERS) if p != seat]
@@ -479,7 +416,6 @@ class State:
             c.hands[p] = sorted(card for card in hidden if deal[card] == p)
             for card in c.hands[p]:
                 c.loc[card] = HAND + p
-        c.cached_legal = None
         if self.decision not in (CALL, SOLO):
             # no public announcement: the new deal's holder of both black queens (if any) is
             # silent if its turn to declare has passed (a pass looks the same), else still to

@@ -21,6 +21,8 @@ from typing import Any
 
 import numpy as np
 
+from ...core import events
+from ...core.encoding import code_table, layout, one_hot, one_hots, seat_one_hots
 from ...core.game import Game, action_index
 from ...core.table import counted
 from . import SPEC
@@ -65,11 +67,6 @@ def _fields(rules: Rules) -> list[tuple[str, int, float]]:
     ]
 
 
-def _table(codes: set[int]) -> bytes:
-    """A ``bytes.translate`` table sending the given codes to 1, the rest to 0."""
-    return bytes(1 if code in codes else 0 for code in range(256))
-
-
 @lru_cache(maxsize=8192)
 def _cards_block(cards: tuple[int, ...]) -> bytes:
     """A 16-entry block with 1 at each of ``cards`` (the last trick: few distinct tuples)."""
@@ -77,10 +74,6 @@ def _cards_block(cards: tuple[int, ...]) -> bytes:
     for card in cards:
         block[card] = 1
     return bytes(block)
-
-
-def _one_hot(size: int, index: int) -> bytes:
-    return bytes(index) + b"\x01" + bytes(size - 1 - index) if index >= 0 else bytes(size)
 
 
 class KopGame(Game):
@@ -93,29 +86,20 @@ class KopGame(Game):
         self.rules = rules
         self.num_players = PLAYERS
         self.num_actions = NUM_ACTIONS
-        fields = _fields(rules)
-        self.observation_layout = {}
-        start = 0
-        for name, size, _ in fields:
-            self.observation_layout[name] = slice(start, start + size)
-            start += size
-        self.observation_size = start
-        self._scale = np.concatenate([np.full(size, sc, np.float32) for _, size, sc in fields])
+        self.observation_layout, self._scale = layout(_fields(rules))
+        self.observation_size = len(self._scale)
         self._hand_no = [bytes((k,)) for k in range(256)]
-        self._hand_tables = [_table({HAND + s}) for s in range(PLAYERS)]
+        self._hand_tables = [code_table({HAND + s}) for s in range(PLAYERS)]
         self._won_tables = [
-            [_table({WON + (s + r) % PLAYERS}) for r in range(PLAYERS)] + [_table({TRICK})]
+            [code_table({WON + (s + r) % PLAYERS}) for r in range(PLAYERS)] + [code_table({TRICK})]
             for s in range(PLAYERS)
         ]
         self._by_tables = [
-            [_table({(s + r) % PLAYERS}) for r in range(PLAYERS)] for s in range(PLAYERS)
+            [code_table({(s + r) % PLAYERS}) for r in range(PLAYERS)] for s in range(PLAYERS)
         ]
-        self._seat_one_hot = [
-            [_one_hot(PLAYERS, (p - s) % PLAYERS) for p in range(PLAYERS)] + [bytes(PLAYERS)]
-            for s in range(PLAYERS)
-        ]
-        self._suit_one_hot = [_one_hot(3, k) for k in range(3)] + [bytes(3)]
-        self._jack_one_hot = {j: _one_hot(4, i) for i, j in enumerate(JACKS_HIGH_FIRST)}
+        self._seat_one_hot = seat_one_hots(PLAYERS)
+        self._suit_one_hot = one_hots(3)
+        self._jack_one_hot = {j: one_hot(4, i) for i, j in enumerate(JACKS_HIGH_FIRST)}
         self._jack_one_hot[-1] = bytes(4)
         self._call_one_hot = {CALL: b"\x01\x00", SOLO: b"\x00\x01", -1: bytes(2)}
         self._no_choice = bytes(2 + PLAYERS + 4 + 2)  # call .. my_choice: nobody chooses
@@ -236,7 +220,7 @@ class KopGame(Game):
             return f"{who} passes"
         if kind == "play":
             return f"player_{event['player']} plays {event['card']}"
-        if kind == "trick":
+        if kind == events.TRICK:
             return f"player_{event['winner']} takes {' '.join(event['cards'])} ({event['points']})"
         if kind == "hand_end":
             sides = event["side"]
@@ -251,7 +235,7 @@ class KopGame(Game):
                 f"Hand {event['hand'] + 1}: black queens' side ({queens}) {pts[0]}, "
                 f"others {pts[1]}; {result}; victory cards {event['victory_cards']}"
             )
-        if kind == "game_end":
+        if kind == events.GAME_OVER:
             return f"Game over: places {event['places']}, scores {event['scores']}"
         if kind == "truncated":
             return f"Stopped after {counted(event['hands'], 'hand')} (max_hands): no result"

@@ -17,15 +17,16 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ...cards import NUM_CARDS, RANK_OF, RANKS, card_id, card_name
+from ...core import events
 from ...core.deck import hand_deck
+from ...core.encoding import layout, one_hots, seat_one_hots
 from ...core.game import (
     Game,
-    IllegalActionError,
     Outcome,
     action_index,
-    as_action,
     returns_from_places,
 )
+from ...core.state import EngineState
 from . import SPEC
 from .rules import Rules, make_rules
 
@@ -68,34 +69,24 @@ class MatapesaView(NamedTuple):
     loser: int  # -1 until the last trick is won
 
 
-class State:
+class State(EngineState):
     """A Mätäpesä game in progress; build it with ``MatapesaGame.new_state``."""
 
     __slots__ = (
-        "actions_taken",
-        "cached_legal",
         "counts",
-        "current",
-        "deck",
-        "game",
         "hand_sizes",
         "high",
-        "history",
         "in_hands",
         "leader",
         "loc",
-        "log",
         "loser",
-        "n",
         "need",
         "out_counts",
         "played",
         "plays",
-        "seed",
         "trick_start",
         "tricks_done",
         "tricks_won",
-        "truncated",
         "winner",
     )
 
@@ -103,14 +94,7 @@ class State:
         """Deal ``deck``: one card at a time from player_0, ``52 // n`` each; the rest is
         out of play, face up."""
         n = game.num_players
-        self.game = game
-        self.n = n
-        self.deck = deck
-        self.seed = seed
-        self.log: list[dict[str, Any]] | None = [] if log else None
-        self.history: list[int] = []
-        self.actions_taken = 0
-        self.truncated = False
+        super().__init__(game, n, deck, seed, log)
         self.loc = loc = bytearray(NUM_CARDS)
         self.counts = [bytearray(NUM_RANKS) for _ in range(n)]
         self.played = [bytearray(NUM_RANKS) for _ in range(n)]
@@ -130,7 +114,6 @@ class State:
         self.tricks_won = [0] * n
         self.tricks_done = 0
         self.loser = -1
-        self.cached_legal: list[int] | None = None  # legal_actions() until the next apply
         self._start_trick(0)
         if self.log is not None:
             self._event("out_of_play", cards=[card_name(c) for c in deck[dealt:]])
@@ -144,15 +127,7 @@ class State:
 
     def clone(self) -> State:
         """A deep copy sharing only immutable parts; cheap enough for search."""
-        c = State.__new__(State)
-        c.game = self.game
-        c.n = self.n
-        c.deck = self.deck[:]
-        c.seed = self.seed
-        c.log = None if self.log is None else list(self.log)
-        c.history = self.history[:]
-        c.actions_taken = self.actions_taken
-        c.truncated = self.truncated
+        c = self._copy()
         c.loc = self.loc[:]
         c.counts = [b[:] for b in self.counts]
         c.played = [b[:] for b in self.played]
@@ -164,24 +139,16 @@ class State:
         c.tricks_done = self.tricks_done
         c.loser = self.loser
         c.leader = self.leader
-        c.current = self.current
         c.trick_start = self.trick_start
         c.need = self.need
         c.high = self.high
         c.winner = self.winner
-        c.cached_legal = None
         return c
 
     # ------------------------------------------------------------------ queries
     @property
     def is_terminal(self) -> bool:
         return self.loser >= 0
-
-    def legal_actions(self) -> list[int]:
-        """The ranks ``current`` may play (a fresh list; computed once per turn)."""
-        if self.cached_legal is None:
-            self.cached_legal = self._legal()
-        return self.cached_legal[:]
 
     def _legal(self) -> list[int]:
         """Any rank held when leading; else any rank reaching the trick, plus the lowest rank
@@ -197,12 +164,6 @@ class State:
         if low < need and (self.game.lowest_anytime or not acts):
             acts.insert(0, low)
         return acts
-
-    def returns(self) -> list[float]:
-        """The loser -1, everyone else +1/(n-1); zeros before the end."""
-        if self.loser < 0:
-            return [0.0] * self.n
-        return returns_from_places(self._places())
 
     def _places(self) -> list[int]:
         places = [1] * self.n
@@ -231,16 +192,8 @@ class State:
         return (self.winner - self.leader) % self.n
 
     # ------------------------------------------------------------------ apply
-    def apply(self, action: int) -> None:
-        """Play a card of rank ``action``; ``IllegalActionError`` (nothing changes) if not legal."""
-        if type(action) is not int:
-            action = as_action(action)
-        legal = self.cached_legal
-        if legal is None:
-            legal = self._legal()
-        if action not in legal:
-            raise IllegalActionError(self._illegal(action))
-        self.cached_legal = None
+    def _act(self, action: int) -> None:
+        """Play the card of rank ``action`` in the lowest suit held."""
         p = self.current
         loc = self.loc
         card = action
@@ -252,10 +205,8 @@ class State:
         self.in_hands[action] -= 1
         self.hand_sizes[p] -= 1
         self.plays.append(card)
-        self.history.append(action)
-        self.actions_taken += 1
         if self.log is not None:
-            self._event("play", player=p, card=card_name(card))
+            self._event(events.PLAY, player=p, card=card_name(card))
         game = self.game
         if action > self.high or (action == self.high and game.tie_last):
             self.high = action
@@ -273,26 +224,15 @@ class State:
         self.tricks_done += 1
         if self.log is not None:
             cards = [card_name(c) for c in self.plays[self.trick_start :]]
-            self._event("trick_won", player=w, trick=self.tricks_done, cards=cards)
+            self._event(events.TRICK, player=w, trick=self.tricks_done, cards=cards)
         if self.tricks_done == self.game.num_tricks:
             self.loser = w
             self.need = -1
             if self.log is not None:
                 last = self.plays[self.trick_start + self._winner_index()]
-                self._event("game_over", loser=w, card=card_name(last))
+                self._event(events.GAME_OVER, loser=w, card=card_name(last))
         else:
             self._start_trick(w)
-
-    def _illegal(self, action: Any) -> str:
-        if self.loser >= 0:
-            return "the game is over: no action is legal"
-        legal = ", ".join(f"{a} ({RANKS[a]})" for a in self.legal_actions())
-        return f"illegal action {action!r} for player_{self.current}; legal actions: {legal}"
-
-    def _event(self, kind: str, **data: Any) -> None:
-        if self.log is not None:
-            data["type"] = kind
-            self.log.append(data)
 
     # ------------------------------------------------------------------ information
     def view(self, seat: int) -> MatapesaView:
@@ -327,11 +267,7 @@ class State:
     def determinize(self, seat: int, rng: random.Random) -> State:
         """A copy with the other hands re-dealt at random (sizes kept), no history, log or
         deck, and a fresh seed: everything ``seat`` cannot see is drawn anew."""
-        c = self.clone()
-        c.history = []
-        c.log = None
-        c.deck = []
-        c.seed = rng.getrandbits(63)
+        c = self._unseen_copy(rng)
         loc = c.loc
         hidden = [card for card in range(NUM_CARDS) if loc[card] < PLAYED and loc[card] != seat]
         owners = [loc[card] for card in hidden]
@@ -347,10 +283,6 @@ class State:
 
 def _by_rank(card: int) -> tuple[int, int]:
     return RANK_OF[card], card
-
-
-def _one_hot(index: int, size: int) -> bytes:
-    return bytes(index) + b"\x01" + bytes(size - 1 - index)
 
 
 class MatapesaGame(Game):
@@ -369,19 +301,11 @@ class MatapesaGame(Game):
         self.follow_highest = rules.follow == "highest"
         self.lowest_anytime = rules.lowest_anytime
         self.tie_last = rules.tie_winner == "last"
-        fields = _fields(n)
-        self.observation_layout: dict[str, slice] = {}
-        start = 0
-        for name, size, _ in fields:
-            self.observation_layout[name] = slice(start, start + size)
-            start += size
-        self.observation_size = start
-        self._scale = np.concatenate([np.full(size, s, np.float32) for _, size, s in fields])
+        self.observation_layout, self._scale = layout(_fields(n))
+        self.observation_size = len(self._scale)
         # Encoder tables. one_hot[seat][p] is seat-relative; index -1 (p = -1) is all zeros.
-        self._one_hot = [
-            [_one_hot((p - s) % n, n) for p in range(n)] + [bytes(n)] for s in range(n)
-        ]
-        self._rank_one_hot = [_one_hot(r, NUM_RANKS) for r in RANK_RANGE] + [bytes(NUM_RANKS)]
+        self._one_hot = seat_one_hots(n)
+        self._rank_one_hot = one_hots(NUM_RANKS)
         self._rotate = [operator.itemgetter(*[(s + r) % n for r in range(n)]) for s in range(n)]
         # trick_offset[seat][loc code of a played card]: where its rank row starts
         self._trick_offset = [
@@ -461,12 +385,12 @@ class MatapesaGame(Game):
         kind = event["type"]
         if kind == "out_of_play":
             return "out of play, face up: " + (" ".join(event["cards"]) or "none")
-        if kind == "play":
+        if kind == events.PLAY:
             return f"player_{event['player']} plays {event['card']}"
-        if kind == "trick_won":
+        if kind == events.TRICK:
             cards = " ".join(event["cards"])
             return f"player_{event['player']} wins trick {event['trick']} ({cards})"
-        if kind == "game_over":
+        if kind == events.GAME_OVER:
             return f"player_{event['loser']} won the last trick with {event['card']} and loses"
         raise KeyError(kind)
 

@@ -20,14 +20,10 @@ import random
 from bisect import insort
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ...core import events
 from ...core.deck import hand_deck
-from ...core.game import (
-    IllegalActionError,
-    Outcome,
-    as_action,
-    places_from_scores,
-    returns_from_places,
-)
+from ...core.game import Outcome, places_from_scores, returns_from_places
+from ...core.state import EngineState
 from .cards import (
     BIT,
     CBIT,
@@ -140,54 +136,37 @@ class Red7View(NamedTuple):
     target: int  # points to win (scoring="points"), else 0
 
 
-class State:
+class State(EngineState):
     """A game of Red7 in progress; build it with ``Red7Game.new_state``."""
 
     __slots__ = (
-        "actions_taken",
         "active",
         "alive",
         "best",
-        "cached_legal",
         "canvas",
-        "current",
-        "deck",
         "draw",
         "eliminated",
         "folded",
-        "game",
         "groups",
         "hands",
-        "history",
         "is_terminal",
         "keys",
         "leaders",
         "leading",
         "locs",
-        "log",
         "masks",
-        "n",
         "palettes",
         "result",
         "round",
         "rule",
         "scored",
         "scores",
-        "seed",
-        "truncated",
         "winner",
     )
 
     def __init__(self, game: Red7Game, deck: list[int], seed: Any, log: bool) -> None:
         n = game.num_players
-        self.game = game
-        self.n = n
-        self.deck = deck
-        self.seed = seed
-        self.log: list[dict[str, Any]] | None = [] if log else None
-        self.history: list[int] = []
-        self.actions_taken = 0
-        self.truncated = False
+        super().__init__(game, n, deck, seed, log)
         self.is_terminal = False
         self.result: Outcome | None = None
         self.winner = -1
@@ -237,10 +216,10 @@ class State:
             self.current = (firsts.index(max(firsts)) + 1) % n
         else:
             self.current = self.round % n
-        self.cached_legal: list[int] | None = None
+        self.cached_legal = None
         if self.log is not None:
             self._event(
-                "deal",
+                events.DEAL,
                 round=self.round,
                 hands=[[card_name(c) for c in h] for h in hands],
                 palettes=[card_name(p[0]) for p in self.palettes],
@@ -249,15 +228,7 @@ class State:
 
     def clone(self) -> State:
         """A deep copy sharing only immutable parts; cheap enough for search."""
-        c = State.__new__(State)
-        c.game = self.game
-        c.n = self.n
-        c.deck = self.deck[:]
-        c.seed = self.seed
-        c.log = None if self.log is None else list(self.log)
-        c.history = self.history[:]
-        c.actions_taken = self.actions_taken
-        c.truncated = self.truncated
+        c = self._copy()
         c.is_terminal = self.is_terminal
         c.result = self.result
         c.winner = self.winner
@@ -280,8 +251,6 @@ class State:
         c.alive = self.alive
         c.folded = [f[:] for f in self.folded]
         c.eliminated = self.eliminated[:]
-        c.current = self.current
-        c.cached_legal = None
         return c
 
     # ------------------------------------------------------------------ queries
@@ -334,12 +303,6 @@ class State:
         """The seat winning under the rule in force, or -1 when nobody has a card it counts."""
         return self.leaders[self.rule]
 
-    def legal_actions(self) -> list[int]:
-        """``pass`` and every turn that leaves the mover winning, in increasing order."""
-        if self.cached_legal is None:
-            self.cached_legal = self._legal()
-        return self.cached_legal[:]
-
     def _legal(self) -> list[int]:
         """The legal turns, built in increasing order: ``pass``, the canvas cards alone, then
         per palette card (lowest first) that card alone and with each canvas card. A canvas
@@ -377,12 +340,6 @@ class State:
                 acts.remove(palette + x + 1)
         return acts
 
-    def returns(self) -> list[float]:
-        """Zero-sum returns from the places (``outcome``); zeros before the end and when
-        truncated."""
-        outcome = self.outcome()
-        return [0.0] * self.n if outcome is None else list(outcome.returns)
-
     def _places(self) -> list[int]:
         n = self.n
         if self.game.points:
@@ -418,19 +375,10 @@ class State:
         return self.result
 
     # ------------------------------------------------------------------ apply
-    def apply(self, action: int) -> None:
-        """Play one turn; ``IllegalActionError`` (nothing changes) if it is not legal."""
-        if type(action) is not int:
-            action = as_action(action)
-        legal = self.cached_legal
-        if legal is None:
-            legal = self.cached_legal = self._legal()
-        if action not in legal:
-            raise IllegalActionError(self._illegal(action))
-        self.cached_legal = None
+    def _act(self, action: int) -> None:
+        """One turn: pass (out of the round) or play to the palette and/or the canvas; then
+        the round's end when one player is left, else the next player still in."""
         p = self.current
-        self.history.append(action)
-        self.actions_taken += 1
         if action == PASS:
             self._eliminate(p)
         else:
@@ -474,7 +422,7 @@ class State:
                 event["canvas"] = card_name(canvas)
             if drew >= 0:
                 event["drew"] = card_name(drew)  # the record's truth; no view shows it
-            self._event("play", **event)
+            self._event(events.PLAY, **event)
 
     def _eliminate(self, p: int) -> None:
         """``p`` is out for the round: hand and palette face down in front of it."""
@@ -499,7 +447,7 @@ class State:
             self.is_terminal = True
             self.current = -1
             if self.log is not None:
-                self._event("game_over", winner=w, rule=self.rule)
+                self._event(events.GAME_OVER, winner=w, rule=self.rule)
             return
         scored = counted(self.masks[w], self.rule)
         won = cards_of(scored)
@@ -524,22 +472,11 @@ class State:
         if self.is_terminal:
             self.current = -1
             if self.log is not None:
-                kind = "truncated" if self.truncated else "game_over"
+                kind = events.TRUNCATED if self.truncated else events.GAME_OVER
                 self._event(kind, scores=self.scores[:], rounds=self.round + 1)
             return
         self.round += 1
         self._deal()
-
-    def _illegal(self, action: Any) -> str:
-        if self.is_terminal:
-            return "the game is over: no action is legal"
-        legal = ", ".join(f"{a} ({action_name(a)})" for a in self.legal_actions())
-        return f"illegal action {action!r} for player_{self.current}; legal actions: {legal}"
-
-    def _event(self, kind: str, **data: Any) -> None:
-        if self.log is not None:
-            data["type"] = kind
-            self.log.append(data)
 
     # ------------------------------------------------------------------ information
     def view(self, seat: int) -> Red7View:
@@ -571,11 +508,7 @@ class State:
         """A copy with every card ``seat`` cannot see (other hands, folded hands of others,
         the draw pile) dealt afresh among those places, counts kept; no history, log or deck,
         and a fresh seed, so later rounds are unknown too."""
-        c = self.clone()
-        c.history = []
-        c.log = None
-        c.deck = []
-        c.seed = rng.getrandbits(63)
+        c = self._unseen_copy(rng)
         loc = c.loc
         places = [code for code in loc if _hidden_from(code, seat)]
         hidden = [card for card in range(NUM_CARDS) if _hidden_from(loc[card], seat)]

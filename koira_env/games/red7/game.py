@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import partial
 from operator import itemgetter
 from typing import Any
 
 import numpy as np
 
+from ...core import events
+from ...core.encoding import code_table, layout, one_hot, seat_one_hots
 from ...core.game import Game, action_index, choose_engine
 from ...core.table import counted
 from . import SPEC
@@ -86,16 +89,6 @@ ZERO, ONE = _floats(2, 1.0)
 BOOL = (ZERO, ONE)  # by False / True
 
 
-def _table(codes: set[int]) -> bytes:
-    """A ``translate`` table sending the four ``locs`` bytes of a card at one of ``codes`` to
-    the float32 1.0, the others to 0.0."""
-    return b"".join((ONE if code in codes else ZERO) for code in range(64))
-
-
-def _one_hot(size: int, index: int) -> bytes:
-    return ZERO * index + ONE + ZERO * (size - 1 - index) if index >= 0 else ZERO * size
-
-
 class Red7Game(Game):
     """Red7 under one ``Rules``; build it with ``make_game``.
 
@@ -115,24 +108,21 @@ class Red7Game(Game):
         self.points = rules.scoring == "points"
         self.max_decks = None if self.points else 1  # one deck per round
         fields = _fields(rules)
-        self.observation_layout: dict[str, slice] = {}
-        start = 0
-        for name, size, _ in fields:
-            self.observation_layout[name] = slice(start, start + size)
-            start += size
-        self.observation_size = start
+        self.observation_layout, scales = layout(fields)
+        self.observation_size = len(scales)
         seats = range(n)
         others = [[q for q in seats if q != s] for s in seats]
+        table = partial(code_table, one=ONE)  # ``locs`` holds four bytes a card: float32 1.0
         self._tables = [
-            [_table({HAND + s})]
-            + [_table({PALETTE + (s + r) % n}) for r in seats]
-            + [_table({CANVAS}), _table({DEAD + q for q in seats})]
-            + [_table({DRAW} | {HAND + q for q in others[s]} | {FOLDED + q for q in others[s]})]
-            + ([_table({SCORED + q for q in seats})] if self.points else [])
+            [table({HAND + s})]
+            + [table({PALETTE + (s + r) % n}) for r in seats]
+            + [table({CANVAS}), table({DEAD + q for q in seats})]
+            + [table({DRAW} | {HAND + q for q in others[s]} | {FOLDED + q for q in others[s]})]
+            + ([table({SCORED + q for q in seats})] if self.points else [])
             for s in seats
         ]
-        self._seat_one_hot = [[_one_hot(n, (p - s) % n) for p in seats] + [ZERO * n] for s in seats]
-        self._rule_one_hot = [_one_hot(NUM_COLOURS, c) for c in range(NUM_COLOURS)]
+        self._seat_one_hot = seat_one_hots(n, ONE)
+        self._rule_one_hot = [one_hot(NUM_COLOURS, c, ONE) for c in range(NUM_COLOURS)]
         self._rotate = [itemgetter(*[(s + r) % n for r in seats]) for s in seats]
         scale = {name: sc for name, _, sc in fields}
         self._hand_sizes = _floats(HAND_SIZE + 1, scale["hand_sizes"])
@@ -232,12 +222,12 @@ class Red7Game(Game):
 
     def describe_event(self, event: dict[str, Any]) -> str:
         kind = event["type"]
-        if kind == "deal":  # public only: ``koira play`` shows these lines to a person
+        if kind == events.DEAL:  # public only: ``koira play`` shows these lines to a person
             palettes = " ".join(event["palettes"])
             return (
                 f"Round {event['round'] + 1}: palettes {palettes}; player_{event['first']} starts"
             )
-        if kind == "play":
+        if kind == events.PLAY:
             parts = []
             if "palette" in event:
                 parts.append(f"{event['palette']} to the palette")
@@ -254,12 +244,12 @@ class Red7Game(Game):
                 f"player_{event['player']} wins the round under {COLOUR_NAMES[event['rule']]} "
                 f"and scores {cards}: {counted(event['points'], 'point')}"
             )
-        if kind == "game_over":
+        if kind == events.GAME_OVER:
             if "scores" in event:
                 rounds = counted(event["rounds"], "round")
                 return f"Game over after {rounds}: scores {event['scores']}"
             return f"Game over: player_{event['winner']} is the last player in and wins"
-        if kind == "truncated":
+        if kind == events.TRUNCATED:
             return f"Stopped after {counted(event['rounds'], 'round')} (max_rounds): no result"
         raise KeyError(kind)
 

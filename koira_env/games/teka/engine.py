@@ -17,14 +17,10 @@ import random
 from typing import Any, NamedTuple
 
 from ...cards import NUM_CARDS, SUIT_OF, card_name
+from ...core import events
 from ...core.deck import hand_deck
-from ...core.game import (
-    IllegalActionError,
-    Outcome,
-    as_action,
-    places_from_scores,
-    returns_from_places,
-)
+from ...core.game import Outcome, places_from_scores, returns_from_places
+from ...core.state import EngineState
 
 # --- actions ----------------------------------------------------------------------------------
 # 0..51 play that card; then the calls, the trump suits, the raises and the new-deal round.
@@ -119,58 +115,41 @@ class TekaView(NamedTuple):
     scores: tuple[int, ...]
 
 
-class State:
+class State(EngineState):
     """A game of Teka in progress: build it with ``TekaGame.new_state``; advance with ``apply``."""
 
     __slots__ = (
-        "actions_taken",
         "best",
         "best_seat",
         "by",
-        "cached_legal",
         "calls",
         "contract",
-        "current",
         "deal_no",
         "dealer",
-        "deck",
         "declarer",
         "double",
         "first",
-        "game",
         "hand_no",
         "hand_points",
         "hands",
         "high",
-        "history",
         "leader",
         "loc",
-        "log",
-        "n",
         "out",
         "phase",
         "raised",
         "raises",
         "rules",
         "scores",
-        "seed",
         "trick",
         "tricks",
         "trump",
-        "truncated",
         "won",
     )
 
     def __init__(self, game: Any, deck: list[int], seed: Any, log: bool = False) -> None:
-        self.game = game
+        super().__init__(game, PLAYERS, deck, seed, log)
         self.rules = game.rules
-        self.n = PLAYERS
-        self.deck = deck
-        self.seed = seed
-        self.log: list[dict[str, Any]] | None = [] if log else None
-        self.history: list[int] = []
-        self.actions_taken = 0
-        self.truncated = False
         self.scores = [0, 0]
         self.hand_points = [0, 0]
         self.hand_no = 0
@@ -219,13 +198,13 @@ class State:
         self.won = [0] * PLAYERS
         self.best = self.best_seat = -1
         self.leader = first
-        self.cached_legal: list[int] | None = None
+        self.cached_legal = None
         self.phase = ASK if self.rules.no_honours == "ask" else BIDDING
         self.current = first
         if self.log is not None:
             names = [[card_name(c) for c in h] for h in hands]
             self._event(
-                "deal", hand=self.hand_no, deal=self.deal_no, dealer=self.dealer, hands=names
+                events.DEAL, hand=self.hand_no, deal=self.deal_no, dealer=self.dealer, hands=names
             )
 
     def next_seat(self, p: int) -> int:
@@ -237,12 +216,6 @@ class State:
     @property
     def is_terminal(self) -> bool:
         return self.phase == OVER
-
-    def legal_actions(self) -> list[int]:
-        legal = self.cached_legal
-        if legal is None:
-            legal = self.cached_legal = self._legal()
-        return legal[:]
 
     def _legal(self) -> list[int]:
         phase = self.phase
@@ -309,17 +282,7 @@ class State:
         return calls
 
     # ------------------------------------------------------------------ acting
-    def apply(self, action: int) -> None:
-        if type(action) is not int:
-            action = as_action(action)
-        legal = self.cached_legal
-        if legal is None:
-            legal = self.cached_legal = self._legal()
-        if action not in legal:
-            raise IllegalActionError(self._illegal(action))
-        self.cached_legal = None
-        self.history.append(action)
-        self.actions_taken += 1
+    def _act(self, action: int) -> None:
         if action < NUM_CARDS:
             self._play(action)
         elif action < TRUMP:
@@ -330,16 +293,6 @@ class State:
             self._raise(action - RAISE + 9)
         else:
             self._ask(action)
-
-    def _illegal(self, action: int) -> str:
-        if self.phase == OVER:
-            return f"the game is over; action {action} is not legal"
-        name = action_name(action) if 0 <= action < NUM_ACTIONS else "out of range"
-        legal = ", ".join(f"{a} ({action_name(a)})" for a in self._legal())
-        return f"action {action} ({name}) is not legal for player_{self.current}; legal: {legal}"
-
-    def _event(self, kind: str, **data: Any) -> None:
-        self.log.append({"type": kind, **data})  # type: ignore[union-attr]
 
     def _ask(self, action: int) -> None:
         """``no_honours="ask"``: each seat in turn keeps its hand or, holding no ace, king,
@@ -405,7 +358,7 @@ class State:
         if self.best < 0 or beats(card, self.best, self.trump):
             self.best, self.best_seat = card, p
         if self.log is not None:
-            self._event("play", player=p, card=card_name(card))
+            self._event(events.PLAY, player=p, card=card_name(card))
         if len(self.trick) < (3 if self.double else PLAYERS):
             self.current = self.next_seat(p)
             return
@@ -416,7 +369,7 @@ class State:
         self.tricks.append((self.leader, tuple(self.trick), winner))
         if self.log is not None:
             names = [card_name(c) for c in self.trick]
-            self._event("trick", winner=winner, cards=names)
+            self._event(events.TRICK, winner=winner, cards=names)
         self.trick = []
         self.best = self.best_seat = -1
         self.current = self.leader = winner
@@ -448,7 +401,7 @@ class State:
         self.scores[scorer] += points
         if self.log is not None:
             self._event(
-                "hand_end",
+                events.HAND_END,
                 hand=self.hand_no,
                 declarer=self.declarer,
                 contract=self.contract,
@@ -479,11 +432,11 @@ class State:
         self.cached_legal = None
         if self.log is not None:
             if self.truncated:
-                self._event("truncated", hands=self.hand_no + 1, scores=self.scores[:])
+                self._event(events.TRUNCATED, hands=self.hand_no + 1, scores=self.scores[:])
             else:
                 outcome = self.outcome()
                 assert outcome is not None
-                self._event("game_end", places=list(outcome.places), scores=self.scores[:])
+                self._event(events.GAME_OVER, places=list(outcome.places), scores=self.scores[:])
 
     def outcome(self) -> Outcome | None:
         """Sides share places (``teams``: side 0 is players 0 and 2). Whole game: by points,
@@ -501,23 +454,11 @@ class State:
             extra={"hands": self.hand_no + 1, "points": self.scores[:]},
         )
 
-    def returns(self) -> list[float]:
-        outcome = self.outcome()
-        return [0.0] * PLAYERS if outcome is None else list(outcome.returns)
-
     # ------------------------------------------------------------------ copies and views
     def clone(self) -> State:
         """A deep copy sharing only immutable parts; cheap enough for search."""
-        c = State.__new__(State)
-        c.game = self.game
+        c = self._copy()
         c.rules = self.rules
-        c.n = PLAYERS
-        c.deck = self.deck[:]
-        c.seed = self.seed
-        c.log = None if self.log is None else list(self.log)
-        c.history = self.history[:]
-        c.actions_taken = self.actions_taken
-        c.truncated = self.truncated
         c.scores = self.scores[:]
         c.hand_points = self.hand_points[:]
         c.hand_no = self.hand_no
@@ -543,8 +484,6 @@ class State:
         c.best_seat = self.best_seat
         c.leader = self.leader
         c.phase = self.phase
-        c.current = self.current
-        c.cached_legal = self.cached_legal
         return c
 
     def view(self, seat: int) -> TekaView:
@@ -582,11 +521,7 @@ class State:
         idle partner included), counts kept, within everything public: the suits a seat
         showed it lacks, a trump in the declarer's hand until it leads one, and (under
         ``no_honours="redeal"``) an honour in every hand as dealt."""
-        c = self.clone()
-        c.history = []
-        c.log = None
-        c.deck = []
-        c.seed = rng.getrandbits(63)
+        c = self._unseen_copy(rng)
         if c.phase == OVER:
             return c
         others = [p for p in range(PLAYERS) if p != seat]
@@ -604,7 +539,6 @@ class State:
             c.hands[p] = sorted(card for card in hidden if deal[card] == p)
             for card in c.hands[p]:
                 c.loc[card] = HAND + p
-        c.cached_legal = None
         return c
 
     def _voids(self) -> dict[int, set[int]]:

@@ -17,6 +17,8 @@ from typing import Any
 import numpy as np
 
 from ... import cards as std
+from ...core import events
+from ...core.encoding import code_table, layout, one_hot, one_hots, seat_one_hots
 from ...core.game import Game, action_index
 from ...core.table import counted
 from . import SPEC
@@ -64,15 +66,6 @@ def _fields(rules: Rules) -> list[tuple[str, int, float]]:
     ]
 
 
-def _table(code: int) -> bytes:
-    """A ``bytes.translate`` table sending ``code`` to 1 and every other byte to 0."""
-    return bytes(1 if value == code else 0 for value in range(256))
-
-
-def _one_hot(size: int, index: int) -> bytes:
-    return bytes(index) + b"\x01" + bytes(size - 1 - index) if index >= 0 else bytes(size)
-
-
 class TekaGame(Game):
     """Teka under one ``Rules``; build it with ``make_game``."""
 
@@ -83,28 +76,21 @@ class TekaGame(Game):
         self.rules = rules
         self.num_players = PLAYERS
         self.num_actions = NUM_ACTIONS
-        fields = _fields(rules)
-        self.observation_layout = {}
-        start = 0
-        for name, size, _ in fields:
-            self.observation_layout[name] = slice(start, start + size)
-            start += size
-        self.observation_size = start
-        self._scale = np.concatenate([np.full(size, sc, np.float32) for _, size, sc in fields])
-        self._hand_tables = [_table(HAND + s) for s in range(PLAYERS)]
-        self._trick_table = _table(TRICK)
-        self._by_tables = [[_table((s + r) % PLAYERS) for r in range(PLAYERS)] for s in range(4)]
-        # per observer: a seat's one-hot (index PLAYERS, and -1 via NOBODY, give zeros)
-        self._seat_one_hot = [
-            [_one_hot(PLAYERS, (p - s) % PLAYERS) for p in range(PLAYERS)] + [bytes(PLAYERS)]
-            for s in range(PLAYERS)
+        self.observation_layout, self._scale = layout(_fields(rules))
+        self.observation_size = len(self._scale)
+        self._hand_tables = [code_table({HAND + s}) for s in range(PLAYERS)]
+        self._trick_table = code_table({TRICK})
+        self._by_tables = [
+            [code_table({(s + r) % PLAYERS}) for r in range(PLAYERS)] for s in range(PLAYERS)
         ]
-        self._suit_one_hot = [_one_hot(4, k) for k in range(4)] + [bytes(4)]
-        self._phase_one_hot = [_one_hot(4, k) for k in range(4)] + [bytes(4)]
-        blocks = {code: _one_hot(len(CALL_CODES), i) for i, code in enumerate(CALL_CODES)}
+        # per observer: a seat's one-hot (index PLAYERS, and -1 via NOBODY, give zeros)
+        self._seat_one_hot = seat_one_hots(PLAYERS)
+        self._suit_one_hot = one_hots(4)
+        self._phase_one_hot = one_hots(4)
+        blocks = {code: one_hot(len(CALL_CODES), i) for i, code in enumerate(CALL_CODES)}
         self._call_block = {**blocks, -1: bytes(len(CALL_CODES))}
         # contract + double: nothing yet, bids 8..13 (raised or not), double thirteen
-        self._contract = [bytes(7), *(_one_hot(7, b - MIN_BID) for b in range(MIN_BID, 15))]
+        self._contract = [bytes(7), *(one_hot(7, b - MIN_BID) for b in range(MIN_BID, 15))]
         self._hand_no = [bytes((k,)) for k in range(256)]
         self._rotate = [itemgetter(*((s + r) % PLAYERS for r in range(PLAYERS))) for s in range(4)]
 
@@ -220,7 +206,7 @@ class TekaGame(Game):
             return f"player_{event['player']} raises the contract to {event['contract']}"
         if kind == "play":
             return f"player_{event['player']} plays {event['card']}"
-        if kind == "trick":
+        if kind == events.TRICK:
             return f"player_{event['winner']} takes {' '.join(event['cards'])}"
         if kind == "hand_end":
             side = "players 0+2" if event["declarer"] % 2 == 0 else "players 1+3"
@@ -230,7 +216,7 @@ class TekaGame(Game):
                 f"Hand {event['hand'] + 1}: {side} bid {what}, took {event['tricks']}: {result}; "
                 f"points {event['points']}, total {event['scores']}"
             )
-        if kind == "game_end":
+        if kind == events.GAME_OVER:
             return f"Game over: places {event['places']}, points {event['scores']}"
         if kind == "truncated":
             return f"Stopped after {counted(event['hands'], 'hand')} (max_hands): no result"

@@ -16,14 +16,10 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ...core import events
 from ...core.deck import hand_deck
-from ...core.game import (
-    IllegalActionError,
-    Outcome,
-    as_action,
-    places_from_scores,
-    returns_from_places,
-)
+from ...core.game import Outcome, places_from_scores, returns_from_places
+from ...core.state import EngineState
 
 if TYPE_CHECKING:
     from .game import WhistGame
@@ -100,7 +96,7 @@ class WhistView(NamedTuple):
     scores: tuple[int, ...]
 
 
-class State:
+class State(EngineState):
     """A Whist 22 game in progress; build it with ``WhistGame.new_state``.
 
     Hands are kept sorted by card id, so the Fool (id 0) is first when held and the legal
@@ -108,45 +104,29 @@ class State:
     """
 
     __slots__ = (
-        "actions_taken",
         "best",
         "best_player",
         "bid_total",
         "bids",
         "bids_made",
-        "current",
-        "deck",
         "first",
         "fool",
-        "game",
         "hand_no",
         "hands",
-        "history",
         "leader",
         "loc",
-        "log",
-        "n",
         "phase",
         "played",
         "scores",
-        "seed",
         "size",
         "trick",
         "tricks_played",
-        "truncated",
         "won",
     )
 
     def __init__(self, game: WhistGame, deck: list[int], seed: Any, log: bool = False) -> None:
         n = game.num_players
-        self.game = game
-        self.n = n
-        self.deck = deck
-        self.seed = seed
-        self.log: list[dict[str, Any]] | None = [] if log else None
-        self.history: list[int] = []
-        self.actions_taken = 0
-        self.truncated = False  # never set: the game always ends (RULES.md, termination)
+        super().__init__(game, n, deck, seed, log)  # never truncated: the game always ends
         self.scores = [game.rules.start_score] * n
         self.hand_no = 0
         self._deal()
@@ -186,7 +166,7 @@ class State:
         self.phase = BIDDING
         if self.log is not None:
             self._event(
-                "deal",
+                events.DEAL,
                 hand=k,
                 size=size,
                 dealer=(first - 1) % n,
@@ -196,15 +176,7 @@ class State:
 
     def clone(self) -> State:
         """A deep copy sharing only the immutable game; cheap enough for search."""
-        c = State.__new__(State)
-        c.game = self.game
-        c.n = self.n
-        c.deck = self.deck[:]
-        c.seed = self.seed
-        c.log = None if self.log is None else list(self.log)
-        c.history = self.history[:]
-        c.actions_taken = self.actions_taken
-        c.truncated = self.truncated
+        c = self._copy()
         c.scores = self.scores[:]
         c.hand_no = self.hand_no
         c.size = self.size
@@ -222,7 +194,6 @@ class State:
         c.tricks_played = self.tricks_played
         c.fool = self.fool
         c.leader = self.leader
-        c.current = self.current
         c.phase = self.phase
         return c
 
@@ -242,8 +213,7 @@ class State:
         rest = self.size - self.bid_total
         return rest if rest >= 0 else -1
 
-    def legal_actions(self) -> list[int]:
-        """Legal actions of ``current`` in increasing order (empty once the game is over)."""
+    def _legal(self) -> list[int]:
         phase = self.phase
         if phase == PLAYING:
             hand = self.hands[self.current]
@@ -255,11 +225,6 @@ class State:
                 del bids[forbidden]
             return bids
         return []
-
-    def returns(self) -> list[float]:
-        """Zero-sum terminal rewards from places (zeros before the end)."""
-        outcome = self.outcome()
-        return [0.0] * self.n if outcome is None else list(outcome.returns)
 
     def outcome(self) -> Outcome | None:
         """Places by final score (highest first, equal scores share), once the game is over."""
@@ -274,43 +239,6 @@ class State:
         )
 
     # ------------------------------------------------------------------ apply
-    def apply(self, action: int) -> None:
-        """Play ``action`` for ``current``; ``IllegalActionError`` (nothing changed) if illegal."""
-        if type(action) is not int:
-            action = as_action(action)
-        phase = self.phase
-        if phase == PLAYING:
-            hand = self.hands[self.current]
-            if action == FOOL_HIGH:
-                if hand[0] != FOOL:
-                    raise IllegalActionError(self._illegal(action))
-            elif action not in hand:
-                raise IllegalActionError(self._illegal(action))
-            self.history.append(action)
-            self.actions_taken += 1
-            self._play(action)
-        elif phase == BIDDING:
-            bid = action - BID
-            if not 0 <= bid <= self.size or bid == self.forbidden_bid():
-                raise IllegalActionError(self._illegal(action))
-            self.history.append(action)
-            self.actions_taken += 1
-            self._bid(bid)
-        else:
-            raise IllegalActionError("the game is over: no action is legal")
-
-    def _illegal(self, action: int) -> str:
-        legal = ", ".join(f"{a} ({action_name(a)})" for a in self.legal_actions())
-        what = action
-        if 0 <= action < self.game.num_actions:
-            what = f"{action} ({action_name(action)})"
-        return f"illegal action {what} for player_{self.current}; legal actions: {legal}"
-
-    def _event(self, kind: str, **data: Any) -> None:
-        if self.log is not None:
-            data["type"] = kind
-            self.log.append(data)
-
     def _bid(self, bid: int) -> None:
         """Bids go once round from the dealer's left; the dealer's bid starts the play."""
         p = self.current
@@ -325,8 +253,13 @@ class State:
         else:
             self.current = (p + 1) % self.n
 
-    def _play(self, value: int) -> None:
-        """Any card may be played; the highest value (the Fool as declared) wins the trick."""
+    def _act(self, value: int) -> None:
+        """Any card may be played; the highest value (the Fool as declared) wins the trick.
+        A bid is ``_bid``'s (the play is here, not in a method of its own: one call less on
+        the hot path)."""
+        if value >= BID:
+            self._bid(value - BID)
+            return
         p = self.current
         card = FOOL if value == FOOL_HIGH else value
         self.hands[p].remove(card)
@@ -339,7 +272,7 @@ class State:
             self.best = value
             self.best_player = p
         if self.log is not None:
-            self._event("play", player=p, card=card_name(card), value=value)
+            self._event(events.PLAY, player=p, card=card_name(card), value=value)
         if len(self.trick) == self.n:
             self._end_trick()
         else:
@@ -352,7 +285,7 @@ class State:
         for q, value in self.trick:
             loc[FOOL if value == FOOL_HIGH else value] = PLAYED + q
         if self.log is not None:
-            self._event("trick", winner=winner, value=self.best)
+            self._event(events.TRICK, winner=winner, value=self.best)
         self.trick = []
         self.best = -1
         self.tricks_played += 1
@@ -372,7 +305,7 @@ class State:
                 scores[p] = 0
         if self.log is not None:
             self._event(
-                "score",
+                events.HAND_END,
                 hand=self.hand_no,
                 bids=self.bids[:],
                 tricks=self.won[:],
@@ -383,7 +316,7 @@ class State:
         if min(scores) <= 0 or self.hand_no == rules.max_hands:
             self.phase = OVER
             if self.log is not None:
-                self._event("end", scores=scores[:], places=places_from_scores(scores))
+                self._event(events.GAME_OVER, scores=scores[:], places=places_from_scores(scores))
         else:
             self._deal()
 
@@ -416,11 +349,7 @@ class State:
         order, and a fresh seed so later hands are unknown too. Play never reveals anything
         about a hand beyond the cards it played (any card may be played), so a uniform
         re-deal is exactly the seat's belief."""
-        c = self.clone()
-        c.history = []
-        c.log = None
-        c.deck = []
-        c.seed = rng.getrandbits(63)
+        c = self._unseen_copy(rng)
         loc = c.loc
         hidden = [card for card in range(NUM_CARDS) if loc[card] < PLAYED and loc[card] != seat]
         hidden += [card for card in range(NUM_CARDS) if loc[card] == ASIDE]

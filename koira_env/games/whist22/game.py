@@ -16,6 +16,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ...core import events
+from ...core.encoding import code_table, layout, one_hot, one_hots, seat_one_hots
 from ...core.game import Game, action_index
 from . import SPEC, engine
 from .engine import (
@@ -65,10 +67,6 @@ def _fields(n: int, top: int, start_score: int) -> list[tuple[str, int, float]]:
     ]
 
 
-def _one_hot(size: int, index: int) -> bytes:
-    return bytes(index) + b"\x01" + bytes(size - 1 - index)
-
-
 class WhistGame(Game):
     """Whist 22 at one table size under one rule set (see RULES.md, section Whist 22)."""
 
@@ -82,38 +80,28 @@ class WhistGame(Game):
         self.max_hand = top = NUM_CARDS // n
         self.cycle = hand_cycle(rules)
         self.num_actions = BID + top + 1
-        fields = _fields(n, top, rules.start_score)
-        self.observation_size = sum(size for _, size, _ in fields)
-        self.observation_layout: dict[str, slice] = {}
-        start = 0
-        for name, size, _ in fields:
-            self.observation_layout[name] = slice(start, start + size)
-            start += size
-        self._scale = np.concatenate([np.full(size, s, np.float32) for _, size, s in fields])
-
+        self.observation_layout, self._scale = layout(_fields(n, top, rules.start_score))
+        self.observation_size = len(self._scale)
         # Per seat: translate tables for the card blocks (own hand, then every player's
         # finished tricks and current trick, seat-relative) and the relative player order.
-        def table(code: int) -> bytes:
-            return bytes(1 if c == code else 0 for c in range(256))
-
         self._tables = []
         self._rotate = []
-        self._player = []  # [seat][p]: one-hot of player p relative to seat
         for s in range(n):
             rot = [(s + r) % n for r in range(n)]
             self._tables.append(
-                [table(HAND + s)]
-                + [table(PLAYED + p) for p in rot]
-                + [table(TRICK + p) for p in rot]
+                [code_table({HAND + s})]
+                + [code_table({PLAYED + p}) for p in rot]
+                + [code_table({TRICK + p}) for p in rot]
             )
             self._rotate.append(itemgetter(*rot))
-            self._player.append([_one_hot(n, (p - s) % n) for p in range(n)])
-        # bids: index -1 (not yet bid) is the all-zero block
-        self._bid = [_one_hot(top + 1, b) for b in range(top + 1)] + [bytes(top + 1)]
+        # [seat][p]: one-hot of player p relative to seat; no "nobody" block, as index -1
+        # stands for the last seat (the dealer of a hand that player_0 leads)
+        self._player = [row[:n] for row in seat_one_hots(n)]
+        self._bid = one_hots(top + 1)  # index -1 (not yet bid): the all-zero block
         self._fool = {-1: b"\x00\x00", 0: b"\x01\x00", FOOL_HIGH: b"\x00\x01"}
         sizes = self.cycle
         self._sizes = [  # hand_size and next_hand_size, by position in the cycle
-            _one_hot(top, size - 1) + _one_hot(top, sizes[(k + 1) % len(sizes)] - 1)
+            one_hot(top, size - 1) + one_hot(top, sizes[(k + 1) % len(sizes)] - 1)
             for k, size in enumerate(sizes)
         ]
         self._no_hand = bytes(2 * top + 1 + 2 * n)
@@ -226,16 +214,16 @@ class WhistGame(Game):
             return f"player_{event['player']} bids {event['bid']}"
         if kind == "play":
             return f"player_{event['player']} plays {_value(event['value'])}"
-        if kind == "trick":
+        if kind == events.TRICK:
             return f"player_{event['winner']} wins the trick with {_value(event['value'])}"
-        if kind == "score":
+        if kind == events.HAND_END:
             return "scores after the hand: " + ", ".join(
                 f"player_{p} {s} (bid {b}, won {t}, lost {lost})"
                 for p, (s, b, t, lost) in enumerate(
                     zip(event["scores"], event["bids"], event["tricks"], event["lost"], strict=True)
                 )
             )
-        if kind == "end":
+        if kind == events.GAME_OVER:
             return "game over; places: " + ", ".join(
                 f"player_{p} {place}" for p, place in enumerate(event["places"])
             )

@@ -1,0 +1,47 @@
+"""The engine kit's encoding pieces (``koira_env.core.encoding``) and event upgrade
+(``koira_env.core.events``); the games' conformance to the kit is in ``test_games.py``."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from koira_env.core import events
+from koira_env.core.encoding import code_table, layout, one_hot, one_hots, seat_one_hots
+
+
+def test_one_hot_takes_size_then_index_and_shows_nothing_for_a_negative_index():
+    assert one_hot(4, 1) == b"\x00\x01\x00\x00"
+    assert one_hot(3, -1) == bytes(3)
+    assert one_hot(2, 1, b"\xaa\xbb") == b"\x00\x00\xaa\xbb"  # multi-byte ones (Red7's float32)
+    assert one_hots(3) == [b"\x01\x00\x00", b"\x00\x01\x00", b"\x00\x00\x01", bytes(3)]
+
+
+def test_seat_one_hots_count_seats_from_the_observer():
+    table = seat_one_hots(3)
+    assert table[1][1] == b"\x01\x00\x00"  # the observer itself is "player 0"
+    assert table[1][0] == b"\x00\x00\x01"  # the seat before it is the last
+    assert table[2][-1] == bytes(3)
+
+
+def test_code_tables_translate_locations_into_card_blocks():
+    locations = bytearray([0, 5, 7, 5])
+    assert locations.translate(code_table({5, 7})) == b"\x00\x01\x01\x01"
+    one = np.float32(1.0).tobytes()  # Red7: a card's location is four bytes 4c .. 4c + 3
+    cards_at_codes_0_and_1 = bytes(range(8))
+    assert cards_at_codes_0_and_1.translate(code_table({0}, one)) == one + bytes(4)
+
+
+def test_layout_slices_fields_in_order_with_their_scales():
+    slices, scale = layout([("a", 2, 0.5), ("b", 1, 1.0), ("c", 2, [1.0, 0.25])])
+    assert slices == {"a": slice(0, 2), "b": slice(2, 3), "c": slice(3, 5)}
+    assert scale.dtype == np.float32 and scale.tolist() == [0.5, 0.5, 1.0, 1.0, 0.25]
+
+
+def test_upgrade_renames_only_the_kinds_of_earlier_releases():
+    old = [{"type": "trick", "winner": 1}, {"type": "bid", "bid": 2}, {"type": "end"}]
+    assert events.upgrade(old) == [
+        {"type": events.TRICK, "winner": 1},
+        {"type": "bid", "bid": 2},
+        {"type": events.GAME_OVER},
+    ]
+    assert old[0]["type"] == "trick"  # the stored events are not changed in place
