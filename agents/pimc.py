@@ -9,7 +9,7 @@ move is scored on the same deals.
 The game deals and solves (``GameSpec.pimc``: ``(turn, deals, seed, engine) -> [(action, mean
 value for the seat)]`` in legal order, or ``None`` where it cannot solve, such as Kop's
 declaration round): a game can then draw its deals and solve them in compiled code. Where it
-cannot, the ``FALLBACK`` agent (a spec of the game's agents, ``counter``) decides; without
+cannot, the ``FALLBACK`` bot (one of the game's own, ``counter``) decides; without
 one, the game's rollout move. ``ENGINE`` is ``auto`` (the game's compiled code where built)
 or ``python`` (its reference).
 """
@@ -69,10 +69,17 @@ class PIMCAgent:
         if not self.fallback_spec:
             return rollout_move(turn)
         if self._fallback is None:
-            from .registry import make_agent
-
-            self._fallback = make_agent(self.fallback_spec, turn.game.id)
+            self._fallback = game_bot(self.fallback_spec, turn.game.id)
         return self._fallback.act(turn)
+
+
+def game_bot(text: str, game_id: str) -> Any:
+    """One of the game's own bots from ``name[:argument]`` (``counter``): the fallback."""
+    name, _, arg = text.partition(":")
+    bots = spec(game_id).bots()
+    if name not in bots:
+        raise ValueError(f"pimc's fallback must be one of {sorted(bots)}, got {text!r}")
+    return bots[name](arg) if arg else bots[name]()
 
 
 def pimc(arg: str = "") -> PIMCAgent:

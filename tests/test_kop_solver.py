@@ -151,7 +151,7 @@ def test_pimc_specs():
     assert (agent.deals, agent.fallback_spec, agent.engine) == (8, "counter", "python")
     agent = pimc("8::python")
     assert (agent.fallback_spec, agent.engine) == ("", "python")
-    assert pimc().deals == 16 and pimc("3:ismcts:10").fallback_spec == "ismcts:10"
+    assert pimc().deals == 16 and pimc("3:lowest").fallback_spec == "lowest"
     with pytest.raises(ValueError, match="integer"):
         pimc("x")
     with pytest.raises(ValueError, match="at least 1"):
@@ -161,3 +161,9 @@ def test_pimc_specs():
         state = game.new_state(seed=1)
         turn = Turn(state.view(state.current), game, random.Random(1), state)
         PIMCAgent(2).values(turn)
+    game = make_game("kop", 4)
+    state = game.new_state(seed=8)  # both black queens: a declaration, out of the solver's reach
+    turn = Turn(state.view(state.current), game, random.Random(1), state)
+    assert PIMCAgent(2, "lowest").act(turn) in turn.view.legal
+    with pytest.raises(ValueError, match=r"fallback must be one of \['counter', 'lowest'\]"):
+        PIMCAgent(2, "ismcts").act(turn)

@@ -8,7 +8,6 @@ from typing import Any
 from ...core.agent import Turn
 from .cards import BLACK_QUEENS, JC, NUM_CARDS, POINTS, STRENGTH, SUIT_OF, TRUMP, beats
 from .engine import CALL, SILENT, SOLO, KopView, State
-from .search import move_values
 
 PARTNER, UNKNOWN, OPPONENT = 1, 0, -1
 
@@ -169,4 +168,3 @@ def greedy_move(state: State) -> int:
 
 BOTS = {"lowest": _no_argument(LowestBot), "counter": _no_argument(CounterBot)}
 ROLLOUT = greedy_move
-PIMC = move_values  # perfect-information Monte Carlo values for agents.pimc (search.py)

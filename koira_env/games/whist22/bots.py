@@ -11,7 +11,6 @@ from typing import Any
 
 from ...core.agent import Turn
 from .engine import BID, BIDDING, FOOL, FOOL_HIGH, NUM_CARDS, PLAYING, State, WhistView
-from .search import move_values
 
 GREEDY_HIGH = 15  # greedy bids one trick per card at least this high, plus the Fool
 
@@ -150,4 +149,3 @@ def greedy(arg: str | None = None) -> GreedyBot:
 
 BOTS = {"counter": counter, "greedy": greedy}
 ROLLOUT = greedy_rollout
-PIMC = move_values  # perfect-information Monte Carlo values for agents.pimc (search.py)
