@@ -35,9 +35,10 @@ CHOICES: dict[str, GameChoices] = {
     "matapesa": GameChoices(rank_by="loss_rate"),
     "whist22": GameChoices(
         rank_by="win_rate",
-        # PIMC on the open-card model solver (the others play counter's rule), bids searched too
-        # (docs/games/whist22.md "champion": win rate 0.63 to counter's 0.31, 1.2 ms a decision)
-        aliases={"champion": "pimc:64"},
+        # PIMC on the open-card model solver (the others play counter's rule), bids searched too;
+        # 32 deals: as strong as 64 and within 5 ms a decision at 3 players too (docs/games/
+        # whist22.md "champion")
+        aliases={"champion": "pimc:32"},
     ),
     "kop": GameChoices(
         rank_by="win_rate",
