@@ -15,6 +15,6 @@ SPEC = GameSpec(
     table=Plugin(f"{__name__}.table", "table"),
     bots=Plugin(f"{__name__}.bots", "BOTS"),
     rollout=Plugin(f"{__name__}.bots", "ROLLOUT"),
-    pimc=Plugin(f"{__name__}.bots", "PIMC"),
+    pimc=Plugin(f"{__name__}.search", "move_values"),
     single_hand={"single_hand": True},
 )

@@ -24,7 +24,6 @@ from .engine import (
     beats,
     call_value,
 )
-from .search import move_values
 
 HCP = tuple(max(0, c % 13 - 8) for c in range(NUM_CARDS))  # J 1, Q 2, K 3, A 4
 # What a partner's pass says about its honour points, against the average of the unseen ones:
@@ -302,4 +301,3 @@ def greedy_move(state: State) -> int:
 
 BOTS = {"greedy": _no_argument(GreedyBot), "counter": _no_argument(CounterBot)}
 ROLLOUT = greedy_move
-PIMC = move_values  # perfect-information Monte Carlo values for agents.pimc (search.py)
