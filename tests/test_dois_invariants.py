@@ -7,7 +7,16 @@ import random
 
 import numpy as np
 import pytest
-from dois_scenario import deal, random_game
+from dois_scenario import deal
+from helpers import (
+    check_redeal,
+    observe,
+    observed_positions,
+    play_in_step,
+    play_on_in_the_hand,
+    random_game,
+    random_moves,
+)
 
 from koira_env.core.record import game_record
 from koira_env.games.dois.cards import COPIES, DECK_SIZE, KIND_OF, NUM_SUITS
@@ -76,36 +85,16 @@ def test_deck_option_fixes_the_first_deals_and_the_seed_the_rest():
     assert fixed.hands == again.hands and fixed.trump == again.trump
 
 
-def test_clone_is_independent():
-    state = make_game(4).new_state(seed=3)
-    copy = state.clone()
-    copy.apply(copy.legal_actions()[0])
-    assert state.history == [] and copy.history and state.bids == [-1] * 4
-
-
 # ---------------------------------------------------------------- information
-def observe(state: State, seat: int) -> tuple[bytes, tuple[int, ...]]:
-    """What ``seat`` observes: its observation bytes and its legal actions (mask)."""
-    legal = tuple(state.legal_actions()) if state.current == seat else ()
-    return state.game.observation(state, seat).tobytes(), legal
 
 
 def test_observation_values_and_layout():
     for n in (3, 4):
         game = make_game(n)
         layout = game.observation_layout
-        assert game.observation_size == sum(s.stop - s.start for s in layout.values())
-        for seed in range(10):
-            state = game.new_state(seed=seed)
-            rng = random.Random(seed)
-            while not state.is_terminal:
-                for seat in range(n):
-                    obs = game.observation(state, seat)
-                    assert obs.dtype == np.float32 and obs.shape == (game.observation_size,)
-                    assert obs.min() >= 0.0 and obs.max() <= 1.0
-                    hand = np.rint(obs[layout["hand"]] * np.array(COPIES))
-                    assert hand.tolist() == list(state.hands[seat])
-                state.apply(rng.choice(state.legal_actions()))
+        for state, seat, obs in observed_positions(game, range(10)):
+            hand = np.rint(obs[layout["hand"]] * np.array(COPIES))
+            assert hand.tolist() == list(state.hands[seat])
 
 
 def test_observation_is_seat_relative():
@@ -151,15 +140,7 @@ def test_hidden_cards_swapped_change_nothing_a_seat_observes_until_played():
                 continue
             if len(moved) < 2:
                 continue
-            while not one.is_terminal and one.hand_no == 0:
-                assert observe(one, seat) == observe(two, seat)
-                assert one.view(seat) == two.view(seat)
-                checked += 1
-                action = rng.choice(one.legal_actions())
-                if action in moved or action not in two.legal_actions():
-                    break
-                one.apply(action)
-                two.apply(action)
+            checked += play_in_step(one, two, [seat], random_moves(rng), moved.__contains__)
     assert checked > 1000
 
 
@@ -181,19 +162,14 @@ def test_determinize_keeps_what_the_seat_observes_and_respects_the_play():
             rng = random.Random(seed)
             while not state.is_terminal:
                 seat = state.current
-                world = state.determinize(seat, rng)
-                assert world.history == [] and world.log is None and world.deck == []
-                assert observe(world, seat) == observe(state, seat)
-                assert world.view(seat) == state.view(seat)
-                check_cards(world)
+                world = check_redeal(state, seat, rng, check_cards)
                 for p in range(n):
                     caps, (need_s, need_n) = state._caps(p), state._needs(p)
                     assert all(world.hands[p][k] <= caps[k] for k in range(12))
                     assert sum(world.hands[p][:4]) >= need_s
                     assert sum(world.hands[p][4:]) >= need_n
                 if state.phase != BIDDING and rng.random() < 0.05:
-                    while not world.is_terminal and world.hand_no == state.hand_no:
-                        world.apply(rng.choice(world.legal_actions()))  # the re-deal plays on
+                    play_on_in_the_hand(world, state.hand_no, rng)  # the re-deal plays on
                 state.apply(rng.choice(state.legal_actions()))
 
 

@@ -13,6 +13,7 @@ What is one game's alone (its rules' options, fixed deals, rendering) stays in i
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import re
@@ -20,6 +21,7 @@ import re
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from helpers import observed_positions
 from pettingzoo.test import api_test, render_test, seed_test
 
 import koira_env
@@ -231,22 +233,82 @@ def test_env_games_are_zero_sum_with_places_and_scores_in_the_end_info(game_id, 
         assert all(1 <= p <= n for p in info["places"].values())
 
 
+# random games whose every observation is checked, by table (one game where not named)
+OBSERVED_GAMES = {("kop", 4): 100, ("teka", 4): 40}
+
+
 @pytest.mark.parametrize(("game_id", "n"), ALL_TABLES)
 def test_observation_layout_covers_the_observation_and_every_seat_stays_in_bounds(game_id, n):
     game = make_game(game_id, n)
-    layout = game.observation_layout
-    assert sum(s.stop - s.start for s in layout.values()) == game.observation_size
-    assert min(s.start for s in layout.values()) == 0
-    state = game.new_state(seed=n)
+    count = OBSERVED_GAMES.get((game_id, n), 1)
+    assert sum(1 for _ in observed_positions(game, range(n, n + count))) > count * n
+
+
+# the fields of a state that a clone must not share with it, where a game's state has them
+STATE_FIELDS = (
+    "hands", "palettes", "keys", "bids", "loc", "counts", "scores", "points", "trick",
+    "tricks", "deck", "calls", "suit", "void", "draw", "rule",
+)  # fmt: skip
+
+
+def frozen(value: object) -> object:
+    """A copy of a state's field that later changes to the state cannot reach."""
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value)
+    if isinstance(value, np.ndarray):
+        return value.tobytes()
+    return copy.deepcopy(value)
+
+
+def snapshot(state) -> tuple:
+    """All a state shows: history, log, turn, legal actions, every seat's view and
+    observation, and its fields (hands, location tables, scores ...)."""
+    seats = range(state.game.num_players)
+    return (
+        list(state.history),
+        copy.deepcopy(state.log),
+        state.current,
+        state.is_terminal,
+        tuple(state.legal_actions()),
+        [copy.deepcopy(state.view(s)) for s in seats],
+        [state.game.observation(state, s).tobytes() for s in seats],
+        {name: frozen(getattr(state, name)) for name in STATE_FIELDS if hasattr(state, name)},
+    )
+
+
+@pytest.mark.parametrize(("game_id", "n"), TABLES)
+def test_clones_play_on_as_the_original_would_and_leave_it_unchanged(game_id, n):
+    """A clone of a fresh deal and of positions along random games, played to the end: the
+    original shows exactly what it showed before (history, log, views, observations, hands,
+    location tables, scores), and the clone is the game the same moves make from the deal."""
+    game = make_game(game_id, n)
     rng = random.Random(n)
-    while True:
-        for seat in range(n):
-            obs = game.observation(state, seat)
-            assert obs.dtype == np.float32 and obs.shape == (game.observation_size,)
-            assert obs.min() >= 0.0 and obs.max() <= 1.0
-        if state.is_terminal:
-            break
-        state.apply(rng.choice(state.legal_actions()))
+    checked = 0
+    for seed in (3, 60, 61):
+        state = game.new_state(seed=seed, log=True)
+        steps = 0
+        while True:
+            if seed == 3 or steps % 11 == 5:
+                before = snapshot(state)
+                clone = state.clone()
+                assert snapshot(clone) == before
+                moves = []
+                while not clone.is_terminal:
+                    legal = clone.legal_actions()
+                    moves.append(legal[-1] if not moves else legal[0])
+                    clone.apply(moves[-1])
+                assert snapshot(state) == before
+                assert clone.history == state.history + moves
+                again = game.new_state(seed=seed, log=True)
+                for action in clone.history:
+                    again.apply(action)
+                assert snapshot(again) == snapshot(clone)
+                checked += 1
+            if state.is_terminal or seed == 3:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+            steps += 1
+    assert checked >= 3
 
 
 @pytest.mark.parametrize(("game_id", "n"), ALL_TABLES)
@@ -414,6 +476,40 @@ def test_the_games_bots_and_rollout_play_legal_moves_from_their_views(game_id, n
             turn = Turn(state.view(seat), game, rng, state)
             action = agents[seat].act(turn)
             assert action in turn.view.legal and action in state.legal_actions()
+            state.apply(action)
+
+
+# the bots that take an argument (the others refuse one), by game
+BOTS_WITH_AN_ARGUMENT = {
+    "koira": {"gambler", "hoarder"},
+    "whist22": {"counter", "greedy"},
+    "dois": {"counter"},
+}
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_games_bots_name_themselves_and_refuse_a_bad_argument(game_id):
+    for name, factory in spec(game_id).bots().items():
+        assert factory().name == name
+        with pytest.raises(ValueError, match=rf"{name}.* got 'x'") as err:
+            factory("x")
+        takes_none = name not in BOTS_WITH_AN_ARGUMENT.get(game_id, ())
+        assert ("takes no argument" in str(err.value)) == takes_none
+
+
+# whole games the rollout policy plays by itself, by table (ten where not named)
+ROLLOUT_GAMES = {("kop", 4): 100, ("whist22", 3): 30, ("whist22", 4): 30}
+
+
+@pytest.mark.parametrize(("game_id", "n"), TABLES)
+def test_the_rollout_policy_plays_whole_games_by_itself(game_id, n):
+    rollout = spec(game_id).rollout()
+    game = make_game(game_id, n)
+    for seed in range(ROLLOUT_GAMES.get((game_id, n), 10)):
+        state = game.new_state(seed=seed)
+        while not state.is_terminal:
+            action = rollout(state)
+            assert action in state.legal_actions()
             state.apply(action)
 
 

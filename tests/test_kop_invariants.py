@@ -5,9 +5,16 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
-from kop_scenario import deal, declare, play, random_game
+from helpers import (
+    check_redeal,
+    observe,
+    play_in_step,
+    play_on_in_the_hand,
+    random_game,
+    random_moves,
+)
+from kop_scenario import deal, declare, play
 
 from koira_env.core.record import game_record
 from koira_env.games.kop.cards import NUM_CARDS, POINTS, QC, QS, card_id
@@ -89,33 +96,7 @@ def test_deck_option_fixes_later_hands_and_seed_the_rest():
     assert game.new_state(seed=9).hands == first.hands
 
 
-def test_clone_is_independent():
-    state = make_game(4).new_state(seed=3)
-    copy = state.clone()
-    copy.apply(copy.legal_actions()[0])
-    assert state.history == [] and copy.history
-    assert state.current == 0 and copy.current == 1
-
-
 # ---------------------------------------------------------------- information
-def observe(state: State, seat: int) -> tuple[bytes, tuple[int, ...]]:
-    """What ``seat`` observes: its observation bytes and its legal actions (mask)."""
-    legal = tuple(state.legal_actions()) if state.current == seat else ()
-    return state.game.observation(state, seat).tobytes(), legal
-
-
-def test_observation_values_and_layout():
-    game = make_game(4)
-    assert game.observation_size == sum(s.stop - s.start for s in game.observation_layout.values())
-    for seed in range(100):
-        state = game.new_state(seed=seed)
-        rng = random.Random(seed)
-        while not state.is_terminal:
-            for seat in range(4):
-                obs = game.observation(state, seat)
-                assert obs.dtype == np.float32 and obs.shape == (game.observation_size,)
-                assert obs.min() >= 0.0 and obs.max() <= 1.0
-            state.apply(rng.choice(state.legal_actions()))
 
 
 def quiet(state: State) -> int:
@@ -123,10 +104,16 @@ def quiet(state: State) -> int:
     return SILENT if SILENT in state.legal_actions() else PASS
 
 
+def quietly(two: State, action: int) -> int:
+    """The other deal's move for ``action``: silence and a pass match."""
+    return quiet(two) if action in (PASS, SILENT) else action
+
+
 def test_hidden_cards_swapped_change_nothing_a_seat_observes_until_seen():
     """Swap two cards of two other seats in the deal (which may make or unmake a holder of
-    both black queens): the seat observes the same things (observation bytes and its legal
-    actions) until one of them is played or a public call is made; silence and a pass match."""
+    both black queens): the seat observes and views the same things (observation bytes and
+    its legal actions) until one of them is played or a public call is made; silence and a
+    pass match."""
     game = make_game(4)
     checked = 0
     for seed in range(400):
@@ -141,15 +128,8 @@ def test_hidden_cards_swapped_change_nothing_a_seat_observes_until_seen():
         one = game.new_state(deck, seed=seed)
         two = game.new_state(swapped, seed=seed)
         hidden = {deck[a], deck[b]}
-        while not one.is_terminal and one.hand_no == 0:
-            assert observe(one, seat) == observe(two, seat)
-            checked += 1
-            action = rng.choice(one.legal_actions())
-            other = quiet(two) if action in (PASS, SILENT) else action
-            if action in hidden or other not in two.legal_actions():
-                break  # a card the seat now sees, or a public call only one deal can make
-            one.apply(action)
-            two.apply(other)
+        moves = random_moves(rng)
+        checked += play_in_step(one, two, [seat], moves, hidden.__contains__, translate=quietly)
     assert checked > 1000
 
 
@@ -157,22 +137,11 @@ def compare_until_seen(one: State, two: State, seats: tuple[int, ...], moved: se
     """Play both deals in step (declaring quietly, then the highest legal card) and check
     that ``seats`` observe and view the same until a card of ``moved`` is played; returns
     how many positions were compared."""
-    compared = 0
-    while not one.is_terminal and one.hand_no == 0:
-        for seat in seats:
-            assert observe(one, seat) == observe(two, seat)
-            assert one.view(seat) == two.view(seat)
-        compared += 1
-        if one.phase == DECLARE:
-            one.apply(quiet(one))
-            two.apply(quiet(two))
-            continue
-        action = one.legal_actions()[-1]
-        if action in moved or action not in two.legal_actions():
-            break
-        one.apply(action)
-        two.apply(action)
-    return compared
+
+    def choose(state: State) -> int:
+        return quiet(state) if state.phase == DECLARE else state.legal_actions()[-1]
+
+    return play_in_step(one, two, seats, choose, moved.__contains__, translate=quietly)
 
 
 def test_a_silent_choice_is_invisible_to_the_others():
@@ -210,17 +179,9 @@ def test_determinize_keeps_what_the_seat_observes_and_respects_the_play():
         rng = random.Random(seed)
         while not state.is_terminal:
             seat = state.current
-            for who in (seat, (seat + 1) % 4):
-                world = state.determinize(who, rng)
-                assert world.history == [] and world.log is None and world.deck == []
-                assert world.hands[who] == state.hands[who]
-                assert sorted(map(len, world.hands)) == sorted(map(len, state.hands))
-                assert observe(world, who)[0] == observe(state, who)[0]
-                check_cards(world)
-            world = state.determinize(seat, rng)
-            assert observe(world, seat) == observe(state, seat)
-            while not world.is_terminal and world.hand_no == state.hand_no:
-                world.apply(rng.choice(world.legal_actions()))  # the re-deal plays on
+            check_redeal(state, (seat + 1) % 4, rng, check_cards)
+            world = check_redeal(state, seat, rng, check_cards)
+            play_on_in_the_hand(world, state.hand_no, rng)  # the re-deal plays on
             state.apply(rng.choice(state.legal_actions()))
 
 

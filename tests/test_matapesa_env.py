@@ -90,11 +90,6 @@ def test_render_shows_only_the_seats_own_hand() -> None:
 
 
 # ------------------------------------------------------------------ bots
-def test_bot_factories_reject_arguments() -> None:
-    for name, factory in spec("matapesa").bots().items():
-        assert factory().name == name
-        with pytest.raises(ValueError, match="takes no argument"):
-            factory("x")
 
 
 def test_bot_strategies() -> None:

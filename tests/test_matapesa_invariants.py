@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import observe
 
 from koira_env.cards import RANK_OF
 from koira_env.core.game import IllegalActionError
@@ -98,20 +99,6 @@ def test_same_seed_same_game_and_records_replay(n: int) -> None:
         assert record["result"]["places"] == list(a.outcome().places)
 
 
-def test_clone_is_independent() -> None:
-    state = random_game(4, 1)[20]
-    copy = state.clone()
-    before = (bytes(state.loc), [bytes(c) for c in state.counts], state.history[:])
-    while not copy.is_terminal:
-        copy.apply(copy.legal_actions()[0])
-    assert (bytes(state.loc), [bytes(c) for c in state.counts], state.history) == before
-
-
-def observed(state: State, seat: int) -> tuple[bytes, tuple[int, ...]]:
-    mask = tuple(state.legal_actions()) if state.current == seat else ()
-    return state.game.observation(state, seat).tobytes(), mask
-
-
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_observation_ignores_how_hidden_cards_are_dealt(n: int) -> None:
     """Swapping two cards between two other hands changes nothing ``seat`` observes until one
@@ -130,7 +117,7 @@ def test_observation_ignores_how_hidden_cards_are_dealt(n: int) -> None:
         hidden = {deck[i], deck[j]}
         a, b = game.new_state(deck), game.new_state(swapped)
         while not a.is_terminal:
-            assert observed(a, seat) == observed(b, seat)
+            assert observe(a, seat) == observe(b, seat)
             assert a.view(seat) == b.view(seat)
             action = rng.choice(a.legal_actions())
             a.apply(action)
@@ -152,7 +139,7 @@ def test_determinize_keeps_what_the_seat_knows(n: int) -> None:
         sample = state.determinize(seat, rng)
         check_conservation(sample)
         assert sample.view(seat) == state.view(seat)
-        assert observed(sample, seat) == observed(state, seat)
+        assert observe(sample, seat) == observe(state, seat)
         assert sample.history == [] and sample.log is None and sample.deck == []
         assert sample.seed != state.seed
         while not sample.is_terminal:  # a full game goes on from it

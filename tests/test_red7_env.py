@@ -19,7 +19,7 @@ import koira_env
 from agents.games import choices
 from koira_env.core.game import IllegalActionError
 from koira_env.core.record import game_record
-from koira_env.games.red7.bots import BOTS, ROLLOUT, pressure_policy, thrifty_policy
+from koira_env.games.red7.bots import ROLLOUT, pressure_policy, thrifty_policy
 from koira_env.games.red7.engine import NUM_ACTIONS, PASS
 from koira_env.registry import replay, spec
 
@@ -146,11 +146,6 @@ def test_points_game_render_and_events():
     assert {"deal", "play", "out", "round_won", "game_over"} <= kinds
     for event in state.log:
         assert game.describe_event(event)
-
-
-def test_bot_factories_take_no_argument():
-    with pytest.raises(ValueError, match="takes no argument"):
-        BOTS["thrifty"]("x")
 
 
 def test_bot_strategies():

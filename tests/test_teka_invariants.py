@@ -7,11 +7,18 @@ import random
 
 import numpy as np
 import pytest
-from teka_scenario import STRONG, check_cards, deal, play, random_game
+from helpers import (
+    check_redeal,
+    play_in_step,
+    play_on_in_the_hand,
+    random_game,
+    random_moves,
+)
+from teka_scenario import STRONG, check_cards, deal, play
 
 from koira_env.cards import card_id
 from koira_env.core.record import game_record
-from koira_env.games.teka.engine import HAND, PLAY, State
+from koira_env.games.teka.engine import HAND, PLAY
 from koira_env.games.teka.game import make_game
 from koira_env.registry import replay
 
@@ -89,34 +96,7 @@ def test_deck_option_fixes_later_deals_and_seed_the_rest():
     assert other.hands == first.hands
 
 
-def test_clone_is_independent():
-    state = make_game(4).new_state(seed=3)
-    copy = state.clone()
-    copy.apply(copy.legal_actions()[0])
-    assert state.history == [] and copy.history
-    assert state.current == 0 and copy.current == 1
-
-
 # ---------------------------------------------------------------- information
-def observe(state: State, seat: int) -> tuple[bytes, tuple[int, ...]]:
-    """What ``seat`` observes: its observation bytes and its legal actions (mask)."""
-    legal = tuple(state.legal_actions()) if state.current == seat else ()
-    return state.game.observation(state, seat).tobytes(), legal
-
-
-def test_observation_values_and_layout():
-    game = make_game(4)
-    assert game.observation_size == sum(s.stop - s.start for s in game.observation_layout.values())
-    assert game.observation_size == 394
-    for seed in range(40):
-        state = game.new_state(seed=seed)
-        rng = random.Random(seed)
-        while not state.is_terminal:
-            for seat in range(4):
-                obs = game.observation(state, seat)
-                assert obs.dtype == np.float32 and obs.shape == (game.observation_size,)
-                assert obs.min() >= 0.0 and obs.max() <= 1.0
-            state.apply(rng.choice(state.legal_actions()))
 
 
 def test_observation_fields_are_seat_relative():
@@ -124,6 +104,7 @@ def test_observation_fields_are_seat_relative():
     play(state, "pass", "bid 9", "pass", "pass", "trump hearts")
     game = state.game
     layout = game.observation_layout
+    assert game.observation_size == 394
     obs = game.observation(state, 2)
     assert obs[layout["declarer"]].tolist() == [0, 0, 0, 1]  # player_1: 3 seats after me
     assert obs[layout["dealer"]].tolist() == [0, 1, 0, 0]  # player_3
@@ -157,14 +138,7 @@ def test_hidden_cards_swapped_change_nothing_a_seat_observes_until_seen():
         if one.deal_no or two.deal_no:
             continue  # a swap that leaves a hand without honours redeals
         hidden = {deck[a], deck[b]}
-        while not one.is_terminal and one.hand_no == 0:
-            assert observe(one, seat) == observe(two, seat)
-            checked += 1
-            action = rng.choice(one.legal_actions())
-            if action in hidden or action not in two.legal_actions():
-                break
-            one.apply(action)
-            two.apply(action)
+        checked += play_in_step(one, two, [seat], random_moves(rng), hidden.__contains__)
     assert checked > 1000
 
 
@@ -176,18 +150,9 @@ def test_determinize_keeps_what_the_seat_observes_and_respects_the_play():
             rng = random.Random(seed)
             while not state.is_terminal and state.hand_no < 2:
                 seat = state.current
-                for who in (seat, (seat + 1) % 4):
-                    world = state.determinize(who, rng)
-                    assert world.history == [] and world.log is None and world.deck == []
-                    assert world.hands[who] == state.hands[who]
-                    assert list(map(len, world.hands)) == list(map(len, state.hands))
-                    assert observe(world, who)[0] == observe(state, who)[0]
-                    assert world.view(who) == state.view(who)
-                    check_cards(world)
-                world = state.determinize(seat, rng)
-                assert observe(world, seat) == observe(state, seat)
-                while not world.is_terminal and world.hand_no == state.hand_no:
-                    world.apply(rng.choice(world.legal_actions()))  # the re-deal plays on
+                check_redeal(state, (seat + 1) % 4, rng, check_cards)
+                world = check_redeal(state, seat, rng, check_cards)
+                play_on_in_the_hand(world, state.hand_no, rng)  # the re-deal plays on
                 state.apply(rng.choice(state.legal_actions()))
 
 

@@ -108,16 +108,6 @@ def test_game_record_replays_exactly(n, options):
         assert record["result"]["places"] == list(state.outcome().places)
 
 
-def test_clone_is_independent():
-    state = make_game(4).new_state(seed=3, log=True)
-    for action in (23, 24, 25, 26):
-        state.apply(action)
-    copy = state.clone()
-    copy.apply(copy.legal_actions()[0])
-    assert len(state.history) == 4 and len(copy.history) == 5
-    assert state.hands != copy.hands and state.loc != copy.loc and len(state.log) < len(copy.log)
-
-
 @pytest.mark.parametrize("n", [3, 4])
 def test_determinize_keeps_the_view_and_conserves_cards(n):
     game = make_game(n)

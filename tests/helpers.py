@@ -1,0 +1,135 @@
+"""Checks the per-game test files share: random play, what a seat observes, observations in
+bounds, re-deals that keep what a seat knows, two deals played in step, alpha-beta windows and
+the slow runs' chunks over every core. What every game must do is in tests/test_games.py."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import numpy as np
+
+
+def random_game(game: Any, seed: int, *, log: bool = False) -> Any:
+    """A whole game of uniformly random legal play."""
+    state = game.new_state(seed=seed, log=log)
+    rng = random.Random(seed)
+    while not state.is_terminal:
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def observe(state: Any, seat: int) -> tuple[bytes, tuple[int, ...]]:
+    """What ``seat`` observes: its observation bytes and its legal actions (mask)."""
+    mover = state.current == seat and not state.is_terminal
+    legal = tuple(state.legal_actions()) if mover else ()
+    return state.game.observation(state, seat).tobytes(), legal
+
+
+def observed_positions(game: Any, seeds: Iterable[int]) -> Iterator[tuple[Any, int, np.ndarray]]:
+    """Every seat's observation at every position (the end too) of random games, each a
+    float32 vector of the game's size in [0, 1]: yields the state, the seat and the vector."""
+    layout = game.observation_layout
+    assert game.observation_size == sum(s.stop - s.start for s in layout.values())
+    assert min(s.start for s in layout.values()) == 0
+    for seed in seeds:
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while True:
+            for seat in range(game.num_players):
+                obs = game.observation(state, seat)
+                assert obs.dtype == np.float32 and obs.shape == (game.observation_size,)
+                assert obs.min() >= 0.0 and obs.max() <= 1.0
+                yield state, seat, obs
+            if state.is_terminal:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+
+
+def check_redeal(
+    state: Any, seat: int, rng: random.Random, check_cards: Callable[[Any], None]
+) -> Any:
+    """``state.determinize(seat)``: a fresh deal (no history, log or deck) keeping the seat's
+    hand, every hand's size, what the seat observes (bytes and legal actions) and its view,
+    with every card in one place. Returns the re-dealt state."""
+    world = state.determinize(seat, rng)
+    assert world.history == [] and world.log is None and world.deck == []
+    assert world.hands[seat] == state.hands[seat]
+    assert list(map(len, world.hands)) == list(map(len, state.hands))
+    assert observe(world, seat) == observe(state, seat)
+    assert world.view(seat) == state.view(seat)
+    check_cards(world)
+    return world
+
+
+def play_on_in_the_hand(world: Any, hand_no: int, rng: random.Random) -> None:
+    """A re-dealt state plays on to the end of the hand (or the game)."""
+    while not world.is_terminal and world.hand_no == hand_no:
+        world.apply(rng.choice(world.legal_actions()))
+
+
+def random_moves(rng: random.Random) -> Callable[[Any], int]:
+    """A chooser of uniformly random legal moves (for ``play_in_step``)."""
+    return lambda state: rng.choice(state.legal_actions())
+
+
+def play_in_step(
+    one: Any,
+    two: Any,
+    seats: Iterable[int],
+    choose: Callable[[Any], int],
+    seen: Callable[[int], bool],
+    *,
+    same: Callable[[Any], bool] = lambda state: state.hand_no == 0,
+    translate: Callable[[Any, int], int] = lambda two, action: action,
+    views: bool = True,
+) -> int:
+    """Play two deals in step while ``same(one)``: at every position ``seats`` observe (bytes
+    and legal actions) and view the same in both, until an action ``seen`` is chosen or the
+    other deal cannot follow (``translate`` maps a move of ``one`` to ``two``'s). Returns how
+    many positions were compared."""
+    seats = tuple(seats)
+    compared = 0
+    while not one.is_terminal and same(one):
+        for seat in seats:
+            assert observe(one, seat) == observe(two, seat)
+            if views:
+                assert one.view(seat) == two.view(seat)
+        compared += 1
+        action = choose(one)
+        other = translate(two, action)
+        if seen(action) or other not in two.legal_actions():
+            break
+        one.apply(action)
+        two.apply(other)
+    return compared
+
+
+def check_window(solves: Iterable[Callable[..., int]], position: tuple, exact: int) -> None:
+    """Alpha-beta windows around an exact value: inside the window the value is exact;
+    outside, a bound on the same side (for every solver in ``solves``)."""
+    for alpha, beta in ((exact - 1, exact + 1), (exact, exact + 1), (exact - 1, exact)):
+        for solve in solves:
+            value = solve(*position, alpha, beta)
+            if alpha < exact < beta:
+                assert value == exact
+            elif exact <= alpha:
+                assert exact <= value <= alpha
+            else:
+                assert beta <= value <= exact
+
+
+def run_chunks(chunk: Callable[[int, int, int], tuple[int, int]], chunks: int, total: int) -> None:
+    """The slow differential runs: ``chunk(c, chunks, total)`` on every core for each of
+    ``chunks`` chunks, which together must play ``total`` games."""
+    start = time.perf_counter()
+    with ProcessPoolExecutor() as pool:
+        jobs = [pool.submit(chunk, c, chunks, total) for c in range(chunks)]
+        results = [job.result() for job in jobs]
+    played = sum(r[0] for r in results)
+    steps = sum(r[1] for r in results)
+    print(f"{played:,} games, {steps:,} steps, {time.perf_counter() - start:,.0f} s")
+    assert played == total
