@@ -14,9 +14,11 @@ What is one game's alone (its rules' options, fixed deals, rendering) stays in i
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 import random
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -33,6 +35,7 @@ from agents.schedule import TournamentConfig
 from agents.tournament import run_tournament
 from koira_env import IllegalActionError, games, make, make_game, make_raw
 from koira_env.core import events
+from koira_env.core import game as core_game
 from koira_env.core.agent import Turn
 from koira_env.core.record import game_record
 from koira_env.core.single_agent import SingleAgentEnv
@@ -522,3 +525,75 @@ def test_a_tournament_runs_on_every_game(game_id, tmp_path):
     assert summary["config"]["game"] == game_id
     for row in summary["agents"]:
         assert 0 <= row["win_rate"] <= 1 and 0 <= row["loss_rate"] <= 1
+
+
+# ---------------------------------------------------------------- compiled cores
+# the games with a compiled core and the pure-Python reference (``engine=``)
+COMPILED = [g for g in GAMES if hasattr(make_game(g), "engine")]
+# by game: the arguments of the game module's ``make_game`` for a table checked below, and
+# for another table with the message its compiled core gives for a state of the first
+COMPILED_TABLES = {
+    "koira": ((5, "mattis"), {}, (4, "koira"), "4-player engine"),
+    "red7": ((3,), {"scoring": "points"}, (4,), "rules"),
+}
+
+
+def game_module(game_id: str):
+    return importlib.import_module(f"koira_env.games.{game_id}.game")
+
+
+def test_the_compiled_games_are_named():
+    assert sorted(COMPILED) == sorted(COMPILED_TABLES)
+
+
+@pytest.mark.parametrize("game_id", COMPILED)
+def test_engine_choice_is_not_a_rule(game_id):
+    module = game_module(game_id)
+    args, options, _, _ = COMPILED_TABLES[game_id]
+    compiled = module.make_game(*args, engine="compiled", **options)
+    python = module.make_game(*args, engine="python", **options)
+    assert compiled.rules == python.rules and compiled is not python
+    assert (compiled.engine, python.engine) == ("compiled", "python")
+    assert module.make_game(*args, **options).engine == "compiled"  # the default
+    assert make_game(game_id, engine="python").engine == "python"
+    state = compiled.new_state(seed=5, log=True)
+    state.apply(state.legal_actions()[0])
+    assert "engine" not in game_record(state)["rules"]
+    with pytest.raises(ValueError, match=r"unknown engine 'rust'; choose one of \['compiled'"):
+        module.make_game(*args, engine="rust")
+
+
+@pytest.mark.parametrize("game_id", COMPILED)
+def test_an_unbuilt_core_falls_back_with_one_warning(game_id, monkeypatch):
+    module = game_module(game_id)
+    title = spec(game_id).title
+    monkeypatch.setattr(module, "_compiled", None)
+    monkeypatch.setattr(module, "_COMPILED_ERROR", "No module named '_compiled'", raising=False)
+    monkeypatch.setattr(core_game, "_WARNED", set())
+    with pytest.warns(RuntimeWarning, match=rf"compiled {title} core is not built.*pip install -e"):
+        assert module.engine_name() == "python"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert module.engine_name() == "python"  # once is enough
+        assert module.engine_name("python") == "python"
+        assert module.make_game(engine="python").engine == "python"
+    with pytest.raises(ImportError, match=rf"{title} core is not built.*C compiler"):
+        module.engine_name("compiled")
+
+
+@pytest.mark.parametrize("game_id", COMPILED)
+def test_observe_into_writes_a_row_of_a_batch(game_id):
+    module = game_module(game_id)
+    args, options, other, message = COMPILED_TABLES[game_id]
+    game = module.make_game(*args, engine="compiled", **options)
+    state = game.new_state(seed=3)
+    batch = np.full((3, game.observation_size), 7.0, np.float32)
+    game.compiled.observe_into(state, 2, batch[1])
+    assert batch[1].tobytes() == game.observation(state, 2).tobytes()
+    assert (batch[0] == 7).all() and (batch[2] == 7).all()
+    with pytest.raises(ValueError, match="must hold"):
+        game.compiled.observe_into(state, 2, np.zeros(10, np.float32))
+    with pytest.raises(ValueError, match="seat must be"):
+        game.observation(state, game.num_players)
+    with pytest.raises(ValueError, match=message):
+        module.make_game(*other, engine="compiled").observation(state, 0)
