@@ -4,6 +4,8 @@ the slow runs' chunks over every core. What every game must do is in tests/test_
 
 from __future__ import annotations
 
+import copy
+import json
 import random
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -11,6 +13,9 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import numpy as np
+
+from koira_env.core.record import game_record
+from koira_env.registry import replay
 
 
 def random_game(game: Any, seed: int, *, log: bool = False) -> Any:
@@ -47,6 +52,61 @@ def observed_positions(game: Any, seeds: Iterable[int]) -> Iterator[tuple[Any, i
             if state.is_terminal:
                 break
             state.apply(rng.choice(state.legal_actions()))
+
+
+# the fields of a state that a clone must not share with it, where a game's state has them
+STATE_FIELDS = (
+    "hands", "palettes", "keys", "bids", "loc", "counts", "scores", "points", "trick",
+    "tricks", "deck", "calls", "suit", "void", "draw", "rule", "vc",
+)  # fmt: skip
+
+
+def frozen(value: object) -> object:
+    """A copy of a state's field that later changes to the state cannot reach."""
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value)
+    if isinstance(value, np.ndarray):
+        return value.tobytes()
+    return copy.deepcopy(value)
+
+
+def snapshot(state, skip: tuple[str, ...] = ()) -> tuple:
+    """All a state shows: history, log, turn, legal actions, every seat's view and
+    observation, and its fields (hands, location tables, scores ...)."""
+    seats = range(state.game.num_players)
+    return (
+        list(state.history),
+        copy.deepcopy(state.log),
+        state.current,
+        state.is_terminal,
+        tuple(state.legal_actions()),
+        [copy.deepcopy(state.view(s)) for s in seats],
+        [state.game.observation(state, s).tobytes() for s in seats],
+        {
+            name: frozen(getattr(state, name))
+            for name in STATE_FIELDS
+            if hasattr(state, name) and name not in skip
+        },
+    )
+
+
+def replayed(game: Any, seeds: Iterable[int]) -> list[Any]:
+    """Random games, each played twice from its seed (the same history, log and deck) and
+    replayed from its record through JSON (the same state: ``snapshot`` but for the deck,
+    whose cards no hand received need not be recorded; outcome and places in the record).
+    Returns the finished games."""
+    finished = []
+    for seed in seeds:
+        one, two = random_game(game, seed, log=True), random_game(game, seed, log=True)
+        assert one.history == two.history and one.log == two.log and one.deck == two.deck
+        record = json.loads(json.dumps(game_record(one)))
+        again = replay(record)
+        assert snapshot(again, skip=("deck",)) == snapshot(one, skip=("deck",))
+        assert again.outcome() == one.outcome()
+        assert again.returns() == one.returns()
+        assert record["result"]["places"] == list(one.outcome().places)
+        finished.append(one)
+    return finished
 
 
 def check_redeal(

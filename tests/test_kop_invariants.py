@@ -13,14 +13,13 @@ from helpers import (
     play_on_in_the_hand,
     random_game,
     random_moves,
+    replayed,
 )
 from kop_scenario import deal, declare, play
 
-from koira_env.core.record import game_record
 from koira_env.games.kop.cards import NUM_CARDS, POINTS, QC, QS, card_id
 from koira_env.games.kop.engine import DECLARE, HAND, NOBODY, PASS, SILENT, SOLO, TRICK, WON, State
 from koira_env.games.kop.game import make_game
-from koira_env.registry import replay
 
 GAMES = 1500
 
@@ -79,13 +78,8 @@ def test_single_hand_games_are_zero_sum_with_partners_sharing_places():
 
 def test_same_seed_same_game_and_records_replay():
     game = make_game(4)
-    for seed in range(40):
-        a, b = random_game(game, seed, log=True), random_game(game, seed, log=True)
-        assert a.history == b.history and a.log == b.log and a.deck == b.deck
-        record = game_record(a)
-        again = replay(record)
-        assert again.history == a.history and again.vc == a.vc and again.log == a.log
-        assert len(a.deck) == 16 * (a.hand_no + 1)
+    for state in replayed(game, range(40)):
+        assert len(state.deck) == 16 * (state.hand_no + 1)
 
 
 def test_deck_option_fixes_later_hands_and_seed_the_rest():

@@ -6,13 +6,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import observe
+from helpers import observe, replayed
 
 from koira_env.cards import RANK_OF
 from koira_env.core.game import IllegalActionError
-from koira_env.core.record import game_record
 from koira_env.games.matapesa.engine import HAND, OUT_OF_PLAY, PLAYED, State
-from koira_env.registry import make_game, replay
+from koira_env.registry import make_game
 
 PLAYER_COUNTS = range(3, 9)
 OPTION_SETS = [{}, {"follow": "previous"}, {"lowest_anytime": False}, {"tie_winner": "first"}]
@@ -89,14 +88,7 @@ def test_many_more_random_games(n: int) -> None:
 
 @pytest.mark.parametrize("n", [3, 4, 8])
 def test_same_seed_same_game_and_records_replay(n: int) -> None:
-    for seed in range(20):
-        a = random_game(n, seed, log=True)[-1]
-        b = random_game(n, seed, log=True)[-1]
-        assert a.history == b.history and a.log == b.log and a.deck == b.deck
-        record = game_record(a)
-        again = replay(record)
-        assert again.log == a.log and again.returns() == a.returns()
-        assert record["result"]["places"] == list(a.outcome().places)
+    replayed(make_game("matapesa", n), range(20))
 
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
