@@ -8,6 +8,7 @@ import copy
 import json
 import random
 import time
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -88,6 +89,24 @@ def snapshot(state, skip: tuple[str, ...] = ()) -> tuple:
             if hasattr(state, name) and name not in skip
         },
     )
+
+
+def play_checked(
+    game: Any, seed: int, rng: random.Random, check_cards: Callable[[Any], None], every: int
+) -> tuple[Any, int]:
+    """A random game (choices from ``rng``) whose legal actions are never empty and always
+    sorted, with every card in one place at every ``every``-th step. Returns the finished
+    game and its number of steps."""
+    state = game.new_state(seed=seed)
+    steps = 0
+    while not state.is_terminal:
+        if steps % every == 0:
+            check_cards(state)
+        legal = state.legal_actions()
+        assert legal == sorted(legal) and legal
+        state.apply(rng.choice(legal))
+        steps += 1
+    return state, steps
 
 
 def replayed(game: Any, seeds: Iterable[int]) -> list[Any]:
@@ -180,6 +199,20 @@ def check_window(solves: Iterable[Callable[..., int]], position: tuple, exact: i
                 assert exact <= value <= alpha
             else:
                 assert beta <= value <= exact
+
+
+def play_budgeted(
+    play: Callable[[int, bool], int], name: str, games: tuple[int, int], budget: int
+) -> None:
+    """The differential runs of one case: ``play(seed, deep)`` (returning the steps it
+    played, ``deep`` on every third game) at least ``games[0]`` and at most ``games[1]``
+    times, until ``budget`` steps; the seeds are drawn from the case's ``name``."""
+    base = zlib.crc32(name.encode()) % 10**6 * 1000
+    played = steps = 0
+    while played < games[0] or (played < games[1] and steps < budget):
+        steps += play(base + played, played % 3 == 0)
+        played += 1
+    print(f"{name}: {played} games, {steps} steps")
 
 
 def run_chunks(chunk: Callable[[int, int, int], tuple[int, int]], chunks: int, total: int) -> None:

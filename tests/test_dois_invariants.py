@@ -12,6 +12,7 @@ from helpers import (
     check_redeal,
     observe,
     observed_positions,
+    play_checked,
     play_in_step,
     play_on_in_the_hand,
     random_game,
@@ -49,16 +50,7 @@ def check_cards(state: State) -> None:
 def test_random_games_conserve_cards_end_and_are_zero_sum(n):
     game = make_game(n)
     for seed in range(GAMES):
-        state = game.new_state(seed=seed)
-        rng = random.Random(seed)
-        steps = 0
-        while not state.is_terminal:
-            if steps % 7 == 0:
-                check_cards(state)
-            legal = state.legal_actions()
-            assert legal == sorted(legal) and legal
-            state.apply(rng.choice(legal))
-            steps += 1
+        state, steps = play_checked(game, seed, random.Random(seed), check_cards, every=7)
         assert steps == 8 * (n + 2 * n + 11 * n)  # bids, two cards, then eleven tricks
         assert state.hand_no == 8 and not state.truncated
         assert sum(state.returns()) == pytest.approx(0) and state.legal_actions() == []
@@ -69,14 +61,6 @@ def test_same_seed_same_game_and_records_replay():
     for n in (3, 4):
         game = make_game(n, bidding="sealed")
         replayed(game, range(15))
-
-
-def test_deck_option_fixes_the_first_deals_and_the_seed_the_rest():
-    game = make_game(4)
-    first = random_game(game, 9)
-    fixed = game.new_state(first.deck[:DECK_SIZE], seed=9)
-    again = game.new_state(seed=9)
-    assert fixed.hands == again.hands and fixed.trump == again.trump
 
 
 # ---------------------------------------------------------------- information

@@ -22,7 +22,7 @@ import warnings
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from helpers import observed_positions, replayed, snapshot
+from helpers import observed_positions, random_game, replayed, snapshot
 from pettingzoo.test import api_test, render_test, seed_test
 
 import koira_env
@@ -305,6 +305,20 @@ def test_random_games_end_with_valid_places_and_zero_sum_returns(game_id, n):
         assert state.legal_actions() == []
         with pytest.raises(IllegalActionError):
             state.apply(0)
+
+
+@pytest.mark.parametrize(("game_id", "n"), TABLES)
+def test_a_deck_for_the_first_deal_and_a_seed_make_the_seeds_game(game_id, n):
+    """``new_state(deck, seed)`` with the seed's first ``deck_size`` cards: the same deal as
+    the seed alone, and after the same moves the same state (later deals from the seed)."""
+    game = make_game(game_id, n)
+    for seed in (9, 10):
+        first = random_game(game, seed, log=True)
+        fixed = game.new_state(first.deck[: game.deck_size], seed=seed, log=True)
+        assert snapshot(fixed) == snapshot(game.new_state(seed=seed, log=True))
+        for action in first.history:
+            fixed.apply(action)
+        assert snapshot(fixed) == snapshot(first)
 
 
 @pytest.mark.parametrize(("game_id", "n"), TABLES)

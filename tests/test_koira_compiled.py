@@ -10,15 +10,15 @@ same ``rng`` gives the same deal), illegal and non-integer actions, and pickling
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import pickle
 import random
-import zlib
 from typing import Any
 
 import numpy as np
 import pytest
-from helpers import run_chunks
+from helpers import play_budgeted, run_chunks
 from lockstep import assert_envs_play_alike
 from scenario import phase_two
 from test_env_observation import GOLDEN_OBSERVATIONS, random_states
@@ -207,12 +207,8 @@ def test_the_cases_play_every_option_value():
 def test_both_engines_play_the_same_games(case: tuple[str, int, dict[str, Any]]) -> None:
     preset, n, mix = case
     pair = games(preset, n, mix)
-    base = zlib.crc32(_case_id(case).encode()) % 10**6 * 1000
-    played = steps = 0
-    while played < MIN_GAMES or (played < MAX_GAMES and steps < STEP_BUDGET):
-        steps += play_both(pair, base + played, deep=played % 3 == 0)
-        played += 1
-    print(f"{_case_id(case)}: {played} games, {steps} steps")
+    play = functools.partial(play_both, pair)
+    play_budgeted(play, _case_id(case), (MIN_GAMES, MAX_GAMES), STEP_BUDGET)
 
 
 def test_rare_paths_are_reached_on_the_compiled_core():

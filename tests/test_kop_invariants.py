@@ -82,14 +82,6 @@ def test_same_seed_same_game_and_records_replay():
         assert len(state.deck) == 16 * (state.hand_no + 1)
 
 
-def test_deck_option_fixes_later_hands_and_seed_the_rest():
-    game = make_game(4)
-    first = game.new_state(seed=9)
-    fixed = game.new_state(first.deck[:16], seed=9)
-    assert fixed.hands == first.hands
-    assert game.new_state(seed=9).hands == first.hands
-
-
 # ---------------------------------------------------------------- information
 
 

@@ -12,14 +12,14 @@ decks, the ported card functions (``cards.py``) and the compiled shuffle are com
 
 from __future__ import annotations
 
+import functools
 import pickle
 import random
-import zlib
 from typing import Any
 
 import numpy as np
 import pytest
-from helpers import run_chunks
+from helpers import play_budgeted, run_chunks
 from lockstep import assert_envs_play_alike
 from red7_scenario import deal, turn
 
@@ -194,12 +194,8 @@ def test_the_cases_play_every_option_value():
 def test_both_engines_play_the_same_games(case: tuple[int, dict[str, Any]]) -> None:
     n, mix = case
     pair = games(n, mix)
-    base = zlib.crc32(_case_id(case).encode()) % 10**6 * 1000
-    played = steps = 0
-    while played < MIN_GAMES or (played < MAX_GAMES and steps < STEP_BUDGET):
-        steps += play_both(pair, base + played, deep=played % 3 == 0)
-        played += 1
-    print(f"{_case_id(case)}: {played} games, {steps} steps")
+    play = functools.partial(play_both, pair)
+    play_budgeted(play, _case_id(case), (MIN_GAMES, MAX_GAMES), STEP_BUDGET)
 
 
 def test_the_differential_games_reach_every_ending():
