@@ -144,6 +144,23 @@ def check_redeal(
     return world
 
 
+def check_redeals_along_random_games(
+    game: Any, seeds: Iterable[int], check_cards: Callable[[Any], None], hands: int = 0
+) -> None:
+    """At every position of random games (of their first ``hands`` hands, all if 0), a
+    re-deal for the mover and one for the next seat pass ``check_redeal``, and the mover's
+    plays on to the end of the hand."""
+    for seed in seeds:
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal and (not hands or state.hand_no < hands):
+            seat = state.current
+            check_redeal(state, (seat + 1) % game.num_players, rng, check_cards)
+            world = check_redeal(state, seat, rng, check_cards)
+            play_on_in_the_hand(world, state.hand_no, rng)
+            state.apply(rng.choice(state.legal_actions()))
+
+
 def play_on_in_the_hand(world: Any, hand_no: int, rng: random.Random) -> None:
     """A re-dealt state plays on to the end of the hand (or the game)."""
     while not world.is_terminal and world.hand_no == hand_no:

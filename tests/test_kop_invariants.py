@@ -7,10 +7,9 @@ import random
 
 import pytest
 from helpers import (
-    check_redeal,
+    check_redeals_along_random_games,
     observe,
     play_in_step,
-    play_on_in_the_hand,
     random_game,
     random_moves,
     replayed,
@@ -159,16 +158,7 @@ def test_which_seat_holds_both_black_queens_is_invisible_to_a_third():
 
 
 def test_determinize_keeps_what_the_seat_observes_and_respects_the_play():
-    game = make_game(4)
-    for seed in range(80):
-        state = game.new_state(seed=seed)
-        rng = random.Random(seed)
-        while not state.is_terminal:
-            seat = state.current
-            check_redeal(state, (seat + 1) % 4, rng, check_cards)
-            world = check_redeal(state, seat, rng, check_cards)
-            play_on_in_the_hand(world, state.hand_no, rng)  # the re-deal plays on
-            state.apply(rng.choice(state.legal_actions()))
+    check_redeals_along_random_games(make_game(4), range(80), check_cards)
 
 
 def test_determinize_puts_a_public_callers_cards_back_in_their_hand():

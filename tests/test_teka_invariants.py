@@ -8,10 +8,9 @@ import random
 import numpy as np
 import pytest
 from helpers import (
-    check_redeal,
+    check_redeals_along_random_games,
     play_checked,
     play_in_step,
-    play_on_in_the_hand,
     random_game,
     random_moves,
     replayed,
@@ -130,15 +129,7 @@ def test_hidden_cards_swapped_change_nothing_a_seat_observes_until_seen():
 def test_determinize_keeps_what_the_seat_observes_and_respects_the_play():
     for options in ({}, {"no_honours": "ask", "pass_signals": True}):
         game = make_game(4, **options)
-        for seed in range(25):
-            state = game.new_state(seed=seed)
-            rng = random.Random(seed)
-            while not state.is_terminal and state.hand_no < 2:
-                seat = state.current
-                check_redeal(state, (seat + 1) % 4, rng, check_cards)
-                world = check_redeal(state, seat, rng, check_cards)
-                play_on_in_the_hand(world, state.hand_no, rng)  # the re-deal plays on
-                state.apply(rng.choice(state.legal_actions()))
+        check_redeals_along_random_games(game, range(25), check_cards, hands=2)
 
 
 def test_determinize_respects_voids_the_trump_lead_and_honours():
