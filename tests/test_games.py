@@ -120,6 +120,35 @@ def test_metadata_names_the_game_and_env_forms_agree(game_id):
     assert len(koira_env.env(game_id, hi).possible_agents) == hi
 
 
+# by game: title, player range, default players, what tournaments rank by, the single-hand
+# options, the number of actions and the deck's size at the default table, and the bots
+SPECS = {
+    "koira": ("Koira", (2, 8), 4, "loss_rate", {}, 54, 52, {"cautious", "dumper", "expert",
+              "gambler", "greedy", "hoarder", "warrior"}),
+    "matapesa": ("Mätäpesä", (3, 8), 4, "loss_rate", {}, 13, 52, {"keeper", "lowest", "shed"}),
+    "whist22": ("Whist 22", (3, 4), 4, "win_rate", {"max_hands": 1}, 29, 22, {"counter", "greedy"}),
+    "kop": ("Kop", (4, 4), 4, "win_rate", {"single_hand": True}, 20, 16, {"counter", "lowest"}),
+    "dois": ("Dois", (3, 4), 4, "win_rate", {"hands": 1}, 25, 68, {"counter", "greedy"}),
+    "teka": ("Teka", (4, 4), 4, "win_rate", {"single_hand": True}, 73, 52, {"counter", "greedy"}),
+    "red7": ("Red7", (2, 4), 4, "win_rate", {}, 2500, 49, {"pressure", "thrifty"}),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_spec_and_game_attributes(game_id):
+    title, players, default, rank_by, single_hand, actions, deck, bots = SPECS[game_id]
+    entry = spec(game_id)
+    assert (entry.title, entry.players, entry.default_players) == (title, players, default)
+    assert choices(game_id).rank_by == rank_by and entry.single_hand == single_hand
+    game = make_game(game_id)
+    assert (game.num_actions, game.deck_size) == (actions, deck)
+    assert set(entry.bots()) == bots and entry.rollout() is not None
+    env = make(game_id)
+    env.reset(seed=0)
+    assert env.num_agents == len(env.possible_agents) == default
+    assert env.agent_selection == "player_0"
+
+
 def test_koira_presets_have_their_own_names():
     names = {p: koira_env.env(4, p).metadata["name"] for p in ("koira", "koira-b", "mattis")}
     assert names == {"koira": "koira_v0", "koira-b": "koira_b_v0", "mattis": "mattis_v0"}

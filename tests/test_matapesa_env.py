@@ -11,19 +11,9 @@ import numpy as np
 import pytest
 
 import koira_env
-from agents.games import choices
 from koira_env.cards import card_name
 from koira_env.core.agent import Turn
 from koira_env.registry import make_game, spec
-
-
-def test_spec() -> None:
-    entry = spec("matapesa")
-    assert (entry.title, entry.players, entry.default_players) == ("Mätäpesä", (3, 8), 4)
-    assert choices("matapesa").rank_by == "loss_rate" and entry.single_hand == {}
-    env = koira_env.make("matapesa")
-    assert env.metadata["name"] == "matapesa_v0" and len(env.possible_agents) == 4
-    assert {"shed", "keeper", "lowest"} <= set(entry.bots())
 
 
 @pytest.mark.parametrize(
