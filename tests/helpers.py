@@ -28,6 +28,38 @@ def random_game(game: Any, seed: int, *, log: bool = False) -> Any:
     return state
 
 
+def play_out(env, rng: random.Random) -> tuple[dict[str, float], dict]:
+    """Random legal play of an env to the end, every observation a float32 array in [0, 1];
+    the summed rewards per agent and the end info."""
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    end = {}
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        totals[agent] += reward
+        observation = obs["observation"]
+        assert observation.dtype == np.float32
+        assert observation.min() >= 0.0 and observation.max() <= 1.0
+        if terminated or truncated:
+            end = info
+            env.step(None)
+        else:
+            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    return totals, end
+
+
+def sorted_rewards(env: Any, seeds: Iterable[int]) -> tuple[set[tuple[float, ...]], list[dict]]:
+    """Random games of an env from each seed: the set of their summed rewards (sorted,
+    rounded to 3 places) and their end infos."""
+    rng = random.Random(0)
+    seen, infos = set(), []
+    for seed in seeds:
+        env.reset(seed=seed)
+        totals, info = play_out(env, rng)
+        seen.add(tuple(sorted(round(v, 3) for v in totals.values())))
+        infos.append(info)
+    return seen, infos
+
+
 def observe(state: Any, seat: int) -> tuple[bytes, tuple[int, ...]]:
     """What ``seat`` observes: its observation bytes and its legal actions (mask)."""
     mover = state.current == seat and not state.is_terminal

@@ -11,7 +11,7 @@ import random
 import numpy as np
 import pytest
 from dois_scenario import deck_of
-from test_games import play_out
+from helpers import play_out
 
 import koira_env
 from koira_env.core.game import IllegalActionError

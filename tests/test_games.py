@@ -22,7 +22,7 @@ import warnings
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from helpers import observed_positions, random_game, replayed, snapshot
+from helpers import observed_positions, play_out, random_game, replayed, snapshot
 from pettingzoo.test import api_test, render_test, seed_test
 
 import koira_env
@@ -54,25 +54,6 @@ ENV_FORMS = [(g, n, {}) for g, n in ALL_TABLES] + [
 def form_id(value: object) -> str | None:
     """Test ids of ``ENV_FORMS``: "game" or "single-hand" for the options."""
     return ("single-hand" if value else "game") if isinstance(value, dict) else None
-
-
-def play_out(env, rng: random.Random) -> tuple[dict[str, float], dict]:
-    """Random legal play of an env to the end, every observation a float32 array in [0, 1];
-    the summed rewards per agent and the end info."""
-    totals = dict.fromkeys(env.possible_agents, 0.0)
-    end = {}
-    for agent in env.agent_iter():
-        obs, reward, terminated, truncated, info = env.last()
-        totals[agent] += reward
-        observation = obs["observation"]
-        assert observation.dtype == np.float32
-        assert observation.min() >= 0.0 and observation.max() <= 1.0
-        if terminated or truncated:
-            end = info
-            env.step(None)
-        else:
-            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
-    return totals, end
 
 
 def random_states(game_id: str, n: int, count: int, seed: int = 0):

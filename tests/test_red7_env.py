@@ -11,9 +11,9 @@ import random
 
 import numpy as np
 import pytest
+from helpers import play_out
 from pettingzoo.test import api_test, render_test, seed_test
 from red7_scenario import deck_of, turn
-from test_games import play_out
 
 import koira_env
 from koira_env.core.game import IllegalActionError
