@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 from koira_env.games.dois.cards import COPIES, KIND_NAMES, SUITS
 from koira_env.games.dois.engine import BID, State
-from koira_env.games.dois.game import DoisGame, make_game
+from koira_env.games.dois.game import make_game
 
 
 def deck_of(*hands: str, trump: str = "R", first: int = 0, undealt: str = "") -> list[str]:
@@ -52,12 +51,3 @@ def bids(state: State, *values: int) -> None:
 
 def names(actions: list[int] | tuple[int, ...]) -> list[str]:
     return [KIND_NAMES[a] if a < BID else f"bid {a - BID}" for a in actions]
-
-
-def random_game(game: DoisGame, seed: int, *, log: bool = False) -> State:
-    """A whole game of uniformly random legal play."""
-    state = game.new_state(seed=seed, log=log)
-    rng = random.Random(seed)
-    while not state.is_terminal:
-        state.apply(rng.choice(state.legal_actions()))
-    return state

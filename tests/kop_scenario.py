@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 from koira_env.games.kop.engine import CALL, DECLARE, PASS, SILENT, SOLO, State
 from koira_env.games.kop.game import KopGame, make_game
 
@@ -41,12 +39,3 @@ def declare(state: State, choice: str = "call") -> None:
 
 def names(game: KopGame, actions: list[int] | tuple[int, ...]) -> list[str]:
     return [game.action_name(a) for a in actions]
-
-
-def random_game(game: KopGame, seed: int, *, log: bool = False) -> State:
-    """A whole game of uniformly random legal play."""
-    state = game.new_state(seed=seed, log=log)
-    rng = random.Random(seed)
-    while not state.is_terminal:
-        state.apply(rng.choice(state.legal_actions()))
-    return state

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 from koira_env.games.teka.engine import HAND, NOBODY, PLAYED, TRICK, State
 from koira_env.games.teka.game import TekaGame, make_game
 
@@ -64,15 +62,6 @@ def top_down(state: State, declarer_side_high: bool = True) -> None:
 
 def names(game: TekaGame, actions: list[int] | tuple[int, ...]) -> list[str]:
     return [game.action_name(a) for a in actions]
-
-
-def random_game(game: TekaGame, seed: int, *, log: bool = False) -> State:
-    """A whole game of uniformly random legal play."""
-    state = game.new_state(seed=seed, log=log)
-    rng = random.Random(seed)
-    while not state.is_terminal:
-        state.apply(rng.choice(state.legal_actions()))
-    return state
 
 
 def check_cards(state: State) -> None:

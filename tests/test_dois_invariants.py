@@ -7,13 +7,22 @@ import random
 
 import numpy as np
 import pytest
-from dois_scenario import deal, random_game
+from dois_scenario import deal
+from helpers import (
+    check_redeal,
+    observe,
+    observed_positions,
+    play_checked,
+    play_in_step,
+    play_on_in_the_hand,
+    random_game,
+    random_moves,
+    replayed,
+)
 
-from koira_env.core.record import game_record
 from koira_env.games.dois.cards import COPIES, DECK_SIZE, KIND_OF, NUM_SUITS
 from koira_env.games.dois.engine import BIDDING, State
 from koira_env.games.dois.game import make_game
-from koira_env.registry import replay
 
 GAMES = 200  # whole games of eight hands per table size (about 90,000 positions)
 
@@ -41,16 +50,7 @@ def check_cards(state: State) -> None:
 def test_random_games_conserve_cards_end_and_are_zero_sum(n):
     game = make_game(n)
     for seed in range(GAMES):
-        state = game.new_state(seed=seed)
-        rng = random.Random(seed)
-        steps = 0
-        while not state.is_terminal:
-            if steps % 7 == 0:
-                check_cards(state)
-            legal = state.legal_actions()
-            assert legal == sorted(legal) and legal
-            state.apply(rng.choice(legal))
-            steps += 1
+        state, steps = play_checked(game, seed, random.Random(seed), check_cards, every=7)
         assert steps == 8 * (n + 2 * n + 11 * n)  # bids, two cards, then eleven tricks
         assert state.hand_no == 8 and not state.truncated
         assert sum(state.returns()) == pytest.approx(0) and state.legal_actions() == []
@@ -60,52 +60,19 @@ def test_random_games_conserve_cards_end_and_are_zero_sum(n):
 def test_same_seed_same_game_and_records_replay():
     for n in (3, 4):
         game = make_game(n, bidding="sealed")
-        for seed in range(15):
-            a, b = random_game(game, seed, log=True), random_game(game, seed, log=True)
-            assert a.history == b.history and a.log == b.log and a.deck == b.deck
-            again = replay(game_record(a))
-            assert again.history == a.history and again.scores == a.scores
-            assert again.log == a.log
-
-
-def test_deck_option_fixes_the_first_deals_and_the_seed_the_rest():
-    game = make_game(4)
-    first = random_game(game, 9)
-    fixed = game.new_state(first.deck[:DECK_SIZE], seed=9)
-    again = game.new_state(seed=9)
-    assert fixed.hands == again.hands and fixed.trump == again.trump
-
-
-def test_clone_is_independent():
-    state = make_game(4).new_state(seed=3)
-    copy = state.clone()
-    copy.apply(copy.legal_actions()[0])
-    assert state.history == [] and copy.history and state.bids == [-1] * 4
+        replayed(game, range(15))
 
 
 # ---------------------------------------------------------------- information
-def observe(state: State, seat: int) -> tuple[bytes, tuple[int, ...]]:
-    """What ``seat`` observes: its observation bytes and its legal actions (mask)."""
-    legal = tuple(state.legal_actions()) if state.current == seat else ()
-    return state.game.observation(state, seat).tobytes(), legal
 
 
 def test_observation_values_and_layout():
     for n in (3, 4):
         game = make_game(n)
         layout = game.observation_layout
-        assert game.observation_size == sum(s.stop - s.start for s in layout.values())
-        for seed in range(10):
-            state = game.new_state(seed=seed)
-            rng = random.Random(seed)
-            while not state.is_terminal:
-                for seat in range(n):
-                    obs = game.observation(state, seat)
-                    assert obs.dtype == np.float32 and obs.shape == (game.observation_size,)
-                    assert obs.min() >= 0.0 and obs.max() <= 1.0
-                    hand = np.rint(obs[layout["hand"]] * np.array(COPIES))
-                    assert hand.tolist() == list(state.hands[seat])
-                state.apply(rng.choice(state.legal_actions()))
+        for state, seat, obs in observed_positions(game, range(10)):
+            hand = np.rint(obs[layout["hand"]] * np.array(COPIES))
+            assert hand.tolist() == list(state.hands[seat])
 
 
 def test_observation_is_seat_relative():
@@ -151,15 +118,7 @@ def test_hidden_cards_swapped_change_nothing_a_seat_observes_until_played():
                 continue
             if len(moved) < 2:
                 continue
-            while not one.is_terminal and one.hand_no == 0:
-                assert observe(one, seat) == observe(two, seat)
-                assert one.view(seat) == two.view(seat)
-                checked += 1
-                action = rng.choice(one.legal_actions())
-                if action in moved or action not in two.legal_actions():
-                    break
-                one.apply(action)
-                two.apply(action)
+            checked += play_in_step(one, two, [seat], random_moves(rng), moved.__contains__)
     assert checked > 1000
 
 
@@ -181,19 +140,14 @@ def test_determinize_keeps_what_the_seat_observes_and_respects_the_play():
             rng = random.Random(seed)
             while not state.is_terminal:
                 seat = state.current
-                world = state.determinize(seat, rng)
-                assert world.history == [] and world.log is None and world.deck == []
-                assert observe(world, seat) == observe(state, seat)
-                assert world.view(seat) == state.view(seat)
-                check_cards(world)
+                world = check_redeal(state, seat, rng, check_cards)
                 for p in range(n):
                     caps, (need_s, need_n) = state._caps(p), state._needs(p)
                     assert all(world.hands[p][k] <= caps[k] for k in range(12))
                     assert sum(world.hands[p][:4]) >= need_s
                     assert sum(world.hands[p][4:]) >= need_n
                 if state.phase != BIDDING and rng.random() < 0.05:
-                    while not world.is_terminal and world.hand_no == state.hand_no:
-                        world.apply(rng.choice(world.legal_actions()))  # the re-deal plays on
+                    play_on_in_the_hand(world, state.hand_no, rng)  # the re-deal plays on
                 state.apply(rng.choice(state.legal_actions()))
 
 

@@ -13,13 +13,16 @@ What is one game's alone (its rules' options, fixed deals, rendering) stays in i
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
 import re
+import warnings
 
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from helpers import observed_positions, play_out, random_game, replayed, snapshot
 from pettingzoo.test import api_test, render_test, seed_test
 
 import koira_env
@@ -31,6 +34,7 @@ from agents.schedule import TournamentConfig
 from agents.tournament import run_tournament
 from koira_env import IllegalActionError, games, make, make_game, make_raw
 from koira_env.core import events
+from koira_env.core import game as core_game
 from koira_env.core.agent import Turn
 from koira_env.core.record import game_record
 from koira_env.core.single_agent import SingleAgentEnv
@@ -50,25 +54,6 @@ ENV_FORMS = [(g, n, {}) for g, n in ALL_TABLES] + [
 def form_id(value: object) -> str | None:
     """Test ids of ``ENV_FORMS``: "game" or "single-hand" for the options."""
     return ("single-hand" if value else "game") if isinstance(value, dict) else None
-
-
-def play_out(env, rng: random.Random) -> tuple[dict[str, float], dict]:
-    """Random legal play of an env to the end, every observation a float32 array in [0, 1];
-    the summed rewards per agent and the end info."""
-    totals = dict.fromkeys(env.possible_agents, 0.0)
-    end = {}
-    for agent in env.agent_iter():
-        obs, reward, terminated, truncated, info = env.last()
-        totals[agent] += reward
-        observation = obs["observation"]
-        assert observation.dtype == np.float32
-        assert observation.min() >= 0.0 and observation.max() <= 1.0
-        if terminated or truncated:
-            end = info
-            env.step(None)
-        else:
-            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
-    return totals, end
 
 
 def random_states(game_id: str, n: int, count: int, seed: int = 0):
@@ -114,6 +99,35 @@ def test_metadata_names_the_game_and_env_forms_agree(game_id):
     assert type(koira_env.raw_env(game_id)) is type(make_raw(game_id))
     hi = spec(game_id).players[1]
     assert len(koira_env.env(game_id, hi).possible_agents) == hi
+
+
+# by game: title, player range, default players, what tournaments rank by, the single-hand
+# options, the number of actions and the deck's size at the default table, and the bots
+SPECS = {
+    "koira": ("Koira", (2, 8), 4, "loss_rate", {}, 54, 52, {"cautious", "dumper", "expert",
+              "gambler", "greedy", "hoarder", "warrior"}),
+    "matapesa": ("Mätäpesä", (3, 8), 4, "loss_rate", {}, 13, 52, {"keeper", "lowest", "shed"}),
+    "whist22": ("Whist 22", (3, 4), 4, "win_rate", {"max_hands": 1}, 29, 22, {"counter", "greedy"}),
+    "kop": ("Kop", (4, 4), 4, "win_rate", {"single_hand": True}, 20, 16, {"counter", "lowest"}),
+    "dois": ("Dois", (3, 4), 4, "win_rate", {"hands": 1}, 25, 68, {"counter", "greedy"}),
+    "teka": ("Teka", (4, 4), 4, "win_rate", {"single_hand": True}, 73, 52, {"counter", "greedy"}),
+    "red7": ("Red7", (2, 4), 4, "win_rate", {}, 2500, 49, {"pressure", "thrifty"}),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_spec_and_game_attributes(game_id):
+    title, players, default, rank_by, single_hand, actions, deck, bots = SPECS[game_id]
+    entry = spec(game_id)
+    assert (entry.title, entry.players, entry.default_players) == (title, players, default)
+    assert choices(game_id).rank_by == rank_by and entry.single_hand == single_hand
+    game = make_game(game_id)
+    assert (game.num_actions, game.deck_size) == (actions, deck)
+    assert set(entry.bots()) == bots and entry.rollout() is not None
+    env = make(game_id)
+    env.reset(seed=0)
+    assert env.num_agents == len(env.possible_agents) == default
+    assert env.agent_selection == "player_0"
 
 
 def test_koira_presets_have_their_own_names():
@@ -231,22 +245,50 @@ def test_env_games_are_zero_sum_with_places_and_scores_in_the_end_info(game_id, 
         assert all(1 <= p <= n for p in info["places"].values())
 
 
+# random games whose every observation is checked, by table (one game where not named)
+OBSERVED_GAMES = {("kop", 4): 100, ("teka", 4): 40}
+
+
 @pytest.mark.parametrize(("game_id", "n"), ALL_TABLES)
 def test_observation_layout_covers_the_observation_and_every_seat_stays_in_bounds(game_id, n):
     game = make_game(game_id, n)
-    layout = game.observation_layout
-    assert sum(s.stop - s.start for s in layout.values()) == game.observation_size
-    assert min(s.start for s in layout.values()) == 0
-    state = game.new_state(seed=n)
+    count = OBSERVED_GAMES.get((game_id, n), 1)
+    assert sum(1 for _ in observed_positions(game, range(n, n + count))) > count * n
+
+
+@pytest.mark.parametrize(("game_id", "n"), TABLES)
+def test_clones_play_on_as_the_original_would_and_leave_it_unchanged(game_id, n):
+    """A clone of a fresh deal and of positions along random games, played to the end: the
+    original shows exactly what it showed before (history, log, views, observations, hands,
+    location tables, scores), and the clone is the game the same moves make from the deal."""
+    game = make_game(game_id, n)
     rng = random.Random(n)
-    while True:
-        for seat in range(n):
-            obs = game.observation(state, seat)
-            assert obs.dtype == np.float32 and obs.shape == (game.observation_size,)
-            assert obs.min() >= 0.0 and obs.max() <= 1.0
-        if state.is_terminal:
-            break
-        state.apply(rng.choice(state.legal_actions()))
+    checked = 0
+    for seed in (3, 60, 61):
+        state = game.new_state(seed=seed, log=True)
+        steps = 0
+        while True:
+            if seed == 3 or steps % 11 == 5:
+                before = snapshot(state)
+                clone = state.clone()
+                assert snapshot(clone) == before
+                moves = []
+                while not clone.is_terminal:
+                    legal = clone.legal_actions()
+                    moves.append(legal[-1] if not moves else legal[0])
+                    clone.apply(moves[-1])
+                assert snapshot(state) == before
+                assert clone.history == state.history + moves
+                again = game.new_state(seed=seed, log=True)
+                for action in clone.history:
+                    again.apply(action)
+                assert snapshot(again) == snapshot(clone)
+                checked += 1
+            if state.is_terminal or seed == 3:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+            steps += 1
+    assert checked >= 3
 
 
 @pytest.mark.parametrize(("game_id", "n"), ALL_TABLES)
@@ -276,13 +318,23 @@ def test_random_games_end_with_valid_places_and_zero_sum_returns(game_id, n):
 
 
 @pytest.mark.parametrize(("game_id", "n"), TABLES)
+def test_a_deck_for_the_first_deal_and_a_seed_make_the_seeds_game(game_id, n):
+    """``new_state(deck, seed)`` with the seed's first ``deck_size`` cards: the same deal as
+    the seed alone, and after the same moves the same state (later deals from the seed)."""
+    game = make_game(game_id, n)
+    for seed in (9, 10):
+        first = random_game(game, seed, log=True)
+        fixed = game.new_state(first.deck[: game.deck_size], seed=seed, log=True)
+        assert snapshot(fixed) == snapshot(game.new_state(seed=seed, log=True))
+        for action in first.history:
+            fixed.apply(action)
+        assert snapshot(fixed) == snapshot(first)
+
+
+@pytest.mark.parametrize(("game_id", "n"), TABLES)
 def test_records_replay_exactly_and_seeds_repeat_games(game_id, n):
-    for state, _ in random_states(game_id, n, 5, seed=3):
-        record = json.loads(json.dumps(game_record(state)))
-        assert record["game"] == game_id
-        again = replay(record)
-        assert again.history == state.history and again.log == state.log
-        assert again.outcome() == state.outcome()
+    for state in replayed(make_game(game_id, n), range(3000, 3005)):
+        assert game_record(state)["game"] == game_id
     first = [s.history for s, _ in random_states(game_id, n, 3, seed=9)]
     assert first == [s.history for s, _ in random_states(game_id, n, 3, seed=9)]
 
@@ -417,6 +469,40 @@ def test_the_games_bots_and_rollout_play_legal_moves_from_their_views(game_id, n
             state.apply(action)
 
 
+# the bots that take an argument (the others refuse one), by game
+BOTS_WITH_AN_ARGUMENT = {
+    "koira": {"gambler", "hoarder"},
+    "whist22": {"counter", "greedy"},
+    "dois": {"counter"},
+}
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_games_bots_name_themselves_and_refuse_a_bad_argument(game_id):
+    for name, factory in spec(game_id).bots().items():
+        assert factory().name == name
+        with pytest.raises(ValueError, match=rf"{name}.* got 'x'") as err:
+            factory("x")
+        takes_none = name not in BOTS_WITH_AN_ARGUMENT.get(game_id, ())
+        assert ("takes no argument" in str(err.value)) == takes_none
+
+
+# whole games the rollout policy plays by itself, by table (ten where not named)
+ROLLOUT_GAMES = {("kop", 4): 100, ("whist22", 3): 30, ("whist22", 4): 30}
+
+
+@pytest.mark.parametrize(("game_id", "n"), TABLES)
+def test_the_rollout_policy_plays_whole_games_by_itself(game_id, n):
+    rollout = spec(game_id).rollout()
+    game = make_game(game_id, n)
+    for seed in range(ROLLOUT_GAMES.get((game_id, n), 10)):
+        state = game.new_state(seed=seed)
+        while not state.is_terminal:
+            action = rollout(state)
+            assert action in state.legal_actions()
+            state.apply(action)
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_a_tournament_runs_on_every_game(game_id, tmp_path):
     bots = [b for b in default_agents(game_id) if b != "random"][:2]
@@ -426,3 +512,75 @@ def test_a_tournament_runs_on_every_game(game_id, tmp_path):
     assert summary["config"]["game"] == game_id
     for row in summary["agents"]:
         assert 0 <= row["win_rate"] <= 1 and 0 <= row["loss_rate"] <= 1
+
+
+# ---------------------------------------------------------------- compiled cores
+# the games with a compiled core and the pure-Python reference (``engine=``)
+COMPILED = [g for g in GAMES if hasattr(make_game(g), "engine")]
+# by game: the arguments of the game module's ``make_game`` for a table checked below, and
+# for another table with the message its compiled core gives for a state of the first
+COMPILED_TABLES = {
+    "koira": ((5, "mattis"), {}, (4, "koira"), "4-player engine"),
+    "red7": ((3,), {"scoring": "points"}, (4,), "rules"),
+}
+
+
+def game_module(game_id: str):
+    return importlib.import_module(f"koira_env.games.{game_id}.game")
+
+
+def test_the_compiled_games_are_named():
+    assert sorted(COMPILED) == sorted(COMPILED_TABLES)
+
+
+@pytest.mark.parametrize("game_id", COMPILED)
+def test_engine_choice_is_not_a_rule(game_id):
+    module = game_module(game_id)
+    args, options, _, _ = COMPILED_TABLES[game_id]
+    compiled = module.make_game(*args, engine="compiled", **options)
+    python = module.make_game(*args, engine="python", **options)
+    assert compiled.rules == python.rules and compiled is not python
+    assert (compiled.engine, python.engine) == ("compiled", "python")
+    assert module.make_game(*args, **options).engine == "compiled"  # the default
+    assert make_game(game_id, engine="python").engine == "python"
+    state = compiled.new_state(seed=5, log=True)
+    state.apply(state.legal_actions()[0])
+    assert "engine" not in game_record(state)["rules"]
+    with pytest.raises(ValueError, match=r"unknown engine 'rust'; choose one of \['compiled'"):
+        module.make_game(*args, engine="rust")
+
+
+@pytest.mark.parametrize("game_id", COMPILED)
+def test_an_unbuilt_core_falls_back_with_one_warning(game_id, monkeypatch):
+    module = game_module(game_id)
+    title = spec(game_id).title
+    monkeypatch.setattr(module, "_compiled", None)
+    monkeypatch.setattr(module, "_COMPILED_ERROR", "No module named '_compiled'", raising=False)
+    monkeypatch.setattr(core_game, "_WARNED", set())
+    with pytest.warns(RuntimeWarning, match=rf"compiled {title} core is not built.*pip install -e"):
+        assert module.engine_name() == "python"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert module.engine_name() == "python"  # once is enough
+        assert module.engine_name("python") == "python"
+        assert module.make_game(engine="python").engine == "python"
+    with pytest.raises(ImportError, match=rf"{title} core is not built.*C compiler"):
+        module.engine_name("compiled")
+
+
+@pytest.mark.parametrize("game_id", COMPILED)
+def test_observe_into_writes_a_row_of_a_batch(game_id):
+    module = game_module(game_id)
+    args, options, other, message = COMPILED_TABLES[game_id]
+    game = module.make_game(*args, engine="compiled", **options)
+    state = game.new_state(seed=3)
+    batch = np.full((3, game.observation_size), 7.0, np.float32)
+    game.compiled.observe_into(state, 2, batch[1])
+    assert batch[1].tobytes() == game.observation(state, 2).tobytes()
+    assert (batch[0] == 7).all() and (batch[2] == 7).all()
+    with pytest.raises(ValueError, match="must hold"):
+        game.compiled.observe_into(state, 2, np.zeros(10, np.float32))
+    with pytest.raises(ValueError, match="seat must be"):
+        game.observation(state, game.num_players)
+    with pytest.raises(ValueError, match=message):
+        module.make_game(*other, engine="compiled").observation(state, 0)

@@ -10,24 +10,21 @@ same ``rng`` gives the same deal), illegal and non-integer actions, and pickling
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import pickle
 import random
-import time
-import warnings
-import zlib
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import numpy as np
 import pytest
+from helpers import play_budgeted, run_chunks
 from lockstep import assert_envs_play_alike
 from scenario import phase_two
 from test_env_observation import GOLDEN_OBSERVATIONS, random_states
 
 import koira_env
 from koira_env.cards import card_id
-from koira_env.core import game as core_game
 from koira_env.core.game import IllegalActionError, shuffled
 from koira_env.core.record import game_record
 from koira_env.games.koira import game as koira_game
@@ -210,12 +207,8 @@ def test_the_cases_play_every_option_value():
 def test_both_engines_play_the_same_games(case: tuple[str, int, dict[str, Any]]) -> None:
     preset, n, mix = case
     pair = games(preset, n, mix)
-    base = zlib.crc32(_case_id(case).encode()) % 10**6 * 1000
-    played = steps = 0
-    while played < MIN_GAMES or (played < MAX_GAMES and steps < STEP_BUDGET):
-        steps += play_both(pair, base + played, deep=played % 3 == 0)
-        played += 1
-    print(f"{_case_id(case)}: {played} games, {steps} steps")
+    play = functools.partial(play_both, pair)
+    play_budgeted(play, _case_id(case), (MIN_GAMES, MAX_GAMES), STEP_BUDGET)
 
 
 def test_rare_paths_are_reached_on_the_compiled_core():
@@ -271,21 +264,6 @@ def test_the_default_env_plays_as_the_reference_env(preset):
     assert_envs_play_alike(envs, range(6))
 
 
-def test_observe_into_writes_a_row_of_a_batch():
-    game = make_game(5, "mattis", engine="compiled")
-    state = game.new_state(seed=3)
-    batch = np.full((3, game.observation_size), 7.0, np.float32)
-    game.compiled.observe_into(state, 2, batch[1])
-    assert batch[1].tobytes() == game.observation(state, 2).tobytes()
-    assert (batch[0] == 7).all() and (batch[2] == 7).all()
-    with pytest.raises(ValueError, match="must hold"):
-        game.compiled.observe_into(state, 2, np.zeros(10, np.float32))
-    with pytest.raises(ValueError, match="seat must be"):
-        game.observation(state, 5)
-    with pytest.raises(ValueError, match="4-player engine"):
-        make_game(4, "koira", engine="compiled").observation(state, 0)
-
-
 def test_positions_set_up_by_hand_play_the_same():
     """The rules scenario tests set positions through attributes; both engines accept them."""
     for engine in ("python", "compiled"):
@@ -320,30 +298,10 @@ def test_bots_search_and_the_shipped_model_play_the_same_games():
         assert results[0] == results[1]
 
 
-def test_an_unbuilt_core_falls_back_with_one_warning(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(koira_game, "_compiled", None)
-    monkeypatch.setattr(koira_game, "_COMPILED_ERROR", "No module named '_compiled'", raising=False)
-    monkeypatch.setattr(core_game, "_WARNED", set())
-    with pytest.warns(RuntimeWarning, match=r"not built.*pip install -e"):
-        assert koira_game.engine_name() == "python"
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert koira_game.engine_name() == "python"  # once is enough
-        assert koira_game.engine_name("python") == "python"
-    with pytest.raises(ImportError, match=r"not built.*C compiler"):
-        koira_game.engine_name("compiled")
-
-
-def test_engine_choice_is_not_a_rule():
+def test_the_default_engine_game_is_made_once():
+    """The choice of engine and the other compiled-core checks are in tests/test_games.py."""
     compiled = make_game(4, "koira-b", engine="compiled")
-    python = make_game(4, "koira-b", engine="python")
-    assert compiled.rules == python.rules and compiled is not python
-    assert make_game(4, "koira-b") is compiled  # the default: the compiled core
-    state = compiled.new_state(seed=5, log=True)
-    state.apply(state.legal_actions()[0])
-    assert "engine" not in game_record(state)["rules"]
-    with pytest.raises(ValueError, match="unknown engine 'rust'"):
-        make_game(4, engine="rust")
+    assert make_game(4, "koira-b") is compiled
 
 
 # ------------------------------------------------------------------ one million games
@@ -395,11 +353,4 @@ def _chunk(chunk: int, chunks: int, total: int) -> tuple[int, int]:
 @pytest.mark.timeout(6 * 3600)
 def test_a_million_games_play_the_same():
     """One million games in chunks over every core (about 50 CPU-minutes)."""
-    start = time.perf_counter()
-    with ProcessPoolExecutor() as pool:
-        jobs = [pool.submit(_chunk, c, SLOW_CHUNKS, SLOW_GAMES) for c in range(SLOW_CHUNKS)]
-        results = [job.result() for job in jobs]
-    played = sum(r[0] for r in results)
-    steps = sum(r[1] for r in results)
-    print(f"{played:,} games, {steps:,} steps, {time.perf_counter() - start:,.0f} s")
-    assert played == SLOW_GAMES
+    run_chunks(_chunk, SLOW_CHUNKS, SLOW_GAMES)

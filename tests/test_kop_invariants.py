@@ -5,15 +5,20 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
-from kop_scenario import deal, declare, play, random_game
+from helpers import (
+    check_redeals_along_random_games,
+    observe,
+    play_in_step,
+    random_game,
+    random_moves,
+    replayed,
+)
+from kop_scenario import deal, declare, play
 
-from koira_env.core.record import game_record
 from koira_env.games.kop.cards import NUM_CARDS, POINTS, QC, QS, card_id
 from koira_env.games.kop.engine import DECLARE, HAND, NOBODY, PASS, SILENT, SOLO, TRICK, WON, State
 from koira_env.games.kop.game import make_game
-from koira_env.registry import replay
 
 GAMES = 1500
 
@@ -72,50 +77,11 @@ def test_single_hand_games_are_zero_sum_with_partners_sharing_places():
 
 def test_same_seed_same_game_and_records_replay():
     game = make_game(4)
-    for seed in range(40):
-        a, b = random_game(game, seed, log=True), random_game(game, seed, log=True)
-        assert a.history == b.history and a.log == b.log and a.deck == b.deck
-        record = game_record(a)
-        again = replay(record)
-        assert again.history == a.history and again.vc == a.vc and again.log == a.log
-        assert len(a.deck) == 16 * (a.hand_no + 1)
-
-
-def test_deck_option_fixes_later_hands_and_seed_the_rest():
-    game = make_game(4)
-    first = game.new_state(seed=9)
-    fixed = game.new_state(first.deck[:16], seed=9)
-    assert fixed.hands == first.hands
-    assert game.new_state(seed=9).hands == first.hands
-
-
-def test_clone_is_independent():
-    state = make_game(4).new_state(seed=3)
-    copy = state.clone()
-    copy.apply(copy.legal_actions()[0])
-    assert state.history == [] and copy.history
-    assert state.current == 0 and copy.current == 1
+    for state in replayed(game, range(40)):
+        assert len(state.deck) == 16 * (state.hand_no + 1)
 
 
 # ---------------------------------------------------------------- information
-def observe(state: State, seat: int) -> tuple[bytes, tuple[int, ...]]:
-    """What ``seat`` observes: its observation bytes and its legal actions (mask)."""
-    legal = tuple(state.legal_actions()) if state.current == seat else ()
-    return state.game.observation(state, seat).tobytes(), legal
-
-
-def test_observation_values_and_layout():
-    game = make_game(4)
-    assert game.observation_size == sum(s.stop - s.start for s in game.observation_layout.values())
-    for seed in range(100):
-        state = game.new_state(seed=seed)
-        rng = random.Random(seed)
-        while not state.is_terminal:
-            for seat in range(4):
-                obs = game.observation(state, seat)
-                assert obs.dtype == np.float32 and obs.shape == (game.observation_size,)
-                assert obs.min() >= 0.0 and obs.max() <= 1.0
-            state.apply(rng.choice(state.legal_actions()))
 
 
 def quiet(state: State) -> int:
@@ -123,10 +89,16 @@ def quiet(state: State) -> int:
     return SILENT if SILENT in state.legal_actions() else PASS
 
 
+def quietly(two: State, action: int) -> int:
+    """The other deal's move for ``action``: silence and a pass match."""
+    return quiet(two) if action in (PASS, SILENT) else action
+
+
 def test_hidden_cards_swapped_change_nothing_a_seat_observes_until_seen():
     """Swap two cards of two other seats in the deal (which may make or unmake a holder of
-    both black queens): the seat observes the same things (observation bytes and its legal
-    actions) until one of them is played or a public call is made; silence and a pass match."""
+    both black queens): the seat observes and views the same things (observation bytes and
+    its legal actions) until one of them is played or a public call is made; silence and a
+    pass match."""
     game = make_game(4)
     checked = 0
     for seed in range(400):
@@ -141,15 +113,8 @@ def test_hidden_cards_swapped_change_nothing_a_seat_observes_until_seen():
         one = game.new_state(deck, seed=seed)
         two = game.new_state(swapped, seed=seed)
         hidden = {deck[a], deck[b]}
-        while not one.is_terminal and one.hand_no == 0:
-            assert observe(one, seat) == observe(two, seat)
-            checked += 1
-            action = rng.choice(one.legal_actions())
-            other = quiet(two) if action in (PASS, SILENT) else action
-            if action in hidden or other not in two.legal_actions():
-                break  # a card the seat now sees, or a public call only one deal can make
-            one.apply(action)
-            two.apply(other)
+        moves = random_moves(rng)
+        checked += play_in_step(one, two, [seat], moves, hidden.__contains__, translate=quietly)
     assert checked > 1000
 
 
@@ -157,22 +122,11 @@ def compare_until_seen(one: State, two: State, seats: tuple[int, ...], moved: se
     """Play both deals in step (declaring quietly, then the highest legal card) and check
     that ``seats`` observe and view the same until a card of ``moved`` is played; returns
     how many positions were compared."""
-    compared = 0
-    while not one.is_terminal and one.hand_no == 0:
-        for seat in seats:
-            assert observe(one, seat) == observe(two, seat)
-            assert one.view(seat) == two.view(seat)
-        compared += 1
-        if one.phase == DECLARE:
-            one.apply(quiet(one))
-            two.apply(quiet(two))
-            continue
-        action = one.legal_actions()[-1]
-        if action in moved or action not in two.legal_actions():
-            break
-        one.apply(action)
-        two.apply(action)
-    return compared
+
+    def choose(state: State) -> int:
+        return quiet(state) if state.phase == DECLARE else state.legal_actions()[-1]
+
+    return play_in_step(one, two, seats, choose, moved.__contains__, translate=quietly)
 
 
 def test_a_silent_choice_is_invisible_to_the_others():
@@ -204,24 +158,7 @@ def test_which_seat_holds_both_black_queens_is_invisible_to_a_third():
 
 
 def test_determinize_keeps_what_the_seat_observes_and_respects_the_play():
-    game = make_game(4)
-    for seed in range(80):
-        state = game.new_state(seed=seed)
-        rng = random.Random(seed)
-        while not state.is_terminal:
-            seat = state.current
-            for who in (seat, (seat + 1) % 4):
-                world = state.determinize(who, rng)
-                assert world.history == [] and world.log is None and world.deck == []
-                assert world.hands[who] == state.hands[who]
-                assert sorted(map(len, world.hands)) == sorted(map(len, state.hands))
-                assert observe(world, who)[0] == observe(state, who)[0]
-                check_cards(world)
-            world = state.determinize(seat, rng)
-            assert observe(world, seat) == observe(state, seat)
-            while not world.is_terminal and world.hand_no == state.hand_no:
-                world.apply(rng.choice(world.legal_actions()))  # the re-deal plays on
-            state.apply(rng.choice(state.legal_actions()))
+    check_redeals_along_random_games(make_game(4), range(80), check_cards)
 
 
 def test_determinize_puts_a_public_callers_cards_back_in_their_hand():

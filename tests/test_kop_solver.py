@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import check_window
 
 from agents.base import play_game
 from agents.pimc import PIMCAgent, pimc
@@ -49,15 +50,7 @@ def test_alpha_beta_windows_bound_the_value():
     for state in _positions(20, 2, range(0, 12)):
         hands, trick, leader, queens = solver.position(state)
         exact = solver.solve(hands, trick, leader, queens)
-        for alpha, beta in ((exact - 1, exact + 1), (exact, exact + 1), (exact - 1, exact)):
-            for solve in (solver.solve, compiled.solve):
-                value = solve(hands, trick, leader, queens, alpha, beta)
-                if alpha < exact < beta:
-                    assert value == exact
-                elif exact <= alpha:
-                    assert exact <= value <= alpha
-                else:
-                    assert beta <= value <= exact
+        check_window((solver.solve, compiled.solve), (hands, trick, leader, queens), exact)
 
 
 def test_compiled_solver_agrees_with_the_reference():

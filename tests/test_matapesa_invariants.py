@@ -6,12 +6,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import observe, replayed
 
 from koira_env.cards import RANK_OF
 from koira_env.core.game import IllegalActionError
-from koira_env.core.record import game_record
 from koira_env.games.matapesa.engine import HAND, OUT_OF_PLAY, PLAYED, State
-from koira_env.registry import make_game, replay
+from koira_env.registry import make_game
 
 PLAYER_COUNTS = range(3, 9)
 OPTION_SETS = [{}, {"follow": "previous"}, {"lowest_anytime": False}, {"tie_winner": "first"}]
@@ -88,28 +88,7 @@ def test_many_more_random_games(n: int) -> None:
 
 @pytest.mark.parametrize("n", [3, 4, 8])
 def test_same_seed_same_game_and_records_replay(n: int) -> None:
-    for seed in range(20):
-        a = random_game(n, seed, log=True)[-1]
-        b = random_game(n, seed, log=True)[-1]
-        assert a.history == b.history and a.log == b.log and a.deck == b.deck
-        record = game_record(a)
-        again = replay(record)
-        assert again.log == a.log and again.returns() == a.returns()
-        assert record["result"]["places"] == list(a.outcome().places)
-
-
-def test_clone_is_independent() -> None:
-    state = random_game(4, 1)[20]
-    copy = state.clone()
-    before = (bytes(state.loc), [bytes(c) for c in state.counts], state.history[:])
-    while not copy.is_terminal:
-        copy.apply(copy.legal_actions()[0])
-    assert (bytes(state.loc), [bytes(c) for c in state.counts], state.history) == before
-
-
-def observed(state: State, seat: int) -> tuple[bytes, tuple[int, ...]]:
-    mask = tuple(state.legal_actions()) if state.current == seat else ()
-    return state.game.observation(state, seat).tobytes(), mask
+    replayed(make_game("matapesa", n), range(20))
 
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
@@ -130,7 +109,7 @@ def test_observation_ignores_how_hidden_cards_are_dealt(n: int) -> None:
         hidden = {deck[i], deck[j]}
         a, b = game.new_state(deck), game.new_state(swapped)
         while not a.is_terminal:
-            assert observed(a, seat) == observed(b, seat)
+            assert observe(a, seat) == observe(b, seat)
             assert a.view(seat) == b.view(seat)
             action = rng.choice(a.legal_actions())
             a.apply(action)
@@ -152,7 +131,7 @@ def test_determinize_keeps_what_the_seat_knows(n: int) -> None:
         sample = state.determinize(seat, rng)
         check_conservation(sample)
         assert sample.view(seat) == state.view(seat)
-        assert observed(sample, seat) == observed(state, seat)
+        assert observe(sample, seat) == observe(state, seat)
         assert sample.history == [] and sample.log is None and sample.deck == []
         assert sample.seed != state.seed
         while not sample.is_terminal:  # a full game goes on from it

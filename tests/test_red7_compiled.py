@@ -12,16 +12,14 @@ decks, the ported card functions (``cards.py``) and the compiled shuffle are com
 
 from __future__ import annotations
 
+import functools
 import pickle
 import random
-import time
-import warnings
-import zlib
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import numpy as np
 import pytest
+from helpers import play_budgeted, run_chunks
 from lockstep import assert_envs_play_alike
 from red7_scenario import deal, turn
 
@@ -31,7 +29,6 @@ from koira_env.core.game import IllegalActionError, python_shuffled, shuffled
 from koira_env.core.record import game_record
 from koira_env.games.red7 import _compiled
 from koira_env.games.red7 import cards as ref_cards
-from koira_env.games.red7 import game as red7_game
 from koira_env.games.red7.engine import NUM_ACTIONS, PASS
 from koira_env.games.red7.engine import State as ReferenceState
 from koira_env.games.red7.game import Red7Game, make_game
@@ -197,12 +194,8 @@ def test_the_cases_play_every_option_value():
 def test_both_engines_play_the_same_games(case: tuple[int, dict[str, Any]]) -> None:
     n, mix = case
     pair = games(n, mix)
-    base = zlib.crc32(_case_id(case).encode()) % 10**6 * 1000
-    played = steps = 0
-    while played < MIN_GAMES or (played < MAX_GAMES and steps < STEP_BUDGET):
-        steps += play_both(pair, base + played, deep=played % 3 == 0)
-        played += 1
-    print(f"{_case_id(case)}: {played} games, {steps} steps")
+    play = functools.partial(play_both, pair)
+    play_budgeted(play, _case_id(case), (MIN_GAMES, MAX_GAMES), STEP_BUDGET)
 
 
 def test_the_differential_games_reach_every_ending():
@@ -284,19 +277,10 @@ def test_the_default_env_plays_as_the_reference_env():
         assert_envs_play_alike(envs, range(8))
 
 
-def test_observe_into_writes_a_row_of_a_batch():
+def test_the_compiled_state_refuses_bad_seats_and_actions_and_reads_as_the_reference():
+    """``observe_into`` and the other compiled-core checks are in tests/test_games.py."""
     game = make_game(3, scoring="points", engine="compiled")
     state = game.new_state(seed=3)
-    batch = np.full((3, game.observation_size), 7.0, np.float32)
-    game.compiled.observe_into(state, 2, batch[1])
-    assert batch[1].tobytes() == game.observation(state, 2).tobytes()
-    assert (batch[0] == 7).all() and (batch[2] == 7).all()
-    with pytest.raises(ValueError, match="must hold"):
-        game.compiled.observe_into(state, 2, np.zeros(10, np.float32))
-    with pytest.raises(ValueError, match="seat must be"):
-        game.observation(state, 3)
-    with pytest.raises(ValueError, match="rules"):
-        make_game(4, engine="compiled").observation(state, 0)
     with pytest.raises(IndexError, match="seat must be"):
         state.view(3)
     with pytest.raises(IndexError, match="seat must be"):
@@ -382,30 +366,12 @@ def test_the_deck_of_every_round_is_the_suites():
 
 
 # ------------------------------------------------------------------ engine choice
-def test_engine_choice_is_not_a_rule():
+def test_each_engine_makes_its_own_states():
+    """The choice of engine and the other compiled-core checks are in tests/test_games.py."""
     compiled = make_game(3, engine="compiled", places="elimination")
     python = make_game(3, engine="python", places="elimination")
-    assert compiled.rules == python.rules
-    assert make_game(3).engine == "compiled"  # the default: the compiled core
-    assert koira_env.make_game("red7", 2, engine="python").engine == "python"
     assert isinstance(compiled.new_state(seed=1), _compiled.State)
     assert isinstance(python.new_state(seed=1), ReferenceState)
-    with pytest.raises(ValueError, match=r"unknown engine 'rust'; choose one of \['compiled'"):
-        make_game(2, engine="rust")
-
-
-def test_an_unbuilt_core_falls_back_with_one_warning(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(red7_game, "_compiled", None)
-    monkeypatch.setattr(red7_game, "_COMPILED_ERROR", "No module named '_compiled'", raising=False)
-    monkeypatch.setattr(core_game, "_WARNED", set())
-    with pytest.warns(RuntimeWarning, match=r"compiled Red7 core is not built.*pip install -e"):
-        assert make_game(2).engine == "python"
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert red7_game.engine_name() == "python"  # once is enough
-        assert make_game(2, engine="python").engine == "python"
-    with pytest.raises(ImportError, match=r"Red7 core is not built.*C compiler"):
-        make_game(2, engine="compiled")
 
 
 # ------------------------------------------------------------------ many games
@@ -450,11 +416,4 @@ def _chunk(chunk: int, chunks: int, total: int) -> tuple[int, int]:
 @pytest.mark.timeout(3 * 3600)
 def test_two_hundred_thousand_games_play_the_same():
     """200,000 games in chunks over every core (a few CPU-minutes)."""
-    start = time.perf_counter()
-    with ProcessPoolExecutor() as pool:
-        jobs = [pool.submit(_chunk, c, SLOW_CHUNKS, SLOW_GAMES) for c in range(SLOW_CHUNKS)]
-        results = [job.result() for job in jobs]
-    played = sum(r[0] for r in results)
-    steps = sum(r[1] for r in results)
-    print(f"{played:,} games, {steps:,} steps, {time.perf_counter() - start:,.0f} s")
-    assert played == SLOW_GAMES
+    run_chunks(_chunk, SLOW_CHUNKS, SLOW_GAMES)

@@ -8,8 +8,8 @@ import random
 
 import numpy as np
 import pytest
+from helpers import check_redeal, observe, observed_positions, random_game, replayed
 
-from koira_env.core.record import game_record
 from koira_env.games.red7.cards import BIT, COLOUR, NUM_CARDS, rule_keys
 from koira_env.games.red7.engine import (
     CANVAS,
@@ -25,7 +25,6 @@ from koira_env.games.red7.engine import (
     action_cards,
 )
 from koira_env.games.red7.game import make_game
-from koira_env.registry import replay
 
 GAMES = 120  # per variant; the slow run plays ten times more
 VARIANTS = [
@@ -132,23 +131,11 @@ def test_a_round_has_at_most_49_turns_with_draws():
         assert turns <= 48
 
 
-def random_game(game, seed: int, log: bool = False) -> State:
-    state = game.new_state(seed=seed, log=log)
-    rng = random.Random(seed)
-    while not state.is_terminal:
-        state.apply(rng.choice(state.legal_actions()))
-    return state
-
-
 @pytest.mark.parametrize(("n", "options"), VARIANTS, ids=IDS)
 def test_same_seed_same_game_and_records_replay(n, options):
     game = make_game(n, **options)
-    for seed in range(30):
-        a, b = random_game(game, seed, log=True), random_game(game, seed, log=True)
-        assert a.history == b.history and a.log == b.log and a.deck == b.deck
-        again = replay(game_record(a))
-        assert again.history == a.history and again.log == a.log and again.scores == a.scores
-        assert len(a.deck) == NUM_CARDS * (a.round + 1)
+    for state in replayed(game, range(30)):
+        assert len(state.deck) == NUM_CARDS * (state.round + 1)
 
 
 def test_deck_option_fixes_the_first_round_and_the_seed_the_rest():
@@ -174,33 +161,18 @@ def test_clone_is_independent():
 
 
 # ---------------------------------------------------------------- information
-def observe(state: State, seat: int) -> tuple[bytes, tuple[int, ...]]:
-    """What ``seat`` observes: its observation bytes and its legal actions (mask)."""
-    legal = tuple(state.legal_actions()) if state.current == seat and not state.over else ()
-    return state.game.observation(state, seat).tobytes(), legal
 
 
 @pytest.mark.parametrize(("n", "options"), VARIANTS, ids=IDS)
 def test_observation_values_and_layout(n, options):
     game = make_game(n, **options)
     layout = game.observation_layout
-    assert game.observation_size == sum(s.stop - s.start for s in layout.values())
-    for seed in range(25):
-        state = game.new_state(seed=seed)
-        rng = random.Random(seed)
-        while True:
-            for seat in range(n):
-                obs = game.observation(state, seat)
-                assert obs.dtype == np.float32 and obs.shape == (game.observation_size,)
-                assert obs.min() >= 0.0 and obs.max() <= 1.0
-                hand = np.flatnonzero(obs[layout["hand"]]).tolist()
-                assert hand == state.hands[seat]
-                assert obs[layout["palette_0"]].sum() == (
-                    len(state.palettes[seat]) if state.active[seat] else 0
-                )
-            if state.is_terminal:
-                break
-            state.apply(rng.choice(state.legal_actions()))
+    for state, seat, obs in observed_positions(game, range(25)):
+        hand = np.flatnonzero(obs[layout["hand"]]).tolist()
+        assert hand == state.hands[seat]
+        assert obs[layout["palette_0"]].sum() == (
+            len(state.palettes[seat]) if state.active[seat] else 0
+        )
 
 
 @pytest.mark.parametrize(("n", "options"), VARIANTS, ids=IDS)
@@ -243,11 +215,7 @@ def test_determinize_keeps_what_the_seat_knows(n, options):
         rng = random.Random(seed)
         while not state.is_terminal:
             seat = rng.randrange(n)
-            sample = state.determinize(seat, rng)
-            assert observe(sample, seat) == observe(state, seat)
-            assert sample.view(seat) == state.view(seat)
-            check_cards(sample)
-            assert sample.history == [] and sample.log is None and sample.deck == []
+            sample = check_redeal(state, seat, rng, check_cards)
             assert sample.seed != state.seed
             state.apply(rng.choice(state.legal_actions()))
 

@@ -10,7 +10,7 @@ from teka_scenario import STRONG, check_cards, deal, play
 from agents.base import play_game
 from agents.registry import make_agent
 from koira_env.core.agent import Turn
-from koira_env.games.teka.bots import BOTS, CounterBot, GreedyBot, greedy_move, side_tricks
+from koira_env.games.teka.bots import CounterBot, GreedyBot, greedy_move, side_tricks
 from koira_env.games.teka.engine import BID, NEW_DEAL, PLAY, TRUMP, State
 from koira_env.games.teka.game import make_game
 
@@ -28,13 +28,6 @@ def bot_game(game, bots, seed: int) -> State:
         assert action in legal
         state.apply(action)
     return state
-
-
-def test_factories_take_no_argument():
-    for name, factory in BOTS.items():
-        assert factory().name == name
-        with pytest.raises(ValueError, match="takes no argument"):
-            factory("fast")
 
 
 @pytest.mark.parametrize(

@@ -7,13 +7,19 @@ import random
 
 import numpy as np
 import pytest
-from teka_scenario import STRONG, check_cards, deal, play, random_game
+from helpers import (
+    check_redeals_along_random_games,
+    play_checked,
+    play_in_step,
+    random_game,
+    random_moves,
+    replayed,
+)
+from teka_scenario import STRONG, check_cards, deal, play
 
 from koira_env.cards import card_id
-from koira_env.core.record import game_record
-from koira_env.games.teka.engine import HAND, PLAY, State
+from koira_env.games.teka.engine import HAND, PLAY
 from koira_env.games.teka.game import make_game
-from koira_env.registry import replay
 
 GAMES = 1000
 
@@ -23,15 +29,7 @@ def test_random_games_conserve_cards_end_and_are_zero_sum():
     rng = random.Random(1)
     longest = 0
     for seed in range(GAMES):
-        state = game.new_state(seed=seed)
-        steps = 0
-        while not state.is_terminal:
-            if steps % 7 == 0:
-                check_cards(state)
-            legal = state.legal_actions()
-            assert legal == sorted(legal) and legal
-            state.apply(rng.choice(legal))
-            steps += 1
+        state, _ = play_checked(game, seed, rng, check_cards, every=7)
         assert not state.truncated and state.legal_actions() == []
         assert max(state.scores) >= 104 > min(state.scores)
         assert sum(state.returns()) == pytest.approx(0)
@@ -70,53 +68,19 @@ def test_single_hand_games_are_zero_sum_with_partners_sharing_places():
 
 def test_same_seed_same_game_and_records_replay():
     game = make_game(4)
-    for seed in range(30):
-        a, b = random_game(game, seed, log=True), random_game(game, seed, log=True)
-        assert a.history == b.history and a.log == b.log and a.deck == b.deck
-        record = game_record(a)
-        again = replay(record)
-        assert again.history == a.history and again.scores == a.scores and again.log == a.log
-        assert len(a.deck) == 52 * (a.deal_no + 1)
+    for state in replayed(game, range(30)):
+        assert len(state.deck) == 52 * (state.deal_no + 1)
 
 
-def test_deck_option_fixes_later_deals_and_seed_the_rest():
+def test_a_fixed_first_deal_does_not_depend_on_the_seed():
+    """With the seed's own deal see tests/test_games.py."""
     game = make_game(4)
     first = game.new_state(seed=9)
-    fixed = game.new_state(first.deck[:52], seed=9)
-    assert fixed.hands == first.hands
-    assert game.new_state(seed=9).hands == first.hands
     other = game.new_state(first.deck[:52], seed=10)
     assert other.hands == first.hands
 
 
-def test_clone_is_independent():
-    state = make_game(4).new_state(seed=3)
-    copy = state.clone()
-    copy.apply(copy.legal_actions()[0])
-    assert state.history == [] and copy.history
-    assert state.current == 0 and copy.current == 1
-
-
 # ---------------------------------------------------------------- information
-def observe(state: State, seat: int) -> tuple[bytes, tuple[int, ...]]:
-    """What ``seat`` observes: its observation bytes and its legal actions (mask)."""
-    legal = tuple(state.legal_actions()) if state.current == seat else ()
-    return state.game.observation(state, seat).tobytes(), legal
-
-
-def test_observation_values_and_layout():
-    game = make_game(4)
-    assert game.observation_size == sum(s.stop - s.start for s in game.observation_layout.values())
-    assert game.observation_size == 394
-    for seed in range(40):
-        state = game.new_state(seed=seed)
-        rng = random.Random(seed)
-        while not state.is_terminal:
-            for seat in range(4):
-                obs = game.observation(state, seat)
-                assert obs.dtype == np.float32 and obs.shape == (game.observation_size,)
-                assert obs.min() >= 0.0 and obs.max() <= 1.0
-            state.apply(rng.choice(state.legal_actions()))
 
 
 def test_observation_fields_are_seat_relative():
@@ -124,6 +88,7 @@ def test_observation_fields_are_seat_relative():
     play(state, "pass", "bid 9", "pass", "pass", "trump hearts")
     game = state.game
     layout = game.observation_layout
+    assert game.observation_size == 394
     obs = game.observation(state, 2)
     assert obs[layout["declarer"]].tolist() == [0, 0, 0, 1]  # player_1: 3 seats after me
     assert obs[layout["dealer"]].tolist() == [0, 1, 0, 0]  # player_3
@@ -157,38 +122,14 @@ def test_hidden_cards_swapped_change_nothing_a_seat_observes_until_seen():
         if one.deal_no or two.deal_no:
             continue  # a swap that leaves a hand without honours redeals
         hidden = {deck[a], deck[b]}
-        while not one.is_terminal and one.hand_no == 0:
-            assert observe(one, seat) == observe(two, seat)
-            checked += 1
-            action = rng.choice(one.legal_actions())
-            if action in hidden or action not in two.legal_actions():
-                break
-            one.apply(action)
-            two.apply(action)
+        checked += play_in_step(one, two, [seat], random_moves(rng), hidden.__contains__)
     assert checked > 1000
 
 
 def test_determinize_keeps_what_the_seat_observes_and_respects_the_play():
     for options in ({}, {"no_honours": "ask", "pass_signals": True}):
         game = make_game(4, **options)
-        for seed in range(25):
-            state = game.new_state(seed=seed)
-            rng = random.Random(seed)
-            while not state.is_terminal and state.hand_no < 2:
-                seat = state.current
-                for who in (seat, (seat + 1) % 4):
-                    world = state.determinize(who, rng)
-                    assert world.history == [] and world.log is None and world.deck == []
-                    assert world.hands[who] == state.hands[who]
-                    assert list(map(len, world.hands)) == list(map(len, state.hands))
-                    assert observe(world, who)[0] == observe(state, who)[0]
-                    assert world.view(who) == state.view(who)
-                    check_cards(world)
-                world = state.determinize(seat, rng)
-                assert observe(world, seat) == observe(state, seat)
-                while not world.is_terminal and world.hand_no == state.hand_no:
-                    world.apply(rng.choice(world.legal_actions()))  # the re-deal plays on
-                state.apply(rng.choice(state.legal_actions()))
+        check_redeals_along_random_games(game, range(25), check_cards, hands=2)
 
 
 def test_determinize_respects_voids_the_trump_lead_and_honours():

@@ -280,37 +280,19 @@ def test_summary_on_a_synthetic_log():
     config = TournamentConfig(agents=("x=random", "y=random"), players=2, deals=2)
     rows = [
         {
-            "key": "0.0",
-            "deal": 0,
-            "rotation": 0,
-            "seats": ["x", "y"],
-            "places": [1, 2],
-            "truncated": False,
-        },
-        {
-            "key": "0.1",
-            "deal": 0,
-            "rotation": 1,
-            "seats": ["y", "x"],
-            "places": [2, 1],
-            "truncated": False,
-        },
-        {
-            "key": "1.0",
-            "deal": 1,
-            "rotation": 0,
-            "seats": ["x", "y"],
-            "places": [2, 1],
-            "truncated": False,
-        },
-        {
-            "key": "1.1",
-            "deal": 1,
-            "rotation": 1,
-            "seats": ["y", "x"],
-            "places": [1, 2],
-            "truncated": True,
-        },
+            "key": f"{deal}.{rotation}",
+            "deal": deal,
+            "rotation": rotation,
+            "seats": seats,
+            "places": places,
+            "truncated": truncated,
+        }
+        for deal, rotation, seats, places, truncated in (
+            (0, 0, ["x", "y"], [1, 2], False),
+            (0, 1, ["y", "x"], [2, 1], False),
+            (1, 0, ["x", "y"], [2, 1], False),
+            (1, 1, ["y", "x"], [1, 2], True),
+        )
     ]
     s = summarize(config, rows, total=4)
     by = {a["agent"]: a for a in s["agents"]}

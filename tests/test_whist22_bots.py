@@ -42,15 +42,11 @@ def test_bots_play_legal_moves_to_the_end(n, name):
         assert state.outcome() is not None
 
 
-@pytest.mark.parametrize("n", [3, 4])
-def test_rollout_plays_legal_moves_to_the_end(n):
-    game = make_game(n)
-    for seed in range(30):
-        state = game.new_state(seed=seed)
-        while not state.is_terminal:
-            action = ROLLOUT(state)
-            assert action in state.legal_actions()
-            state.apply(action)
+def test_rollout_refuses_a_finished_game():
+    """Whole games by the rollout alone are in tests/test_games.py."""
+    state = make_game(3).new_state(seed=0)
+    while not state.is_terminal:
+        state.apply(ROLLOUT(state))
     with pytest.raises(ValueError, match="over"):
         ROLLOUT(state)
 

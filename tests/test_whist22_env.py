@@ -12,21 +12,10 @@ import numpy as np
 import pytest
 from test_whist22_rules import FOUR, deal
 
-from agents.games import choices
 from koira_env import registry
 from koira_env.core.game import IllegalActionError
 from koira_env.games.whist22 import make_game
 from koira_env.games.whist22.engine import ASIDE, BID, HAND, OVER, PLAYED, TRICK
-
-
-def test_spec_and_env_name():
-    spec = registry.spec("whist22")
-    assert (spec.players, spec.default_players) == ((3, 4), 4)
-    assert choices("whist22").rank_by == "win_rate"
-    env = registry.make("whist22")
-    env.reset(seed=0)
-    assert env.metadata["name"] == "whist22_v0" and env.num_agents == 4
-    assert env.agent_selection == "player_0"
 
 
 def test_reset_with_a_fixed_deck_deals_it():

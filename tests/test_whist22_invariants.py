@@ -6,11 +6,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import replayed
 
-from koira_env.core.record import game_record
 from koira_env.games.whist22 import make_game
 from koira_env.games.whist22.engine import ASIDE, HAND, NUM_CARDS, PLAYED, TRICK
-from koira_env.registry import replay
 
 CONFIGS = [
     (3, {}),
@@ -88,34 +87,9 @@ def test_returns_are_zero_before_the_end():
     assert state.returns() == [0.0] * 4 and state.outcome() is None
 
 
-@pytest.mark.parametrize("n", [3, 4])
-def test_same_seed_same_game(n):
-    game = make_game(n)
-    for seed in range(20):
-        a, b = random_game(game, seed), random_game(game, seed)
-        assert a.history == b.history and a.deck == b.deck and a.scores == b.scores
-
-
 @pytest.mark.parametrize(("n", "options"), CONFIGS)
-def test_game_record_replays_exactly(n, options):
-    game = make_game(n, **options)
-    for seed in range(10):
-        state = random_game(game, seed)
-        record = game_record(state)
-        again = replay(record)
-        assert again.history == state.history and again.scores == state.scores
-        assert again.outcome() == state.outcome()
-        assert record["result"]["places"] == list(state.outcome().places)
-
-
-def test_clone_is_independent():
-    state = make_game(4).new_state(seed=3, log=True)
-    for action in (23, 24, 25, 26):
-        state.apply(action)
-    copy = state.clone()
-    copy.apply(copy.legal_actions()[0])
-    assert len(state.history) == 4 and len(copy.history) == 5
-    assert state.hands != copy.hands and state.loc != copy.loc and len(state.log) < len(copy.log)
+def test_same_seed_same_game_and_records_replay(n, options):
+    replayed(make_game(n, **options), range(20 if not options else 10))
 
 
 @pytest.mark.parametrize("n", [3, 4])

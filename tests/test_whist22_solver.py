@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import check_window
 
 from agents.base import play_game
 from agents.pimc import pimc
@@ -87,15 +88,7 @@ def test_alpha_beta_windows_bound_the_value():
             continue
         position = solver.position(state, state.current)
         exact = solver.solve(*position)
-        for alpha, beta in ((exact - 1, exact + 1), (exact, exact + 1), (exact - 1, exact)):
-            for solve in (solver.solve, compiled.solve):
-                value = solve(*position, alpha, beta)
-                if alpha < exact < beta:
-                    assert value == exact
-                elif exact <= alpha:
-                    assert exact <= value <= alpha
-                else:
-                    assert beta <= value <= exact
+        check_window((solver.solve, compiled.solve), position, exact)
 
 
 def test_counter_mirror_is_the_bot():
