@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import check_window
 
 from agents.base import play_game
 from agents.registry import make_agent, resolve
@@ -61,15 +62,7 @@ def test_alpha_beta_windows_bound_the_value():
     for state in _positions(20, 2, range(8, 16)):
         pos = solver.position(state)
         exact = solver.solve(*pos)
-        for alpha, beta in ((exact - 1, exact + 1), (exact, exact + 1), (exact - 1, exact)):
-            for solve in (solver.solve, compiled.solve):
-                value = solve(*pos, alpha, beta)
-                if alpha < exact < beta:
-                    assert value == exact
-                elif exact <= alpha:
-                    assert exact <= value <= alpha
-                else:
-                    assert beta <= value <= exact
+        check_window((solver.solve, compiled.solve), pos, exact)
 
 
 def test_compiled_solver_and_playout_agree_with_the_reference():
