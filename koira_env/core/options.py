@@ -66,6 +66,9 @@ def make_options(
     return rules
 
 
-def options_dict(rules: Any) -> dict[str, Any]:
-    """A rules dataclass as a JSON-ready dict (records, model metadata, configs)."""
-    return asdict(rules)
+class RuleSet:
+    """The base of every game's rules dataclass: ``to_dict`` written once (records, model
+    metadata, configs and the web lobby show rules as JSON-ready dicts)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)  # type: ignore[call-overload]

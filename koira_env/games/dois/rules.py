@@ -7,15 +7,15 @@ default.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
-from ...core.options import make_options
+from ...core.options import RuleSet, make_options
 from . import SPEC
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(RuleSet):
     """One validated Dois rule set."""
 
     num_players: int = 4
@@ -30,9 +30,6 @@ class Rules:
     # draws a new hand from it and the undealt cards ("player", the seed text), or everyone
     # is dealt again ("all").
     redeal: str = field(default="player", metadata={"choices": ("player", "all")})
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def make_rules(num_players: int = 4, **options: Any) -> Rules:

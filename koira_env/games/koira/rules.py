@@ -7,8 +7,10 @@ RULES.md explains each option and names the test that pins it.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
+
+from ...core.options import RuleSet
 
 # Allowed values of each choice-valued option; bool and int options are listed apart.
 CHOICES: dict[str, tuple[Any, ...]] = {
@@ -34,7 +36,7 @@ BOOL_OPTIONS = (
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(RuleSet):
     """One complete, validated rule set. Field docs are in RULES.md."""
 
     num_players: int = 4
@@ -56,9 +58,6 @@ class Rules:
     trump_ends_trick: bool = False
     reward: str = "loser"
     max_actions: int = 6000  # above the proven bound 52 + 52 * 14 * 8 (RULES.md, point 23)
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 # Source B's four VARIATIONS map to war_mode="split", trump_ends_trick, sequences_from_two

@@ -7,15 +7,15 @@ default.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
-from ...core.options import make_options
+from ...core.options import RuleSet, make_options
 from . import SPEC
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(RuleSet):
     """One validated Kop rule set."""
 
     num_players: int = 4
@@ -34,9 +34,6 @@ class Rules:
     tie: str = field(default="nobody", metadata={"choices": ("nobody", "queens_lose")})
     # Truncation safeguard: victory cards can flow back and forth forever (RULES.md).
     max_hands: int = field(default=200, metadata={"min": 1, "max": 100_000})
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def make_rules(num_players: int = 4, **options: Any) -> Rules:

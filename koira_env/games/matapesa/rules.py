@@ -6,15 +6,15 @@ suite's usual ``ValueError`` naming the valid choices. RULES.md explains each op
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
-from ...core.options import make_options
+from ...core.options import RuleSet, make_options
 from . import SPEC
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(RuleSet):
     """One validated Mätäpesä rule set (RULES.md, section Mätäpesä, says why each default)."""
 
     num_players: int = 4
@@ -27,9 +27,6 @@ class Rules:
     # Which of several cards of the winning rank takes the trick: the last played (the text)
     # or the first.
     tie_winner: str = field(default="last", metadata={"choices": ("last", "first")})
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def make_rules(num_players: int = 4, **options: Any) -> Rules:

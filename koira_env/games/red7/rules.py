@@ -8,17 +8,17 @@ is the published Advanced Red7. RULES.md (section Red7) says why each default.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
-from ...core.options import make_options
+from ...core.options import RuleSet, make_options
 from . import SPEC
 
 TARGETS = {2: 40, 3: 35, 4: 30}  # Advanced Red7's points to win, by player count
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(RuleSet):
     """One validated Red7 rule set."""
 
     num_players: int = 4
@@ -41,9 +41,6 @@ class Rules:
     # Truncation safeguard for scoring="points": every round scores at least one card, so a
     # points game has at most 50 - 8n rounds and the default never truncates (RULES.md).
     max_rounds: int = field(default=100, metadata={"min": 1, "max": 100_000})
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
     @property
     def points_to_win(self) -> int:

@@ -7,15 +7,15 @@ default and which source it follows.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
-from ...core.options import make_options
+from ...core.options import RuleSet, make_options
 from . import SPEC
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(RuleSet):
     """One validated Teka rule set."""
 
     num_players: int = 4
@@ -43,9 +43,6 @@ class Rules:
     )
     # Truncation safeguard for the options under which hands can score nothing (RULES.md).
     max_hands: int = field(default=200, metadata={"min": 1, "max": 100_000})
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def make_rules(num_players: int = 4, **options: Any) -> Rules:

@@ -6,15 +6,15 @@ suite's usual ``ValueError`` naming the valid choices. RULES.md explains each op
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
-from ...core.options import make_options
+from ...core.options import RuleSet, make_options
 from . import SPEC
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(RuleSet):
     """One validated Whist 22 rule set (RULES.md, section Whist 22, says why each default)."""
 
     num_players: int = 4
@@ -29,9 +29,6 @@ class Rules:
     floor_at_zero: bool = False
     # The game also ends after this many hands (0: no limit; 1: the single-hand game).
     max_hands: int = field(default=0, metadata={"min": 0, "max": 10_000})
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def make_rules(num_players: int = 4, **options: Any) -> Rules:
