@@ -107,3 +107,20 @@ def test_training_doc_and_help_make_minutes_the_budget_of_one_invocation():
     text = read("docs/training.md")
     assert "It is the budget of this invocation: `--resume` with `--minutes 30`" in text
     assert "--minutes 60 --resume" not in text
+
+
+def test_every_test_rules_md_names_exists():
+    """RULES.md pins each rule to a test (``file::test``); folding tests must not orphan one.
+    Koira's rule files are named short (``one::`` is ``test_rules_phase_one.py``)."""
+    short = {"one": "phase_one", "two": "phase_two", "info": "information", "seq": "sequences"}
+    short |= {"setup": "setup", "outcome": "outcome"}
+    refs = set(re.findall(r"`([a-z0-9_]+)::(test_[a-z0-9_]+)`", read("RULES.md")))
+    assert len(refs) > 200
+    missing = []
+    for module, name in sorted(refs):
+        path = ROOT / Path(
+            f"tests/test_{'rules_' + short[module] if module in short else module}.py"
+        )
+        if not path.exists() or not re.search(rf"^def {name}\(", path.read_text(), re.M):
+            missing.append(f"{module}::{name}")
+    assert missing == []
