@@ -27,7 +27,7 @@ from .ismcts import ENGINES, game_rollout, rollout_move
 @cache
 def game_flat(game_id: str) -> Callable[..., list[tuple[int, float]] | None] | None:
     """The game's compiled flat Monte Carlo (``GameSpec.flat``), or ``None``."""
-    return spec(game_id).flat()
+    return spec(game_id).load("flat")
 
 
 def action_values(

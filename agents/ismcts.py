@@ -51,7 +51,7 @@ ENGINES = ("auto", "python")
 @cache
 def game_rollout(game_id: str) -> Callable[[State], int] | None:
     """The game's own rollout policy, or ``None`` (then rollouts are uniformly random)."""
-    return spec(game_id).rollout()
+    return spec(game_id).load("rollout")
 
 
 def rollout_move(turn: Turn, random_rollout: bool = False) -> int:
@@ -66,7 +66,7 @@ def rollout_move(turn: Turn, random_rollout: bool = False) -> int:
 @cache
 def game_search(game_id: str) -> Callable[..., dict[int, int] | None] | None:
     """The game's compiled search (``GameSpec.search``), or ``None``."""
-    return spec(game_id).search()
+    return spec(game_id).load("search")
 
 
 class ISMCTSAgent:

@@ -29,7 +29,7 @@ from .ismcts import ENGINES, rollout_move
 @cache
 def game_pimc(game_id: str) -> Callable[..., list[tuple[int, float]] | None] | None:
     """The game's open-card move values (``GameSpec.pimc``), or ``None``."""
-    return spec(game_id).pimc()
+    return spec(game_id).load("pimc")
 
 
 class PIMCAgent:
@@ -76,7 +76,7 @@ class PIMCAgent:
 def game_bot(text: str, game_id: str) -> Any:
     """One of the game's own bots from ``name[:argument]`` (``counter``): the fallback."""
     name, _, arg = text.partition(":")
-    bots = spec(game_id).bots()
+    bots = spec(game_id).load("bots")
     if name not in bots:
         raise ValueError(f"pimc's fallback must be one of {sorted(bots)}, got {text!r}")
     return bots[name](arg) if arg else bots[name]()

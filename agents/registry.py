@@ -43,7 +43,7 @@ def register(game: str, name: str, factory: Callable[..., Any]) -> None:
 
 def agent_factories(game: str = "koira") -> dict[str, Callable[..., Any]]:
     """Every named agent of ``game``: the generic agents, the game's bots, study agents."""
-    return {**GENERIC, **spec(game).bots(), **_STUDY_AGENTS.get(game, {})}
+    return {**GENERIC, **spec(game).load("bots"), **_STUDY_AGENTS.get(game, {})}
 
 
 def needs_argument(factory: Callable[..., Any]) -> bool:

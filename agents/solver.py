@@ -32,7 +32,7 @@ from .ismcts import ISMCTSAgent, rollout_move
 @cache
 def game_endgame(game_id: str) -> Any:
     """The game's endgame solver (``GameSpec.endgame``), or ``None``."""
-    return spec(game_id).endgame()
+    return spec(game_id).load("endgame")
 
 
 class SolverAgent:

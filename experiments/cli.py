@@ -61,7 +61,7 @@ def _options(args: argparse.Namespace) -> tuple[tuple[str, Any], ...]:
 def preset_games() -> dict[str, list[str]]:
     """The games that have rule presets (their ``make_game`` takes ``rules``) and the presets'
     names (``GameSpec.presets``): Koira's koira, koira-b and mattis."""
-    return {game: list(presets) for game in games() if (presets := spec(game).presets())}
+    return {game: list(presets) for game in games() if (presets := spec(game).load("presets"))}
 
 
 def _game(args: argparse.Namespace) -> Game:

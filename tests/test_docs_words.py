@@ -76,7 +76,7 @@ def test_tournaments_doc_lists_every_games_own_bots():
     for part in found.group(1).split(";"):
         title = part.split("`")[0].strip()
         listed[title] = set(re.findall(r"`(\w+)`", part))
-    assert listed == {spec(g).title: set(spec(g).bots()) for g in games()}
+    assert listed == {spec(g).title: set(spec(g).load("bots")) for g in games()}
 
 
 def test_the_docs_say_which_subcommands_take_game():

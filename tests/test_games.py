@@ -123,11 +123,19 @@ def test_spec_and_game_attributes(game_id):
     assert choices(game_id).rank_by == rank_by and entry.single_hand == single_hand
     game = make_game(game_id)
     assert (game.num_actions, game.deck_size) == (actions, deck)
-    assert set(entry.bots()) == bots and entry.rollout() is not None
+    assert set(entry.load("bots")) == bots and entry.load("rollout") is not None
     env = make(game_id)
     env.reset(seed=0)
     assert env.num_agents == len(env.possible_agents) == default
     assert env.agent_selection == "player_0"
+
+
+def test_spec_loads_only_declared_plugins():
+    entry = spec("red7")
+    assert entry.load("pimc") is None  # not declared: the agent refuses it by name
+    assert spec("kop").load("pimc").__name__ == "move_values"
+    with pytest.raises(ValueError, match="unknown plug-in 'bot'"):
+        entry.load("bot")
 
 
 def test_koira_presets_have_their_own_names():
@@ -452,9 +460,9 @@ def test_generic_agents_play_every_game(game_id):
 def test_the_games_bots_and_rollout_play_legal_moves_from_their_views(game_id, n):
     """Each of the game's bots in turn, by seat and deal, over whole games; the rollout policy
     ISMCTS plays out with picks a legal move at every decision."""
-    bots = spec(game_id).bots()
+    bots = spec(game_id).load("bots")
     names = sorted(bots)
-    rollout = spec(game_id).rollout()
+    rollout = spec(game_id).load("rollout")
     game = make_game(game_id, n)
     for seed in range(10):
         rng = random.Random(seed)
@@ -479,7 +487,7 @@ BOTS_WITH_AN_ARGUMENT = {
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_the_games_bots_name_themselves_and_refuse_a_bad_argument(game_id):
-    for name, factory in spec(game_id).bots().items():
+    for name, factory in spec(game_id).load("bots").items():
         assert factory().name == name
         with pytest.raises(ValueError, match=rf"{name}.* got 'x'") as err:
             factory("x")
@@ -493,7 +501,7 @@ ROLLOUT_GAMES = {("kop", 4): 100, ("whist22", 3): 30, ("whist22", 4): 30}
 
 @pytest.mark.parametrize(("game_id", "n"), TABLES)
 def test_the_rollout_policy_plays_whole_games_by_itself(game_id, n):
-    rollout = spec(game_id).rollout()
+    rollout = spec(game_id).load("rollout")
     game = make_game(game_id, n)
     for seed in range(ROLLOUT_GAMES.get((game_id, n), 10)):
         state = game.new_state(seed=seed)

@@ -89,7 +89,7 @@ def test_bot_strategies() -> None:
     state = game.new_state(deck + [card_name(c) for c in range(52) if card_name(c) not in names])
     state.apply(11)  # player_0 leads a king
     view = state.view(1)  # player_1: 5D and five clubs/diamonds above it
-    bots = spec("matapesa").bots()
+    bots = spec("matapesa").load("bots")
     reaching = [a for a in view.legal if a >= view.to_reach]
     assert bots["shed"]().act(Turn(view, game, random.Random(0), state)) == view.legal[-1]
     assert bots["lowest"]().act(Turn(view, game, random.Random(0), state)) == view.legal[0]

@@ -52,7 +52,7 @@ def test_action_names():
     assert game.action_id("palette R7 canvas B3") == turn("R7", "B3") == 50 * 49 + 17
     assert game.action_id("canvas v1") == turn(canvas="V1") == 1
     assert game.action_name(turn("O5")) == "palette O5"
-    assert entry.rollout() is ROLLOUT
+    assert entry.load("rollout") is ROLLOUT
 
 
 def test_bad_options_and_decks_name_the_valid_choices():

@@ -30,7 +30,7 @@ def turn(state, seat=None):
 
 
 def test_spec_lists_the_bots_and_rollout():
-    assert set(SPEC.bots()) == {"counter", "greedy"} and SPEC.rollout() is ROLLOUT
+    assert set(SPEC.load("bots")) == {"counter", "greedy"} and SPEC.load("rollout") is ROLLOUT
 
 
 @pytest.mark.parametrize("n", [3, 4])

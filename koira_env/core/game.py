@@ -317,7 +317,7 @@ class Game:
         dict in the schema of ``core.table``: the one source of the web table and the
         ``rgb_array`` picture. Built from ``state.view(seat)`` and public facts only, so no
         card hidden from the seat can reach it. Each game declares it (``GameSpec.table``)."""
-        return self.spec.table()(state, seat)
+        return self.spec.load("table")(state, seat)
 
     def end_info(self, state: State) -> dict[str, Any]:
         """The env's ``info`` at the end: the outcome with seats as agent names, raw scores."""

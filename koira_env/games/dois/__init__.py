@@ -7,19 +7,9 @@ RULES.md (section Dois); docs/games/dois.md shows how to use the environment and
 
 from __future__ import annotations
 
-from ...core.spec import GameSpec, Plugin, exports
+from ...core.spec import GameSpec, exports
 
-SPEC = GameSpec(
-    id="dois",
-    title="Dois",
-    players=(3, 4),
-    default_players=4,
-    game=Plugin(f"{__name__}.game", "make_game"),
-    table=Plugin(f"{__name__}.table", "table"),
-    bots=Plugin(f"{__name__}.bots", "BOTS"),
-    rollout=Plugin(f"{__name__}.bots", "ROLLOUT"),
-    single_hand={"hands": 1},
-)
+SPEC = GameSpec(__name__, id="dois", title="Dois", players=(3, 4), single_hand={"hands": 1})
 
 __getattr__ = exports(
     __name__,

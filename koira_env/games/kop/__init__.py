@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from ...core.spec import GameSpec, Plugin
+from ...core.spec import GameSpec
 
 SPEC = GameSpec(
+    __name__,
     id="kop",
     title="Kop",
     players=(4, 4),
-    default_players=4,
-    game=Plugin(f"{__name__}.game", "make_game"),
-    table=Plugin(f"{__name__}.table", "table"),
-    bots=Plugin(f"{__name__}.bots", "BOTS"),
-    rollout=Plugin(f"{__name__}.bots", "ROLLOUT"),
-    pimc=Plugin(f"{__name__}.search", "move_values"),
+    pimc="search.move_values",
     single_hand={"single_hand": True},
 )

@@ -6,19 +6,10 @@ Mätäpesä); docs/games/matapesa.md shows how to use the environment and the bo
 
 from __future__ import annotations
 
-from ...core.spec import GameSpec, Plugin, exports
+from ...core.spec import GameSpec, exports
 
-SPEC = GameSpec(
-    id="matapesa",
-    title="Mätäpesä",
-    players=(3, 8),
-    default_players=4,
-    game=Plugin(f"{__name__}.engine", "make_game"),
-    table=Plugin(f"{__name__}.table", "table"),
-    bots=Plugin(f"{__name__}.bots", "BOTS"),
-    rollout=Plugin(f"{__name__}.bots", "ROLLOUT"),
-    single_hand={},  # a game is one round already
-)
+# a game is one round already (no single_hand options)
+SPEC = GameSpec(__name__, id="matapesa", title="Mätäpesä", players=(3, 8), game="engine.make_game")
 
 __getattr__ = exports(
     __name__,

@@ -7,16 +7,7 @@ the environment and the bots.
 
 from __future__ import annotations
 
-from ...core.spec import GameSpec, Plugin
+from ...core.spec import GameSpec
 
-SPEC = GameSpec(
-    id="red7",
-    title="Red7",
-    players=(2, 4),
-    default_players=4,
-    game=Plugin(f"{__name__}.game", "make_game"),
-    table=Plugin(f"{__name__}.table", "table"),
-    bots=Plugin(f"{__name__}.bots", "BOTS"),
-    rollout=Plugin(f"{__name__}.bots", "ROLLOUT"),
-    single_hand={},  # the default game is one round already (scoring="points" is the long one)
-)
+# the default game is one round already (scoring="points" is the long one)
+SPEC = GameSpec(__name__, id="red7", title="Red7", players=(2, 4))

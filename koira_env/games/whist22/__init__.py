@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from ...core.spec import GameSpec, Plugin, exports
+from ...core.spec import GameSpec, exports
 
 SPEC = GameSpec(
+    __name__,
     id="whist22",
     title="Whist 22",
     players=(3, 4),
-    default_players=4,
-    game=Plugin(f"{__name__}.game", "make_game"),
-    table=Plugin(f"{__name__}.table", "table"),
-    bots=Plugin(f"{__name__}.bots", "BOTS"),
-    rollout=Plugin(f"{__name__}.bots", "ROLLOUT"),
-    pimc=Plugin(f"{__name__}.search", "move_values"),
+    pimc="search.move_values",
     single_hand={"max_hands": 1},
 )
 
