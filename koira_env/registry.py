@@ -1,4 +1,5 @@
-"""The one registry of games: adding a game is one line in ``_PACKAGES``.
+"""The one registry of games: adding a game to the suite is one line in ``_PACKAGES``; a game
+from outside plugs in with ``register``.
 
 ``games()`` lists the ids, ``spec(game)`` gives a game's ``GameSpec``, ``make_game`` a
 ``Game`` (rules at a table size), ``make`` / ``make_raw`` its PettingZoo AEC env, and
@@ -25,6 +26,27 @@ _PACKAGES = {
     "teka": "koira_env.games.teka",
     "red7": "koira_env.games.red7",
 }
+_BUILT_IN = frozenset(_PACKAGES)
+
+
+def register(package: str) -> str:
+    """Plug in a game from outside the suite (a researcher's own, or docs/games.md's example
+    ``examples/tricks``): the importable ``package``'s ``SPEC`` joins the registry under its
+    id, in this process and the worker processes it forks. Returns the id; ``ValueError`` if
+    another package has it."""
+    declared = importlib.import_module(package).SPEC
+    taken = _PACKAGES.get(declared.id, package)
+    if taken != package:
+        raise ValueError(f"game id {declared.id!r} is taken by {taken}")
+    _PACKAGES[declared.id] = package
+    return declared.id
+
+
+def unregister(game: str) -> None:
+    """Take a ``register``-ed game out again (the suite's own games stay)."""
+    if game in _BUILT_IN:
+        raise ValueError(f"{game!r} is one of the suite's games and cannot be unregistered")
+    _PACKAGES.pop(game, None)
 
 
 def games() -> list[str]:

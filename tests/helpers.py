@@ -4,19 +4,37 @@ the slow runs' chunks over every core. What every game must do is in tests/test_
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import random
+import sys
 import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from koira_env.core.record import game_record
-from koira_env.registry import replay
+from koira_env.registry import register, replay, unregister
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+@contextlib.contextmanager
+def example_game() -> Iterator[str]:
+    """docs/games.md's example game (``examples/tricks``) registered for the block, so the
+    conformance suite holds it to the protocol without other tests seeing an eighth game."""
+    if str(EXAMPLES) not in sys.path:
+        sys.path.append(str(EXAMPLES))
+    game_id = register("tricks")
+    try:
+        yield game_id
+    finally:
+        unregister(game_id)
 
 
 def random_game(game: Any, seed: int, *, log: bool = False) -> Any:

@@ -22,7 +22,14 @@ import warnings
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from helpers import observed_positions, play_out, random_game, replayed, snapshot
+from helpers import (
+    example_game,
+    observed_positions,
+    play_out,
+    random_game,
+    replayed,
+    snapshot,
+)
 from pettingzoo.test import api_test, render_test, seed_test
 
 import koira_env
@@ -40,15 +47,24 @@ from koira_env.core.record import game_record
 from koira_env.core.single_agent import SingleAgentEnv
 from koira_env.registry import replay, spec
 
-GAMES = games()
-# (game, players): each game at its smallest and largest table
-TABLES = sorted({(g, n) for g in GAMES for n in spec(g).players})
-# (game, players): each game at every table size
-ALL_TABLES = [(g, n) for g in GAMES for n in range(spec(g).players[0], spec(g).players[1] + 1)]
-# (game, players, options): every table in the full game, and in the single-hand form if any
-ENV_FORMS = [(g, n, {}) for g, n in ALL_TABLES] + [
-    (g, n, spec(g).single_hand) for g, n in ALL_TABLES if spec(g).single_hand
-]
+SUITE = games()
+with example_game() as EXAMPLE:  # docs/games.md's walkthrough game is held to the same suite
+    GAMES = games()
+    # (game, players): each game at its smallest and largest table
+    TABLES = sorted({(g, n) for g in GAMES for n in spec(g).players})
+    # (game, players): each game at every table size
+    ALL_TABLES = [(g, n) for g in GAMES for n in range(spec(g).players[0], spec(g).players[1] + 1)]
+    # (game, players, options): every table in the full game, and in the single-hand form if any
+    ENV_FORMS = [(g, n, {}) for g, n in ALL_TABLES] + [
+        (g, n, spec(g).single_hand) for g, n in ALL_TABLES if spec(g).single_hand
+    ]
+
+
+@pytest.fixture(autouse=True)
+def registered_example():
+    """The example game is registered while each test here runs, and only then."""
+    with example_game():
+        yield
 
 
 def form_id(value: object) -> str | None:
@@ -70,7 +86,25 @@ def random_states(game_id: str, n: int, count: int, seed: int = 0):
 
 
 def test_games_are_listed_and_unknown_ones_named():
-    assert GAMES == ["koira", "matapesa", "whist22", "kop", "dois", "teka", "red7"]
+    assert SUITE == ["koira", "matapesa", "whist22", "kop", "dois", "teka", "red7"]
+    assert games() == [*SUITE, EXAMPLE]  # a registered game is listed after the suite's
+
+
+def test_register_refuses_a_taken_id_and_unregister_keeps_the_suites_games(tmp_path, monkeypatch):
+    from koira_env import registry
+
+    assert registry.register("tricks") == EXAMPLE  # the same package again: no change
+    (tmp_path / "my_kop").mkdir()
+    (tmp_path / "my_kop" / "__init__.py").write_text(
+        "from koira_env.core.spec import GameSpec\n"
+        "SPEC = GameSpec(__name__, id='kop', title='My Kop', players=(4, 4))\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ValueError, match=r"game id 'kop' is taken by koira_env\.games\.kop"):
+        registry.register("my_kop")
+    with pytest.raises(ValueError, match="'kop' is one of the suite's games"):
+        registry.unregister("kop")
+    assert spec("kop").title == "Kop" and games() == [*SUITE, EXAMPLE]
     with pytest.raises(ValueError, match=r"unknown game 'poker'.*valid games: \['koira'"):
         make("poker")
 
@@ -112,6 +146,7 @@ SPECS = {
     "dois": ("Dois", (3, 4), 4, "win_rate", {"hands": 1}, 25, 68, {"counter", "greedy"}),
     "teka": ("Teka", (4, 4), 4, "win_rate", {"single_hand": True}, 73, 52, {"counter", "greedy"}),
     "red7": ("Red7", (2, 4), 4, "win_rate", {}, 2500, 49, {"pressure", "thrifty"}),
+    "tricks": ("Tricks", (2, 4), 4, "mean_place", {}, 20, 20, {"high"}),
 }  # fmt: skip
 
 
@@ -524,7 +559,7 @@ def test_a_tournament_runs_on_every_game(game_id, tmp_path):
 
 # ---------------------------------------------------------------- compiled cores
 # the games with a compiled core and the pure-Python reference (``engine=``)
-COMPILED = [g for g in GAMES if hasattr(make_game(g), "engine")]
+COMPILED = [g for g in SUITE if hasattr(make_game(g), "engine")]
 # by game: the arguments of the game module's ``make_game`` for a table checked below, and
 # for another table with the message its compiled core gives for a state of the first
 COMPILED_TABLES = {

@@ -1,0 +1,103 @@
+"""Tricks as a game of the suite: the options, the observation, action names and text.
+
+The observation is built from ``state.view(seat)`` alone, so it cannot show a hidden card;
+the suite's fast games build theirs from bytes tables instead (``core.encoding``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from koira_env.core import events
+from koira_env.core.encoding import layout
+from koira_env.core.game import Game, action_index
+
+from . import SPEC
+from .engine import NUM_CARDS, State, card_id, card_name
+from .rules import Rules, make_rules
+
+
+class TricksGame(Game):
+    """Tricks under one ``Rules``; build it with ``make_game``."""
+
+    spec = SPEC
+    deck_size = NUM_CARDS
+    max_decks = 1  # dealt once
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.num_players = n = rules.num_players
+        self.num_actions = NUM_CARDS  # action a: play card a
+        fields = [
+            ("cards_mine", NUM_CARDS, 1.0),
+            ("cards_trick", NUM_CARDS, 1.0),
+            ("cards_played", NUM_CARDS, 1.0),
+            ("trick_leader", n, 1.0),  # seat-relative: entry r is r seats after me
+            ("tricks_won", n, 1.0 / rules.hand_size),
+        ]
+        self.observation_layout, self._scale = layout(fields)
+        self.observation_size = len(self._scale)
+
+    def new_state(
+        self, deck: Sequence[Any] | None = None, *, seed: Any = None, log: bool = False
+    ) -> State:
+        order = [] if deck is None else self.parse_deck(deck)
+        return State(self, order, random.getrandbits(63) if seed is None else seed, log)
+
+    def card_name(self, card: int) -> str:
+        return card_name(card)
+
+    def card_id(self, name: str) -> int:
+        return card_id(name)
+
+    def action_name(self, action: int) -> str:
+        return card_name(action_index(action, self.num_actions))
+
+    def observation(self, state: State, seat: int) -> np.ndarray:
+        view = state.view(seat)
+        n = self.num_players
+        codes = np.zeros(self.observation_size, np.uint8)
+        where = self.observation_layout
+        codes[where["cards_mine"]][list(view.hand)] = 1
+        codes[where["cards_trick"]][[c for _, c in view.trick]] = 1
+        codes[where["cards_played"]][list(view.played)] = 1
+        if view.trick:
+            codes[where["trick_leader"]][(view.trick[0][0] - seat) % n] = 1
+        codes[where["tricks_won"]] = [view.tricks_won[(seat + r) % n] for r in range(n)]
+        return codes * self._scale
+
+    def render(self, state: State, seat: int) -> str:
+        view = state.view(seat)
+        trick = " ".join(f"{card_name(c)}(p{p})" for p, c in view.trick) or "-"
+        lines = [
+            f"{self.title}: tricks won {list(view.tricks_won)}",
+            f"Trick: {trick}",
+            f"Hand of player_{seat}: {' '.join(card_name(c) for c in view.hand) or '-'}",
+        ]
+        if view.legal:
+            lines.append("Legal: " + " ".join(card_name(a) for a in view.legal))
+        if state.is_terminal:
+            lines.append(f"Game over. Places: {list(state.outcome().places)}")
+        return "\n".join(lines)
+
+    def describe_event(self, event: dict[str, Any]) -> str:
+        kind = event["type"]
+        if kind == events.DEAL:
+            hands = "; ".join(f"player_{p}: {' '.join(h)}" for p, h in enumerate(event["hands"]))
+            return f"Deal. {hands}"
+        if kind == events.PLAY:
+            return f"player_{event['player']} plays {event['card']}"
+        if kind == events.TRICK:
+            return f"player_{event['winner']} takes {' '.join(event['cards'])}"
+        if kind == events.GAME_OVER:
+            return f"Game over: places {event['places']}"
+        raise KeyError(kind)
+
+
+def make_game(num_players: int = 4, **options: Any) -> TricksGame:
+    """A ``TricksGame``; ``ValueError`` for a bad player count or option."""
+    return TricksGame(make_rules(num_players, **options))
