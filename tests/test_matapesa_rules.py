@@ -12,7 +12,8 @@ import pytest
 
 from koira_env.cards import RANKS, card_id, card_name
 from koira_env.core.game import IllegalActionError
-from koira_env.games.matapesa.engine import MatapesaGame, State
+from koira_env.games.matapesa.engine import State
+from koira_env.games.matapesa.game import MatapesaGame
 from koira_env.registry import make_game
 
 HAND_SIZES = {3: (17, 1), 4: (13, 0), 5: (10, 2), 6: (8, 4), 7: (7, 3), 8: (6, 4)}

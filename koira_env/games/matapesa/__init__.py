@@ -9,16 +9,16 @@ from __future__ import annotations
 from ...core.spec import GameSpec, exports
 
 # a game is one round already (no single_hand options)
-SPEC = GameSpec(__name__, id="matapesa", title="Mätäpesä", players=(3, 8), game="engine.make_game")
+SPEC = GameSpec(__name__, id="matapesa", title="Mätäpesä", players=(3, 8))
 
 __getattr__ = exports(
     __name__,
     {
-        "MatapesaGame": "engine",
+        "MatapesaGame": "game",
         "MatapesaView": "engine",
         "Rules": "rules",
         "State": "engine",
-        "make_game": "engine",
+        "make_game": "game",
         "make_rules": "rules",
     },
 )

@@ -1,0 +1,173 @@
+"""Mätäpesä as a game of the suite: the ``Game`` at one table size, the observation encoder,
+action names and text. The rules are in ``engine.py``."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ...cards import NUM_CARDS, RANK_OF, RANKS, card_id, card_name
+from ...core import events
+from ...core.deck import hand_deck
+from ...core.encoding import layout, one_hots, seat_one_hots
+from ...core.game import Game, action_index
+from . import SPEC
+from .engine import COUNT_SCALE, MAX_HAND, NUM_RANKS, PLAYED, MatapesaView, State
+from .rules import Rules, make_rules
+
+
+class MatapesaGame(Game):
+    """Mätäpesä at one table size: 52 cards, ``52 // n`` tricks, the last trick's winner loses."""
+
+    spec = SPEC
+    deck_size = NUM_CARDS
+    max_decks = 1
+
+    def __init__(self, rules: Rules) -> None:
+        n = rules.num_players
+        self.rules = rules
+        self.num_players = n
+        self.num_actions = NUM_RANKS
+        self.hand_size = self.num_tricks = NUM_CARDS // n
+        self.follow_highest = rules.follow == "highest"
+        self.lowest_anytime = rules.lowest_anytime
+        self.tie_last = rules.tie_winner == "last"
+        self.observation_layout, self._scale = layout(_fields(n))
+        self.observation_size = len(self._scale)
+        # Encoder tables. one_hot[seat][p] is seat-relative; index -1 (p = -1) is all zeros.
+        self._one_hot = seat_one_hots(n)
+        self._rank_one_hot = one_hots(NUM_RANKS)
+        self._rotate = [operator.itemgetter(*[(s + r) % n for r in range(n)]) for s in range(n)]
+        # trick_offset[seat][loc code of a played card]: where its rank row starts
+        self._trick_offset = [
+            [0] * PLAYED + [((p - s) % n) * NUM_RANKS for p in range(n)] for s in range(n)
+        ]
+        self._trick_zeros = bytearray(n * NUM_RANKS)
+        self._byte = [bytes((i,)) for i in range(256)]
+
+    # ------------------------------------------------------------------ states
+    def new_state(
+        self, deck: Sequence[Any] | None = None, *, seed: Any = None, log: bool = False
+    ) -> State:
+        ids = [] if deck is None else self.parse_deck(deck)
+        hand_deck(ids, seed, 0, NUM_CARDS)  # shuffles the deck from the seed if none is given
+        return State(self, ids, seed, log)
+
+    def card_name(self, card: int) -> str:
+        return card_name(card)
+
+    def card_id(self, name: str) -> int:
+        return card_id(name)
+
+    # ------------------------------------------------------------------ encoding
+    def observation(self, state: State, seat: int) -> np.ndarray:
+        """A fresh float32 vector (layout in ``observation_layout`` and RULES.md): rank counts
+        of the seat's hand, of every seat's played cards, of the left-over and the unseen
+        cards, then the trick, all seat-relative; one ``bytes`` join and one multiply."""
+        rot = self._rotate[seat]
+        one_hot = self._one_hot[seat]
+        mine = state.counts[seat]
+        trick = self._trick_zeros[:]
+        offset = self._trick_offset[seat]
+        loc = state.loc
+        plays = state.plays
+        for k in range(state.trick_start, len(plays)):
+            card = plays[k]
+            trick[offset[loc[card]] + RANK_OF[card]] = 1
+        left = self.num_tricks - state.tricks_done
+        parts = [mine, *rot(state.played)]
+        parts += (
+            state.out_counts,
+            bytes(map(operator.sub, state.in_hands, mine)),
+            trick,
+            self._rank_one_hot[state.need],
+            one_hot[state.winner],
+            one_hot[state.leader],
+            one_hot[-1] if state.loser >= 0 else one_hot[state.current],
+            bytes(rot(state.hand_sizes)),
+            self._byte[left],
+            b"\x01" if left == 1 else b"\x00",
+        )
+        return np.frombuffer(b"".join(parts), np.uint8) * self._scale
+
+    def action_name(self, action: int) -> str:
+        return RANKS[action_index(action, self.num_actions)]
+
+    # ------------------------------------------------------------------ text
+    def render(self, state: State, seat: int) -> str:
+        v = state.view(seat)
+        n = self.num_players
+        lines = [f"{self.title}, {n} players: " + _status(v)]
+        lines.append("Out of play: " + (_cards(v.out_of_play) or "none"))
+        for p in range(n):
+            won = f", {v.tricks_won[p]} trick{'s' * (v.tricks_won[p] != 1)} won"
+            played = _cards(v.played[p]) or "-"
+            lines.append(f"player_{p}: {v.hand_sizes[p]} in hand{won}; played {played}")
+        if v.trick:
+            plays = ", ".join(f"player_{p} {card_name(c)}" for p, c in v.trick)
+            reach = f"; to reach: {RANKS[v.to_reach]}" if v.to_reach >= 0 else ""
+            lines.append(f"Trick (led by player_{v.leader}): {plays}{reach}")
+        lines.append(f"Hand of player_{seat}: " + (_cards(v.hand) or "empty"))
+        if v.legal:
+            lines.append("Legal: " + " ".join(RANKS[a] for a in v.legal))
+        return "\n".join(lines)
+
+    def describe_event(self, event: dict[str, Any]) -> str:
+        kind = event["type"]
+        if kind == "out_of_play":
+            return "out of play, face up: " + (" ".join(event["cards"]) or "none")
+        if kind == events.PLAY:
+            return f"player_{event['player']} plays {event['card']}"
+        if kind == events.TRICK:
+            cards = " ".join(event["cards"])
+            return f"player_{event['player']} wins trick {event['trick']} ({cards})"
+        if kind == events.GAME_OVER:
+            return f"player_{event['loser']} won the last trick with {event['card']} and loses"
+        raise KeyError(kind)
+
+    def end_info(self, state: State) -> dict[str, Any]:
+        info = super().end_info(state)
+        if state.loser >= 0:
+            info["loser"] = f"player_{state.loser}"
+        return info
+
+
+def _status(v: MatapesaView) -> str:
+    if v.loser >= 0:
+        return f"game over, player_{v.loser} won the last trick and loses"
+    who = f"player_{v.seat} to play" if v.legal else "waiting"
+    return f"trick {v.trick_number + 1} of {v.num_tricks}, {who}"
+
+
+def _cards(cards: Sequence[int]) -> str:
+    return " ".join(card_name(c) for c in cards)
+
+
+def _fields(n: int) -> list[tuple[str, int, float]]:
+    """(name, size, scale) of every observation field, in vector order; "_r" is the player
+    r seats after the observer."""
+    fields = [("hand_ranks", NUM_RANKS, COUNT_SCALE)]
+    fields += [(f"played_ranks_{r}", NUM_RANKS, COUNT_SCALE) for r in range(n)]
+    fields += [
+        ("out_of_play_ranks", NUM_RANKS, COUNT_SCALE),
+        ("unseen_ranks", NUM_RANKS, COUNT_SCALE),
+    ]
+    fields += [(f"trick_rank_{r}", NUM_RANKS, 1.0) for r in range(n)]
+    return [
+        *fields,
+        ("to_reach", NUM_RANKS, 1.0),
+        ("trick_winner", n, 1.0),
+        ("leader", n, 1.0),
+        ("current_player", n, 1.0),
+        ("hand_sizes", n, 1.0 / MAX_HAND),
+        ("tricks_left", 1, 1.0 / MAX_HAND),
+        ("last_trick", 1, 1.0),
+    ]
+
+
+def make_game(num_players: int = 4, **options: Any) -> MatapesaGame:
+    """The registry's entry point: validated rules at a table size."""
+    return MatapesaGame(make_rules(num_players, **options))
