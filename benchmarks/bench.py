@@ -18,7 +18,11 @@ Every measurement plays the same seeded deals with uniformly random legal action
   game lengths), i.e. the cost of the loop and the AEC protocol themselves;
 * games with two engines (Koira, Red7), ``engine (python)`` and ``env (python)``: the first
   two on the pure-Python reference engine, beside the compiled core (the default), with
-  their ratios.
+  their ratios;
+* ``bridge buffer``: the yardstick Koira's env is held to, OpenSpiel's bridge (every card
+  played) with its observation written into one reused buffer (``peers.py``'s row), measured
+  beside each config so that each env's ratio to it comes from the same repetitions; left out
+  where ``open_spiel`` is not installed (the ``bench`` extra) or with ``--no-yardstick``.
 
 Each is repeated ``--reps`` times; the table shows the median rate and its spread (min..max)
 in wall-clock time, and the median rate in process CPU time, which a busy machine (other
@@ -28,12 +32,14 @@ processes competing for the core) distorts less. Run it on an idle machine for r
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import platform
 import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -185,7 +191,32 @@ def null_like(env: AECEnv, lengths: list[int]) -> NullEnv:
     )
 
 
-def measure(config: str, games: int, reps: int) -> dict[str, Any]:
+Loop = Callable[[int], tuple[int, tuple[float, float]]]  # games -> (decisions, clock)
+
+
+def yardstick() -> Loop | None:
+    """``games`` random games of OpenSpiel's bridge with a reused observation buffer, the row
+    of ``peers.py`` (loaded from beside this file), or None without ``open_spiel``."""
+    path = Path(__file__).with_name("peers.py")
+    spec_ = importlib.util.spec_from_file_location("koira_bench_peers", path)
+    assert spec_ is not None and spec_.loader is not None
+    peers = sys.modules[spec_.name] = importlib.util.module_from_spec(spec_)  # for its dataclasses
+    spec_.loader.exec_module(peers)
+    try:
+        play = peers.openspiel("bridge", "buffer")()
+    except ImportError:
+        return None
+
+    def run(games: int) -> tuple[int, tuple[float, float]]:
+        rng = random.Random(0)
+        clock = Clock()
+        steps = sum(play(rng, k) for k in range(games))
+        return steps, clock.stop()
+
+    return run
+
+
+def measure(config: str, games: int, reps: int, bridge: Loop | None = None) -> dict[str, Any]:
     """Median and spread of each rate over ``reps`` repetitions, and their ratios."""
     game = make_config(config)
     env = CardGameEnv(game)
@@ -195,6 +226,8 @@ def measure(config: str, games: int, reps: int) -> dict[str, Any]:
         "env": lambda: drive(env, games),
         "ceiling": lambda: drive(null, games),
     }
+    if bridge is not None:
+        loops["bridge buffer"] = lambda: bridge(games)
     if getattr(game, "engine", None) == "compiled":
         ref = make_config(config, "python")
         ref_env = CardGameEnv(ref)
@@ -219,6 +252,8 @@ def measure(config: str, games: int, reps: int) -> dict[str, Any]:
         }
     result["env_over_engine"] = result["env"]["median"] / result["engine"]["median"]
     result["env_over_ceiling"] = result["env"]["median"] / result["ceiling"]["median"]
+    if "bridge buffer" in result:
+        result["env_over_bridge"] = result["env"]["median"] / result["bridge buffer"]["median"]
     if "engine (python)" in result:
         result["compiled_over_python"] = {
             name: result[name]["median"] / result[f"{name} (python)"]["median"]
@@ -245,6 +280,8 @@ def table(results: list[dict[str, Any]]) -> str:
         vs_first = f"env/{first} env {r['env_over_first']:.2f}"
         if "env_over_first_python" in r:
             vs_first += f", env/{first} env (python) {r['env_over_first_python']:.2f}"
+        if "env_over_bridge" in r:
+            vs_first += f", env/bridge buffer {r['env_over_bridge']:.2f}"
         lines.append(
             f"{r['config']:<11} ratios   env/engine {r['env_over_engine']:.2f}, "
             f"env/ceiling {r['env_over_ceiling']:.2f}, {vs_first}"
@@ -268,9 +305,14 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         "--config", nargs="+", default=None, help="game:players or koira-preset:players ..."
     )
     parser.add_argument("--json", default="bench.json", help="where to write the results")
+    parser.add_argument(
+        "--no-yardstick", action="store_true", help="leave out OpenSpiel's bridge (reused buffer)"
+    )
     args = parser.parse_args(argv)
     games, reps = (3, 2) if args.quick else (args.games, args.reps)
-    results = [measure(config, games, reps) for config in args.config or default_configs()]
+    bridge = None if args.no_yardstick else yardstick()
+    configs = args.config or default_configs()
+    results = [measure(config, games, reps, bridge) for config in configs]
     first = results[0]
     for r in results:
         r["env_over_first"] = r["env"]["median"] / first["env"]["median"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import pickle
 import random
@@ -192,6 +193,8 @@ def test_bench_quick_mode_runs_and_writes_json(tmp_path: Path):
         for name in ("engine", "env", "ceiling"):
             assert r[name]["min"] <= r[name]["median"] <= r[name]["max"] and r[name]["min"] > 0
         assert r["env_over_engine"] > 0 and r["env_over_ceiling"] > 0 and r["env_over_first"] > 0
+        # the yardstick, OpenSpiel's bridge with a reused buffer, beside every game (bench extra)
+        assert ("env_over_bridge" in r) == (importlib.util.find_spec("pyspiel") is not None)
     assert [r["config"].split(":")[0] for r in results] == koira_env.games()
     assert bench.make_config("mattis:4").rules.preset == "mattis"
 
