@@ -1,12 +1,14 @@
-"""The engine kit's encoding pieces (``koira_env.core.encoding``) and event upgrade
-(``koira_env.core.events``); the games' conformance to the kit is in ``test_games.py``."""
+"""The engine kit's encoding pieces (``koira_env.core.encoding``), event upgrade
+(``koira_env.core.events``) and generated ``clone`` (``koira_env.core.state``); the games' conformance to the kit is in ``test_games.py``."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from koira_env.core import events
 from koira_env.core.encoding import code_table, layout, one_hot, one_hots, seat_one_hots
+from koira_env.core.state import EngineState
 
 
 def test_one_hot_takes_size_then_index_and_shows_nothing_for_a_negative_index():
@@ -45,3 +47,28 @@ def test_upgrade_renames_only_the_kinds_of_earlier_releases():
         {"type": events.GAME_OVER},
     ]
     assert old[0]["type"] == "trick"  # the stored events are not changed in place
+
+
+def test_clone_is_written_from_the_slots_copying_lists_as_declared():
+    class Toy(EngineState):
+        __slots__ = ("flat", "nested", "shared")
+        COPIED = ("flat",)
+        NESTED = ("nested",)
+
+    toy = object.__new__(Toy)
+    EngineState.__init__(toy, None, 2, [0, 1], 7, log=False)
+    toy.current, toy.flat, toy.nested, toy.shared = 1, [1, 2], [[3], [4]], (5, 6)
+    copy = toy.clone()
+    copy.flat.append(9)
+    copy.nested[0].append(9)
+    copy.history.append(9)
+    assert (toy.flat, toy.nested, toy.history) == ([1, 2], [[3], [4]], [])
+    assert copy.shared is toy.shared and copy.current == 1 and copy.seed == 7
+
+
+def test_clone_declarations_must_name_slots():
+    with pytest.raises(TypeError, match=r"COPIED/NESTED name no slot of it: \['hand'\]"):
+
+        class Typo(EngineState):
+            __slots__ = ("hands",)
+            COPIED = ("hand",)

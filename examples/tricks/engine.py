@@ -57,6 +57,8 @@ class State(EngineState):
     """A game of Tricks in progress: build it with ``TricksGame.new_state``."""
 
     __slots__ = ("hands", "is_terminal", "played", "trick", "tricks_won")
+    COPIED = ("played", "trick", "tricks_won")  # clone copies these lists, and
+    NESTED = ("hands",)  # these lists of lists; the other slots are shared
 
     def __init__(self, game: Any, deck: list[int], seed: Any, log: bool = False) -> None:
         super().__init__(game, game.num_players, deck, seed, log)
@@ -142,13 +144,4 @@ class State(EngineState):
                 size = len(self.hands[p])
                 c.hands[p] = sorted(pool[:size])
                 del pool[:size]
-        return c
-
-    def clone(self) -> State:
-        c = self._copy()
-        c.hands = [h[:] for h in self.hands]
-        c.trick = self.trick[:]
-        c.played = self.played[:]
-        c.tricks_won = self.tricks_won[:]
-        c.is_terminal = self.is_terminal
         return c

@@ -161,6 +161,20 @@ class State(EngineState):
         "void",
         "won",
     )
+    # clone (core.state) copies these lists one level deep, NESTED two; other slots are shared
+    COPIED = (
+        "bids",
+        "hand_delta",
+        "number",
+        "played",
+        "remains",
+        "scores",
+        "suit",
+        "trumps_seen",
+        "void",
+        "won",
+    )
+    NESTED = ("hands", "plays")
 
     def __init__(self, game: DoisGame, deck: list[int], seed: Any, log: bool = False) -> None:
         n = game.num_players
@@ -433,33 +447,6 @@ class State(EngineState):
         )
 
     # ------------------------------------------------------------------ copies and views
-    def clone(self) -> State:
-        """A deep copy sharing only immutable parts; cheap enough for search."""
-        c = self._copy()
-        c.rules = self.rules
-        c.scores = self.scores[:]
-        c.hand_delta = self.hand_delta[:]
-        c.hand_no = self.hand_no
-        c.decks_used = self.decks_used
-        c.trumps_seen = self.trumps_seen[:]
-        c.first = self.first
-        c.trump = self.trump
-        c.hands = [h[:] for h in self.hands]
-        c.remains = self.remains[:]
-        c.shown = self.shown
-        c.suit = self.suit[:]
-        c.number = self.number[:]
-        c.played = self.played[:]
-        c.plays = [p[:] for p in self.plays]
-        c.void = self.void[:]
-        c.bids = self.bids[:]
-        c.won = self.won[:]
-        c.tricks_played = self.tricks_played
-        c.in_trick = self.in_trick
-        c.step = self.step
-        c.leader = self.leader
-        c.phase = self.phase
-        return c
 
     def public_bids(self, seat: int) -> list[int]:
         """The bids ``seat`` knows: all once bidding is over; while it lasts, the bids made so

@@ -101,6 +101,9 @@ class State(EngineState):
         "tricks",
         "vc",
     )
+    # clone (core.state) copies these lists one level deep, NESTED two; other slots are shared
+    COPIED = ("by", "hand_delta", "loc", "points", "side", "side_points", "trick", "tricks", "vc")
+    NESTED = ("hands",)
 
     def __init__(self, game: Any, deck: list[int], seed: Any, log: bool = False) -> None:
         super().__init__(game, PLAYERS, deck, seed, log)
@@ -341,30 +344,6 @@ class State(EngineState):
         )
 
     # ------------------------------------------------------------------ copies and views
-    def clone(self) -> State:
-        """A deep copy sharing only immutable parts; cheap enough for search."""
-        c = self._copy()
-        c.rules = self.rules
-        c.vc = self.vc[:]
-        c.hand_no = self.hand_no
-        c.hand_delta = self.hand_delta[:]
-        c.side_points = self.side_points[:]
-        c.leader = self.leader
-        c.trick_leader = self.trick_leader
-        c.hands = [h[:] for h in self.hands]
-        c.loc = self.loc[:]
-        c.by = self.by[:]
-        c.points = self.points[:]
-        c.trick = self.trick[:]
-        c.tricks = self.tricks[:]
-        c.best = self.best
-        c.best_seat = self.best_seat
-        c.decision = self.decision
-        c.called_jack = self.called_jack
-        c.decider = self.decider
-        c.side = self.side[:]
-        c.phase = self.phase
-        return c
 
     def public_call(self, seat: int) -> int:
         """The decision ``seat`` knows of: a call or solo (public), or its own silence."""

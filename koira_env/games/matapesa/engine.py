@@ -85,6 +85,9 @@ class State(EngineState):
         "tricks_won",
         "winner",
     )
+    # clone (core.state) copies these lists one level deep, NESTED two; other slots are shared
+    COPIED = ("hand_sizes", "in_hands", "loc", "plays", "tricks_won")
+    NESTED = ("counts", "played")
 
     def __init__(self, game: Any, deck: list[int], seed: Any, log: bool) -> None:
         """Deal ``deck``: one card at a time from player_0, ``52 // n`` each; the rest is
@@ -120,26 +123,6 @@ class State(EngineState):
         self.need = -1  # the rank to reach; -1 while leading
         self.high = -1  # the trick's highest rank so far
         self.winner = -1  # the seat taking the trick so far
-
-    def clone(self) -> State:
-        """A deep copy sharing only immutable parts; cheap enough for search."""
-        c = self._copy()
-        c.loc = self.loc[:]
-        c.counts = [b[:] for b in self.counts]
-        c.played = [b[:] for b in self.played]
-        c.in_hands = self.in_hands[:]
-        c.out_counts = self.out_counts
-        c.hand_sizes = self.hand_sizes[:]
-        c.plays = self.plays[:]
-        c.tricks_won = self.tricks_won[:]
-        c.tricks_done = self.tricks_done
-        c.loser = self.loser
-        c.leader = self.leader
-        c.trick_start = self.trick_start
-        c.need = self.need
-        c.high = self.high
-        c.winner = self.winner
-        return c
 
     # ------------------------------------------------------------------ queries
     @property

@@ -163,6 +163,21 @@ class State(EngineState):
         "scores",
         "winner",
     )
+    # clone (core.state) copies these lists one level deep, NESTED two; other slots are shared
+    COPIED = (
+        "active",
+        "best",
+        "canvas",
+        "draw",
+        "eliminated",
+        "keys",
+        "leaders",
+        "leading",
+        "locs",
+        "masks",
+        "scores",
+    )
+    NESTED = ("folded", "groups", "hands", "palettes", "scored")
 
     def __init__(self, game: Red7Game, deck: list[int], seed: Any, log: bool) -> None:
         n = game.num_players
@@ -225,33 +240,6 @@ class State(EngineState):
                 palettes=[card_name(p[0]) for p in self.palettes],
                 first=self.current,
             )
-
-    def clone(self) -> State:
-        """A deep copy sharing only immutable parts; cheap enough for search."""
-        c = self._copy()
-        c.is_terminal = self.is_terminal
-        c.result = self.result
-        c.winner = self.winner
-        c.locs = self.locs[:]
-        c.scores = self.scores[:]
-        c.scored = [s[:] for s in self.scored]
-        c.round = self.round
-        c.hands = [h[:] for h in self.hands]
-        c.palettes = [p[:] for p in self.palettes]
-        c.masks = self.masks[:]
-        c.keys = self.keys[:]  # key lists are replaced, never changed in place
-        c.groups = [g[:] for g in self.groups]
-        c.best = self.best[:]
-        c.leaders = self.leaders[:]
-        c.leading = self.leading[:]
-        c.draw = self.draw[:]
-        c.canvas = self.canvas[:]
-        c.rule = self.rule
-        c.active = self.active[:]
-        c.alive = self.alive
-        c.folded = [f[:] for f in self.folded]
-        c.eliminated = self.eliminated[:]
-        return c
 
     # ------------------------------------------------------------------ queries
     @property

@@ -146,6 +146,9 @@ class State(EngineState):
         "trump",
         "won",
     )
+    # clone (core.state) copies these lists one level deep, NESTED two; other slots are shared
+    COPIED = ("by", "calls", "hand_points", "loc", "raises", "scores", "trick", "tricks", "won")
+    NESTED = ("hands",)
 
     def __init__(self, game: Any, deck: list[int], seed: Any, log: bool = False) -> None:
         super().__init__(game, PLAYERS, deck, seed, log)
@@ -455,36 +458,6 @@ class State(EngineState):
         )
 
     # ------------------------------------------------------------------ copies and views
-    def clone(self) -> State:
-        """A deep copy sharing only immutable parts; cheap enough for search."""
-        c = self._copy()
-        c.rules = self.rules
-        c.scores = self.scores[:]
-        c.hand_points = self.hand_points[:]
-        c.hand_no = self.hand_no
-        c.deal_no = self.deal_no
-        c.first = self.first
-        c.dealer = self.dealer
-        c.hands = [h[:] for h in self.hands]
-        c.loc = self.loc[:]
-        c.by = self.by[:]
-        c.calls = self.calls[:]
-        c.high = self.high
-        c.declarer = self.declarer
-        c.double = self.double
-        c.contract = self.contract
-        c.trump = self.trump
-        c.out = self.out
-        c.raises = self.raises[:]
-        c.raised = self.raised
-        c.trick = self.trick[:]
-        c.tricks = self.tricks[:]
-        c.won = self.won[:]
-        c.best = self.best
-        c.best_seat = self.best_seat
-        c.leader = self.leader
-        c.phase = self.phase
-        return c
 
     def view(self, seat: int) -> TekaView:
         leader = self.leader

@@ -123,6 +123,9 @@ class State(EngineState):
         "tricks_played",
         "won",
     )
+    # clone (core.state) copies these lists one level deep, NESTED two; other slots are shared
+    COPIED = ("bids", "loc", "scores", "trick", "won")
+    NESTED = ("hands", "played")
 
     def __init__(self, game: WhistGame, deck: list[int], seed: Any, log: bool = False) -> None:
         n = game.num_players
@@ -173,29 +176,6 @@ class State(EngineState):
                 hands=[[card_name(c) for c in h] for h in hands],
                 aside=[card_name(c) for c in cards[n * size :]],
             )
-
-    def clone(self) -> State:
-        """A deep copy sharing only the immutable game; cheap enough for search."""
-        c = self._copy()
-        c.scores = self.scores[:]
-        c.hand_no = self.hand_no
-        c.size = self.size
-        c.first = self.first
-        c.hands = [h[:] for h in self.hands]
-        c.loc = self.loc[:]
-        c.bids = self.bids[:]
-        c.bid_total = self.bid_total
-        c.bids_made = self.bids_made
-        c.won = self.won[:]
-        c.played = [p[:] for p in self.played]
-        c.trick = self.trick[:]
-        c.best = self.best
-        c.best_player = self.best_player
-        c.tricks_played = self.tricks_played
-        c.fool = self.fool
-        c.leader = self.leader
-        c.phase = self.phase
-        return c
 
     # ------------------------------------------------------------------ queries
     @property
