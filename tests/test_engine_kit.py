@@ -1,5 +1,6 @@
 """The engine kit's encoding pieces (``koira_env.core.encoding``), event upgrade
-(``koira_env.core.events``) and generated ``clone`` (``koira_env.core.state``); the games' conformance to the kit is in ``test_games.py``."""
+(``koira_env.core.events``) and generated ``clone`` (``koira_env.core.state``); the games'
+conformance to the kit is in ``test_games.py``."""
 
 from __future__ import annotations
 
