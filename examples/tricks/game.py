@@ -6,8 +6,6 @@ the suite's fast games build theirs from bytes tables instead (``core.encoding``
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -27,6 +25,7 @@ class TricksGame(Game):
     spec = SPEC
     deck_size = NUM_CARDS
     max_decks = 1  # dealt once
+    state_class = State  # what the kit's new_state deals
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -42,17 +41,8 @@ class TricksGame(Game):
         self.observation_layout, self._scale = layout(fields)
         self.observation_size = len(self._scale)
 
-    def new_state(
-        self, deck: Sequence[Any] | None = None, *, seed: Any = None, log: bool = False
-    ) -> State:
-        order = [] if deck is None else self.parse_deck(deck)
-        return State(self, order, random.getrandbits(63) if seed is None else seed, log)
-
-    def card_name(self, card: int) -> str:
-        return card_name(card)
-
-    def card_id(self, name: str) -> int:
-        return card_id(name)
+    card_name = staticmethod(card_name)
+    card_id = staticmethod(card_id)
 
     def action_name(self, action: int) -> str:
         return card_name(action_index(action, self.num_actions))

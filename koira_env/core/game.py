@@ -224,6 +224,8 @@ class Game:
     spec: ClassVar[Any]
     deck_size: ClassVar[int]  # cards in one deck (ids 0..deck_size-1)
     max_decks: ClassVar[int | None] = None  # 1 for games dealt once (a fixed deal is one deck)
+    # the engine's State, built by ``new_state`` (a game with two engines sets it per instance)
+    state_class: Any = None
 
     rules: Any  # the game's frozen options dataclass (``num_players``, ``to_dict()``)
     num_players: int
@@ -261,9 +263,14 @@ class Game:
     def new_state(
         self, deck: Sequence[Any] | None = None, *, seed: Any = None, log: bool = False
     ) -> State:
-        """A fresh game: ``deck`` (names or ids, one or more whole decks) fixes the first
-        decks, ``seed`` shuffles the rest (and the first too when no deck is given)."""
-        raise NotImplementedError
+        """A fresh game: ``deck`` (names or ids, one or more whole decks in dealing order) fixes
+        the first deals, ``seed`` shuffles every later one (and the first when no deck is
+        given; a fresh random seed when ``None``). Built as ``state_class(game, decks, seed,
+        log=log)``; a game whose deal works otherwise writes its own."""
+        decks = [] if deck is None else self.parse_deck(deck)
+        if seed is None:
+            seed = random.getrandbits(63)
+        return self.state_class(self, decks, seed, log=log)
 
     def parse_deck(self, deck: Sequence[Any]) -> list[int]:
         """Card names or ids, one or more whole decks, as ids; ``ValueError`` names the fault."""

@@ -9,7 +9,6 @@ after the observer (r = 0 is the observer).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any, ClassVar
@@ -67,6 +66,7 @@ class DoisGame(Game):
     """Dois at one table size under one rule set (see RULES.md, section Dois)."""
 
     spec = SPEC
+    state_class = State
     deck_size: ClassVar[int] = DECK_SIZE
 
     def __init__(self, rules: Rules) -> None:
@@ -103,25 +103,13 @@ class DoisGame(Game):
         return bytes(1 if (seat + r) % n in done else 0 for r in range(n))
 
     # ------------------------------------------------------------------ states
-    def new_state(
-        self, deck: Sequence[Any] | None = None, *, seed: Any = None, log: bool = False
-    ) -> State:
-        """``deck`` (68 names or ids per deck, in dealing order: one deck per deal and one per
-        redeal) fixes the first deals, ``seed`` shuffles the rest (a random seed if ``None``)."""
-        order = [] if deck is None else self.parse_deck(deck)
-        if seed is None:
-            seed = random.getrandbits(63)
-        return State(self, order, seed, log=log)
 
     def parse_deck(self, deck: Sequence[Any]) -> list[int]:
         """Names or ids, whole decks of 68; a repeated name is the next copy of that card."""
         return cards.parse_deck(deck)
 
-    def card_name(self, card: int) -> str:
-        return card_name(card)
-
-    def card_id(self, name: str) -> int:
-        return card_id(name)
+    card_name = staticmethod(card_name)
+    card_id = staticmethod(card_id)
 
     def action_name(self, action: int) -> str:
         return action_name(action_index(action, NUM_ACTIONS))

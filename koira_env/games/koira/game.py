@@ -55,12 +55,12 @@ class KoiraGame(Game):
         # bound methods as instance attributes: the env's hot path calls them directly
         if engine == "compiled":
             self.compiled = _compiled.Engine(rules)  # the rules as C ints, read by its states
-            self._state_class = _compiled.State
+            self.state_class = _compiled.State
             self.observation = self.compiled.observation
             self.action_mask = self.compiled.action_mask
         else:
             self.compiled = None
-            self._state_class = State
+            self.state_class = State
             self.observation = encoder.observation
             self.action_mask = encoder.action_mask
 
@@ -85,7 +85,7 @@ class KoiraGame(Game):
         """``deck`` (52 names or ids, ``deck[0]`` dealt first) fixes the deal, else ``seed``
         shuffles; Koira deals once, so nothing else is random."""
         order = shuffled(NUM_CARDS, seed) if deck is None else self.parse_deck(deck)
-        return self._state_class(self, order, log=log, seed=seed)
+        return self.state_class(self, order, log=log, seed=seed)
 
     def card_name(self, card: int) -> str:
         return card_name(card)

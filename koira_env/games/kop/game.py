@@ -13,8 +13,6 @@ anybody's pass, so the other seats' observations cannot tell whether it exists.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
 from functools import lru_cache
 from operator import itemgetter
 from typing import Any
@@ -80,6 +78,7 @@ class KopGame(Game):
     """Kop under one ``Rules``; build it with ``make_game``."""
 
     spec = SPEC
+    state_class = State
     deck_size = NUM_CARDS
 
     def __init__(self, rules: Rules) -> None:
@@ -106,21 +105,9 @@ class KopGame(Game):
         self._rotate = [itemgetter(*[(s + r) % PLAYERS for r in range(PLAYERS)]) for s in range(4)]
 
     # ------------------------------------------------------------------ states
-    def new_state(
-        self, deck: Sequence[Any] | None = None, *, seed: Any = None, log: bool = False
-    ) -> State:
-        """``deck`` (16 names or ids per hand, the first hands' decks) fixes the first deals,
-        ``seed`` shuffles the rest (a fresh random seed if ``None``)."""
-        order = [] if deck is None else self.parse_deck(deck)
-        if seed is None:
-            seed = random.getrandbits(63)
-        return State(self, order, seed, log=log)
 
-    def card_name(self, card: int) -> str:
-        return card_name(card)
-
-    def card_id(self, name: str) -> int:
-        return card_id(name)
+    card_name = staticmethod(card_name)
+    card_id = staticmethod(card_id)
 
     def action_name(self, action: int) -> str:
         return action_name(action_index(action, self.num_actions))

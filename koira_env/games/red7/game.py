@@ -16,8 +16,6 @@ the observer.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
 from functools import partial
 from operator import itemgetter
 from typing import Any
@@ -134,29 +132,17 @@ class Red7Game(Game):
             # the rules as C ints, read by its states; bound methods as instance attributes:
             # the env's hot path calls them directly
             self.compiled = _compiled.Engine(rules)
-            self._state_class = _compiled.State
+            self.state_class = _compiled.State
             self.observation = self.compiled.observation  # type: ignore[method-assign]
             self.action_mask = self.compiled.action_mask  # type: ignore[method-assign]
         else:
             self.compiled = None
-            self._state_class = State
+            self.state_class = State
 
     # ------------------------------------------------------------------ states
-    def new_state(
-        self, deck: Sequence[Any] | None = None, *, seed: Any = None, log: bool = False
-    ) -> State:
-        """``deck`` (49 names or ids per round, in dealing order) fixes the first rounds'
-        deals, ``seed`` shuffles the rest (a fresh random seed if ``None``)."""
-        order = [] if deck is None else self.parse_deck(deck)
-        if seed is None:
-            seed = random.getrandbits(63)
-        return self._state_class(self, order, seed, log=log)
 
-    def card_name(self, card: int) -> str:
-        return card_name(card)
-
-    def card_id(self, name: str) -> int:
-        return card_id(name)
+    card_name = staticmethod(card_name)
+    card_id = staticmethod(card_id)
 
     def action_name(self, action: int) -> str:
         return action_name(action_index(action, self.num_actions))

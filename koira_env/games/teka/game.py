@@ -9,7 +9,6 @@ cards. Everything is seat-relative: "player r" is r seats after the observer.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any
@@ -70,6 +69,7 @@ class TekaGame(Game):
     """Teka under one ``Rules``; build it with ``make_game``."""
 
     spec = SPEC
+    state_class = State
     deck_size = std.NUM_CARDS
 
     def __init__(self, rules: Rules) -> None:
@@ -95,21 +95,9 @@ class TekaGame(Game):
         self._rotate = [itemgetter(*((s + r) % PLAYERS for r in range(PLAYERS))) for s in range(4)]
 
     # ------------------------------------------------------------------ states
-    def new_state(
-        self, deck: Sequence[Any] | None = None, *, seed: Any = None, log: bool = False
-    ) -> State:
-        """``deck`` (52 names or ids per deal, the first deals' decks) fixes the first deals,
-        ``seed`` shuffles the rest (a fresh random seed if ``None``)."""
-        order = [] if deck is None else self.parse_deck(deck)
-        if seed is None:
-            seed = random.getrandbits(63)
-        return State(self, order, seed, log=log)
 
-    def card_name(self, card: int) -> str:
-        return std.card_name(card)
-
-    def card_id(self, name: str) -> int:
-        return std.card_id(name)
+    card_name = staticmethod(std.card_name)
+    card_id = staticmethod(std.card_id)
 
     def action_name(self, action: int) -> str:
         return action_name(action_index(action, self.num_actions))

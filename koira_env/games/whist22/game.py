@@ -9,8 +9,6 @@ per-seat tables, so no Python loop runs over the cards. Everything is seat-relat
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any, ClassVar
 
@@ -71,6 +69,7 @@ class WhistGame(Game):
     """Whist 22 at one table size under one rule set (see RULES.md, section Whist 22)."""
 
     spec = SPEC
+    state_class = State
     deck_size: ClassVar[int] = NUM_CARDS
 
     def __init__(self, rules: Rules) -> None:
@@ -113,22 +112,9 @@ class WhistGame(Game):
         return self.cycle[hand % len(self.cycle)]
 
     # ------------------------------------------------------------------ states
-    def new_state(
-        self, deck: Sequence[Any] | None = None, *, seed: Any = None, log: bool = False
-    ) -> State:
-        """A new game. ``deck`` (names or ids, one or more whole decks of 22) fixes the deals
-        of the first hands, in the order they are dealt; ``seed`` shuffles every later hand
-        (and the first when no deck is given; a random seed when ``None``)."""
-        decks = [] if deck is None else self.parse_deck(deck)
-        if seed is None:
-            seed = random.getrandbits(63)
-        return State(self, decks, seed, log)
 
-    def card_name(self, card: int) -> str:
-        return card_name(card)
-
-    def card_id(self, name: str) -> int:
-        return card_id(name)
+    card_name = staticmethod(card_name)
+    card_id = staticmethod(card_id)
 
     def action_name(self, action: int) -> str:
         return engine.action_name(action_index(action, self.num_actions))
