@@ -393,11 +393,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     analyze = sub.add_parser(
         "analyze",
-        help="annotate a Koira record's phase-two decisions with exact endgame values",
+        help="value every decision of a game record and list the mistakes",
         description=(
-            "Every phase-two decision of a Koira record with each legal move's escape share "
-            "over deals of what the mover could not see, the exact solver's verdict on the "
-            "true state, and the moves that threw an escape away (docs/solver.md)."
+            "Every decision of a record of any game, each legal move valued: Koira's phase "
+            "two within --max-cards exactly (each move's escape share over deals of what the "
+            "mover could not see and the solver's verdict on the true state), every other "
+            "decision by the game's analyst (its champion's search where that values moves, "
+            "flat Monte Carlo elsewhere), and the mistakes (docs/solver.md)."
         ),
     )
     analyze.add_argument("file")

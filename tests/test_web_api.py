@@ -532,3 +532,48 @@ def test_the_docs_quote_koira_serves_real_port():
         for line in text.splitlines():
             if "koira serve" in line:
                 assert "8000" not in line, (path, line)
+
+
+@pytest.mark.parametrize("game_id", games())
+def test_the_hint_values_every_legal_move_of_your_turn_in_every_game(game_id, app_and_store):
+    c, _ = app_and_store
+    n = spec(game_id).default_players
+    body = {"game": game_id, "seat": 0, "seed": 3, "opponents": ["random"] * (n - 1)}
+    body["options"] = dict(spec(game_id).single_hand)
+    data = c.post("/api/tables", json=body).json()
+    url = f"/api/tables/{data['id']}"
+    while data["waiting"]:  # to the person's first turn
+        data = c.post(f"{url}/step").json()
+    hint = c.get(f"{url}/hint")
+    assert hint.status_code == 200, hint.text
+    row = hint.json()
+    moves = {m["action"]: m["name"] for m in data["table"]["moves"]}
+    assert {m["action"]: m["move"] for m in row["moves"]} == moves
+    assert row["best"] in moves.values() and row["seat"] == 0 and "played" not in row
+    assert all("exact" not in m for m in row["moves"])  # never the true state's verdicts
+    assert c.get(f"{url}/hint").json() == row  # the same position, the same answer
+
+
+def test_a_hint_is_refused_out_of_turn_and_after_the_game(app_and_store):
+    c, _ = app_and_store
+    body = {"game": "kop", "seat": 3, "seed": 2, "opponents": ["random"] * 3}
+    data = c.post("/api/tables", json=body).json()
+    url = f"/api/tables/{data['id']}"
+    assert data["waiting"]  # player_0 leads the first hand
+    refused = c.get(f"{url}/hint")
+    assert refused.status_code == 409 and "a bot is to move" in refused.json()["error"]
+    assert c.get("/api/tables/nosuch/hint").status_code == 404
+
+
+def test_the_analysis_board_values_a_replays_decisions_once(records):
+    served, _ = records
+    c = client([served])
+    replay = c.post("/api/replays", json={"root": 0, "path": "records/game-1.json"}).json()
+    analysis = c.get(f"/api/replays/{replay['id']}/analysis")
+    assert analysis.status_code == 200, analysis.text
+    data = analysis.json()
+    assert data["format"] == "koira-analysis/2" and data["game"] == "koira"
+    assert data["decisions"] and all(d["played"] for d in data["decisions"])
+    assert data["mistakes"] == [d["index"] for d in data["decisions"] if d["mistake"]]
+    assert c.get(f"/api/replays/{replay['id']}/analysis").json() == data
+    assert c.get("/api/replays/nosuch/analysis").status_code == 404

@@ -215,7 +215,7 @@ def _replay(record: Any, source: str) -> Replay:
         states = replay_states(record)
     except (ValueError, TypeError, KeyError) as err:
         raise WebError(400, f"{source}: not a valid game record: {err}") from None
-    return Replay(states, source, record.get("players"))
+    return Replay(states, source, record.get("players"), record)
 
 
 # ------------------------------------------------------------------ the app
@@ -340,6 +340,11 @@ def create_app(
         await run_in_threadpool(table.step)
         return reply(request, session, await run_in_threadpool(table.payload))
 
+    async def hint(request: Request) -> Response:
+        session = session_of(request)
+        table = table_of(request, session)
+        return reply(request, session, await run_in_threadpool(table.hint))
+
     async def table_record(request: Request) -> Response:
         session = session_of(request)
         table = table_of(request, session)
@@ -382,6 +387,11 @@ def create_app(
         data = await run_in_threadpool(replay.payload, step_value, seat_value)
         return reply(request, session, data)
 
+    async def replay_analysis(request: Request) -> Response:
+        session = session_of(request)
+        replay = session.find(session.replays, request.path_params["replay"], "replay")
+        return reply(request, session, await run_in_threadpool(replay.analysis))
+
     async def refused(request: Request, err: Exception) -> Response:
         assert isinstance(err, WebError)
         return JSONResponse({"error": err.message}, err.status)
@@ -402,10 +412,12 @@ def create_app(
             Route("/api/tables/{table}", get_table),
             Route("/api/tables/{table}/move", move, methods=["POST"]),
             Route("/api/tables/{table}/step", step, methods=["POST"]),
+            Route("/api/tables/{table}/hint", hint),
             Route("/api/tables/{table}/record", table_record),
             Route("/api/records", list_records),
             Route("/api/replays", open_replay, methods=["POST"]),
             Route("/api/replays/{replay}", replay_step),
+            Route("/api/replays/{replay}/analysis", replay_analysis),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed), Middleware(_Headers)],

@@ -16,9 +16,12 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, TypeVar
 
+from agents.analyst import Analyst
 from agents.base import Agent, Turn
+from experiments.analyze import analyze, decision
 from koira_env.core.game import Game, State, as_action
 
 T = TypeVar("T")
@@ -40,6 +43,12 @@ class WebError(Exception):
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
+
+
+@cache
+def analyst(game_id: str) -> Analyst:
+    """The game's analyst (``agents.analyst``), made once per game: it holds no game state."""
+    return Analyst(game_id)
 
 
 class PlayTable:
@@ -86,6 +95,17 @@ class PlayTable:
             else:
                 state.apply(bot.act(Turn(state.view(p), self.game, self.rngs[p], state)))
 
+    def hint(self) -> dict[str, Any]:
+        """The person's decision valued by the game's analyst, from what their seat sees (the
+        solver's verdicts on the true state are left out: ``decision(truth=False)``)."""
+        with self.lock:
+            if self.state.is_terminal or self.state.current != self.seat:
+                now = "the game is over" if self.state.is_terminal else "a bot is to move"
+                raise WebError(409, f"a hint is for your turn: {now}")
+            state = self.state.clone()
+        rng = random.Random(f"{self.seed}/hint/{len(state.history)}")
+        return decision(state, analyst(self.game.id), rng, truth=False)
+
     def _whose_turn(self) -> str:
         return "the game is over" if self.state.is_terminal else "it is your turn"
 
@@ -105,12 +125,30 @@ class PlayTable:
 class Replay:
     """The states of a game record, stepped through by the replay viewer."""
 
-    def __init__(self, states: list[State], source: str, names: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        states: list[State],
+        source: str,
+        names: list[str] | None = None,
+        record: dict[str, Any] | None = None,
+    ) -> None:
         self.id = new_token()
         self.states = states
         self.source = source
         self.game = states[0].game
         self.names = names  # who sat where, when the record says (checked by the replay)
+        self.record = record
+        self._analysis: dict[str, Any] | None = None
+        self.lock = threading.Lock()
+
+    def analysis(self) -> dict[str, Any]:
+        """The record's decisions valued and its mistakes (``koira analyze``), computed once."""
+        if self.record is None:
+            raise WebError(409, "this replay has no record to analyse")
+        with self.lock:
+            if self._analysis is None:
+                self._analysis = analyze(self.record, max_cards=20, deals=4)
+            return self._analysis
 
     def payload(self, step: Any, seat: Any) -> dict[str, Any]:
         steps = len(self.states) - 1
