@@ -3,9 +3,7 @@ A bot reads only ``turn.view``; the rollout policy reads only the mover's legal 
 
 from __future__ import annotations
 
-from typing import Any
-
-from koira_env.core.agent import Turn
+from koira_env.core.agent import Turn, no_argument
 
 from .engine import State
 
@@ -19,17 +17,10 @@ class HighBot:
         return max(turn.view.legal, key=lambda c: (c % 5, c))
 
 
-def high(arg: str = "") -> Any:
-    """``high`` (no argument)."""
-    if arg:
-        raise ValueError(f"high takes no argument, got {arg!r}")
-    return HighBot()
-
-
 def lowest_move(state: State) -> int:
     """Rollout policy on a full state: the lowest legal card."""
     return min(state.legal_actions(), key=lambda c: (c % 5, c))
 
 
-BOTS = {"high": high}
+BOTS = {"high": no_argument(HighBot, "high")}
 ROLLOUT = lowest_move

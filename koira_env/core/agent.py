@@ -10,6 +10,7 @@ without importing ``agents`` (which builds on the games).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -38,3 +39,40 @@ class Agent(Protocol):
     def act(self, turn: Turn) -> int:
         """Return one of ``turn.view.legal``."""
         ...
+
+
+def no_argument(make: Callable[[], Any], name: str, about: str = "") -> Callable[..., Any]:
+    """The factory ``make_agent`` calls (``factory(arg)``) for a bot that takes no argument:
+    any argument is a ``ValueError`` naming the bot. ``about`` ends its docstring."""
+
+    def factory(arg: str = "") -> Any:
+        if arg:
+            raise ValueError(f"{name} takes no argument, got {arg!r}")
+        return make()
+
+    factory.__doc__ = f"``{name}`` (no argument)" + (f": {about}" if about else ".")
+    return factory
+
+
+class PolicyBot:
+    """A named bot playing a fixed policy of its view (``policy(view) -> action``)."""
+
+    def __init__(self, name: str, policy: Callable[[Any], int]) -> None:
+        self.name = name
+        self._policy = policy
+
+    def act(self, turn: Turn) -> int:
+        return self._policy(turn.view)
+
+
+def policy_bots(**policies: Callable[[Any], int]) -> dict[str, Callable[..., Any]]:
+    """``BOTS`` entries for bots that are a policy of their view, by name, each documented by
+    its policy's first docstring line."""
+    return {
+        name: no_argument(
+            lambda name=name, policy=policy: PolicyBot(name, policy),
+            name,
+            (policy.__doc__ or "").strip().splitlines()[0] if policy.__doc__ else "",
+        )
+        for name, policy in policies.items()
+    }

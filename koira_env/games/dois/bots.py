@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from math import comb
 
-from ...core.agent import Turn
+from ...core.agent import Turn, no_argument
 from .cards import COPIES, HAND_SIZE, NUM_KINDS, NUM_SUITS, number_of
 from .engine import (
     BID,
@@ -252,13 +252,6 @@ def greedy_rollout(state: State) -> int:
     return _greedy(legal, state.hands[p], table, p, state.leader, state.trump, pairing, want)
 
 
-def greedy(arg: str = "") -> GreedyBot:
-    """``greedy`` (no argument)."""
-    if arg:
-        raise ValueError(f"greedy takes no argument, got {arg!r}")
-    return GreedyBot()
-
-
 def counter(arg: str = "") -> CounterBot:
     """``counter`` or ``counter:M``: M (0 <= M <= 1) is the win chance it gives up to show
     less strength."""
@@ -273,5 +266,5 @@ def counter(arg: str = "") -> CounterBot:
     return CounterBot(margin)
 
 
-BOTS = {"greedy": greedy, "counter": counter}
+BOTS = {"greedy": no_argument(GreedyBot, "greedy"), "counter": counter}
 ROLLOUT = greedy_rollout

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.agent import Turn
+from ...core.agent import Turn, no_argument
 from .cards import BLACK_QUEENS, JC, NUM_CARDS, POINTS, STRENGTH, SUIT_OF, TRUMP, beats
 from .engine import CALL, SILENT, SOLO, KopView, State
 
@@ -141,16 +141,6 @@ class CounterBot:
         return CALL if CALL in view.legal else SILENT
 
 
-def _no_argument(cls: type) -> Any:
-    def factory(arg: str = "") -> Any:
-        if arg:
-            raise ValueError(f"{cls.name} takes no argument, got {arg!r}")
-        return cls()
-
-    factory.__doc__ = f"``{cls.name}`` (no argument)."
-    return factory
-
-
 def greedy_move(state: State) -> int:
     """Rollout policy on a full state, reading only the mover's hand and the trick: take a
     trick with the richest card when last to play (must-win makes every legal card win),
@@ -166,5 +156,8 @@ def greedy_move(state: State) -> int:
     return _cheapest(legal)
 
 
-BOTS = {"lowest": _no_argument(LowestBot), "counter": _no_argument(CounterBot)}
+BOTS = {
+    "lowest": no_argument(LowestBot, LowestBot.name),
+    "counter": no_argument(CounterBot, CounterBot.name),
+}
 ROLLOUT = greedy_move

@@ -9,11 +9,11 @@ Each reads only its ``turn.view`` (its hand, the table, the legal ranks).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ...core.agent import policy_bots
+
 if TYPE_CHECKING:
-    from ...core.agent import Turn
     from .engine import MatapesaView
 
 
@@ -50,32 +50,7 @@ def keeper_policy(view: MatapesaView) -> int:
     return reaching[0] if reaching else legal[0]
 
 
-class HeuristicBot:
-    """A named bot playing a fixed policy of its view."""
-
-    def __init__(self, name: str, policy: Callable[[MatapesaView], int]) -> None:
-        self.name = name
-        self._policy = policy
-
-    def act(self, turn: Turn) -> int:
-        return self._policy(turn.view)
-
-
-def _factory(name: str, policy: Callable[[MatapesaView], int]) -> Callable[..., HeuristicBot]:
-    def make(arg: str = "") -> HeuristicBot:
-        if arg:
-            raise ValueError(f"bot {name!r} takes no argument, got {arg!r}")
-        return HeuristicBot(name, policy)
-
-    make.__doc__ = f"``{name}`` (no argument): {policy.__doc__.splitlines()[0]}"
-    return make
-
-
-BOTS: dict[str, Callable[..., Any]] = {
-    "shed": _factory("shed", shed_policy),
-    "keeper": _factory("keeper", keeper_policy),
-    "lowest": _factory("lowest", lowest_policy),
-}
+BOTS = policy_bots(shed=shed_policy, keeper=keeper_policy, lowest=lowest_policy)
 
 
 def shed_rollout(state: Any) -> int:

@@ -8,14 +8,13 @@ out at their next turn) and what table to leave to the next players. Each reads 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ...core.agent import policy_bots
 from .cards import BIT, NUM_COLOURS, rule_keys
 from .engine import PASS, SLOTS
 
 if TYPE_CHECKING:
-    from ...core.agent import Turn
     from .engine import Red7View
 
 
@@ -67,31 +66,7 @@ def pressure_policy(view: Red7View) -> int:
     return max(view.legal, key=value)
 
 
-class HeuristicBot:
-    """A named bot playing a fixed policy of its view."""
-
-    def __init__(self, name: str, policy: Callable[[Red7View], int]) -> None:
-        self.name = name
-        self._policy = policy
-
-    def act(self, turn: Turn) -> int:
-        return self._policy(turn.view)
-
-
-def _factory(name: str, policy: Callable[[Red7View], int]) -> Callable[..., HeuristicBot]:
-    def make(arg: str = "") -> HeuristicBot:
-        if arg:
-            raise ValueError(f"bot {name!r} takes no argument, got {arg!r}")
-        return HeuristicBot(name, policy)
-
-    make.__doc__ = f"``{name}`` (no argument): {policy.__doc__.splitlines()[0]}"
-    return make
-
-
-BOTS: dict[str, Callable[..., Any]] = {
-    "thrifty": _factory("thrifty", thrifty_policy),
-    "pressure": _factory("pressure", pressure_policy),
-}
+BOTS = policy_bots(thrifty=thrifty_policy, pressure=pressure_policy)
 
 
 def thrifty_rollout(state: Any) -> int:

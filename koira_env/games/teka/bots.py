@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...cards import SUIT_OF
-from ...core.agent import Turn
+from ...core.agent import Turn, no_argument
 from .engine import (
     BEHI_TER,
     BID,
@@ -262,16 +262,6 @@ class CounterBot:
         return _cheapest(cards, trump)
 
 
-def _no_argument(cls: type) -> Any:
-    def factory(arg: str = "") -> Any:
-        if arg:
-            raise ValueError(f"{cls.name} takes no argument, got {arg!r}")
-        return cls()
-
-    factory.__doc__ = f"``{cls.name}`` (no argument)."
-    return factory
-
-
 def greedy_move(state: State) -> int:
     """Rollout policy on a full state, reading only the mover's hand and the public table:
     a new deal when allowed; the lowest legal bid with 16+ honour points (else pass, or the
@@ -299,5 +289,8 @@ def greedy_move(state: State) -> int:
     return _cheapest(cards, trump)
 
 
-BOTS = {"greedy": _no_argument(GreedyBot), "counter": _no_argument(CounterBot)}
+BOTS = {
+    "greedy": no_argument(GreedyBot, GreedyBot.name),
+    "counter": no_argument(CounterBot, CounterBot.name),
+}
 ROLLOUT = greedy_move
