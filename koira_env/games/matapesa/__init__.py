@@ -17,6 +17,7 @@ SPEC = GameSpec(
     table=Plugin(f"{__name__}.table", "table"),
     bots=Plugin(f"{__name__}.bots", "BOTS"),
     rollout=Plugin(f"{__name__}.bots", "ROLLOUT"),
+    flat=Plugin(f"{__name__}.search", "flat_values"),
     single_hand={},  # a game is one round already
 )
 
