@@ -178,9 +178,7 @@ def test_champion_plays_legal_moves_reproducibly_and_beats_shed():
     losses = games = 0
     for deal in range(20):
         for seat in range(4):
-            agents = [
-                make_agent("champion" if s == seat else "shed", "matapesa") for s in range(4)
-            ]
+            agents = [make_agent("champion" if s == seat else "shed", "matapesa") for s in range(4)]
             result = play_game(agents, game, None, seed=deal, deal_seed=700 + deal)
             losses += result.returns[seat] < 0
             games += 1
