@@ -32,7 +32,14 @@ CHOICES: dict[str, GameChoices] = {
         # stronger at the same table
         aliases={"champion": "solver:1:0/150:16:2000", "champion-net": "ppo:koira4-ppo"},
     ),
-    "matapesa": GameChoices(rank_by="loss_rate"),
+    "matapesa": GameChoices(
+        rank_by="loss_rate",
+        # flat Monte Carlo on the compiled rank-count core (koira_env/games/matapesa/search.py):
+        # 200 deals consistent with the play so far, each finished by shed or keeper per seat;
+        # it loses about half as often as shed, the best bot, at under 1 ms a decision
+        # (docs/games/matapesa.md "champion")
+        aliases={"champion": "flat:200"},
+    ),
     "whist22": GameChoices(
         rank_by="win_rate",
         # PIMC on the open-card model solver (the others play counter's rule), bids searched too;

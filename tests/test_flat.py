@@ -77,7 +77,7 @@ def test_flat_in_one_phase_plays_the_rollout_move_in_the_other():
 def test_flat_plays_any_game_with_the_reference_loop():
     game = make_game("matapesa", 4)
     agents = [
-        make_agent("flat:2", "matapesa"),
+        make_agent("flat:2::python", "matapesa"),
         *(make_agent("random", "matapesa") for _ in range(3)),
     ]
     assert not play_game(agents, game, None, seed=3).truncated
