@@ -18,5 +18,7 @@ SPEC = GameSpec(
     table=Plugin(f"{__name__}.table", "table"),
     bots=Plugin(f"{__name__}.bots", "BOTS"),
     rollout=Plugin(f"{__name__}.bots", "ROLLOUT"),
+    search=Plugin(f"{__name__}.bots", "SEARCH"),
+    flat=Plugin(f"{__name__}.bots", "FLAT"),
     single_hand={},  # the default game is one round already (scoring="points" is the long one)
 )
