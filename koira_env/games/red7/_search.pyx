@@ -14,8 +14,9 @@ uniformly random legal turns. Returns are the engine's (``returns_from_places`` 
 places). A points game (``scoring="points"``) deals new rounds from its deck, which a deal
 of the hidden cards cannot know, so this module refuses it and the reference loops run.
 
-``thrifty_action``, ``hidden_cards`` and ``determinized`` expose the pieces so that tests can
-compare them with ``bots.thrifty_rollout`` and ``engine.State.determinize``.
+``thrifty_action``, ``hidden_cards``, ``determinized`` and ``search_returns`` expose the pieces
+so that tests can compare them with ``bots.thrifty_rollout``, ``engine.State.determinize`` and
+``State.returns``.
 """
 
 cimport cython
@@ -231,6 +232,16 @@ cdef void returns_into(State s, double* out) noexcept:
             out[p] = 1.0 if p == d.winner else -1.0 / (n - 1)
 
 
+def search_returns(State state):
+    """The returns the search credits for ``state`` (for the tests against
+    ``state.returns()``); a points game is refused as the search refuses it."""
+    cdef double returns[MAX_PLAYERS]
+    if state.opt.points:
+        raise ValueError("search plays one round: a points game deals rounds it cannot know")
+    returns_into(state, returns)
+    return [returns[p] for p in range(state.opt.n)]
+
+
 cdef int check(State state, int seat) except -1:
     """The search reads one round of the game in progress, with ``seat`` to act."""
     if state.opt.points:
@@ -238,24 +249,6 @@ cdef int check(State state, int seat) except -1:
     if state.d.is_terminal or state.d.current != seat:
         raise ValueError(f"player_{seat} is not to act")
     return 0
-
-
-def rollout_returns(State state, int seat, bint random_rollout, uint64_t seed):
-    """The returns of one deal of ``seat``'s hidden cards played out from ``state`` (for tests:
-    the same deal and rollout as one playout of the search)."""
-    cdef Rng rng
-    cdef Hidden h
-    cdef State s = state.clone_c()
-    cdef double returns[MAX_PLAYERS]
-    check(state, seat)
-    rng.s = seed
-    s.history = None
-    s.log = None
-    find_hidden(&state.d, seat, &h)
-    determinize_into(&s.d, &state.d, &h, state.opt.n, seat, &rng)
-    finish(s, random_rollout, &rng)
-    returns_into(s, returns)
-    return [returns[p] for p in range(state.opt.n)]
 
 
 # ============================================================================ the search
@@ -403,8 +396,9 @@ def action_values(State state, int seat, int playouts, uint64_t seed, bint rando
     in legal order: ``playouts`` times, deal the cards ``seat`` cannot see afresh, play the
     turn and finish the game with the rollout policy in every seat. Every turn sees the same
     deals (common random numbers), so their differences are not noise from the deals
-    (``agents/flat.py``)."""
-    cdef Rng rng
+    (``agents/flat.py``); random rollouts draw from a second generator, seeded by the deal,
+    so that they do not move the deals of the next turns."""
+    cdef Rng rng, moves_rng
     cdef Hidden hidden
     cdef Data root_data
     cdef State s
@@ -428,8 +422,9 @@ def action_values(State state, int seat, int playouts, uint64_t seed, bint rando
         total = 0.0
         for it in range(playouts):
             determinize_into(&s.d, &root_data, &hidden, n, seat, &rng)
+            moves_rng.s = next_u64(&rng)
             s.apply_legal(moves[i])
-            finish(s, random_rollout, &rng)
+            finish(s, random_rollout, &moves_rng)
             returns_into(s, returns)
             total += returns[seat]
         out.append((moves[i], total / playouts))
