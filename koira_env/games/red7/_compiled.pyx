@@ -17,7 +17,8 @@ bots and tests, not hot loops), and ``Engine(rules)`` writes observations and ma
 float32 vector), ``observe_into(state, seat, row)`` (into a caller's float32 row) and
 ``action_mask(legal)``.
 
-C side: ``State.d`` is a plain struct (``Data``): hands and palettes as 49-bit card masks (a
+C side (declared in ``_compiled.pxd``, which the compiled search ``_search.pyx`` cimports):
+``State.d`` is a plain struct (``Data``): hands and palettes as 49-bit card masks (a
 hand is always sorted, so its mask is the list), each palette's play order, keys and groups
 (``cards.CGROUP``) as the reference keeps them, per rule the best key and its seat, the draw
 pile, the canvas and every card's location code. ``clone()`` copies it whole. Events are

@@ -19,7 +19,6 @@ so that tests can compare them with ``bots.thrifty_rollout``, ``engine.State.det
 ``State.returns``.
 """
 
-cimport cython
 from libc.math cimport log, sqrt
 from libc.stdint cimport uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
