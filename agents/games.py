@@ -61,7 +61,13 @@ CHOICES: dict[str, GameChoices] = {
         # [0.57, 0.63] against counter's 0.40 in mixed partnerships at about 3 ms a decision
         aliases={"champion": "pimc:64:counter"},
     ),
-    "red7": GameChoices(rank_by="win_rate"),
+    "red7": GameChoices(
+        rank_by="win_rate",
+        # flat Monte Carlo in C on the compiled core (_search.pyx), thrifty finishing every
+        # playout: 48 deals a turn; above thrifty at about 3 ms a decision, level with ISMCTS
+        # at equal time at four players and above it at two (docs/games/red7.md "champion")
+        aliases={"champion": "flat:48"},
+    ),
 }
 
 

@@ -10,4 +10,6 @@ from __future__ import annotations
 from ...core.spec import GameSpec
 
 # the default game is one round already (scoring="points" is the long one)
-SPEC = GameSpec(__name__, id="red7", title="Red7", players=(2, 4))
+SPEC = GameSpec(
+    __name__, id="red7", title="Red7", players=(2, 4), search="bots.SEARCH", flat="bots.FLAT"
+)

@@ -17,7 +17,8 @@ bots and tests, not hot loops), and ``Engine(rules)`` writes observations and ma
 float32 vector), ``observe_into(state, seat, row)`` (into a caller's float32 row) and
 ``action_mask(legal)``.
 
-C side: ``State.d`` is a plain struct (``Data``): hands and palettes as 49-bit card masks (a
+C side (declared in ``_compiled.pxd``, which the compiled search ``_search.pyx`` cimports):
+``State.d`` is a plain struct (``Data``): hands and palettes as 49-bit card masks (a
 hand is always sorted, so its mask is the list), each palette's play order, keys and groups
 (``cards.CGROUP``) as the reference keeps them, per rule the best key and its seat, the draw
 pile, the canvas and every card's location code. ``clone()`` copies it whole. Events are
@@ -51,86 +52,6 @@ cnp.import_array()
 
 cdef extern from "Python.h":
     long PyLong_AsLongAndOverflow(object value, int* overflow) except? -1
-
-
-cdef enum:
-    NUM_CARDS = 49
-    NUM_COLOURS = 7
-    MAX_PLAYERS = 4
-    HAND_SIZE = 7
-    SLOTS = 50
-    NUM_ACTIONS = 2500
-    PASS = 0
-    MAX_LEGAL = 64  # pass + 7 canvas cards + 7 palette cards x (alone + 6 canvas cards) = 57
-    RED = 0
-    # card locations (engine.py): "+ p" for the seat
-    HAND = 0
-    PALETTE = 4
-    CANVAS = 8
-    DRAW = 9
-    FOLDED = 10
-    DEAD = 14
-    SCORED = 18
-    NUM_CODES = 22
-    # a palette's groups (cards.CGROUP): 7 number groups, 7 colour groups, numbers, colours
-    CGROUP = 7
-    NUMBERS = 14
-    COLOURS_IN = 15
-    NUM_GROUPS = 16
-
-
-ctypedef struct Options:
-    # A Rules as ints, built once per rule set (Engine); names follow rules.py.
-    int n
-    bint points  # scoring == "points"
-    bint canvas_draw
-    bint elimination  # places == "elimination"
-    bint left_of_leader  # first_player == "left_of_leader"
-    int target  # points_to_win
-    int max_rounds
-
-
-ctypedef struct Layout:
-    # Offsets of Red7Game.observation_layout's fields, and the float32 scales of the scaled ones.
-    int size
-    int card_block[MAX_PLAYERS][NUM_CODES]  # per seat and location code: a card block, or -1
-    int rule, leader, active, hand_sizes, current_player, draw_size, scores, round
-    float hand_scale, draw_scale, score_scale, round_scale
-
-
-ctypedef struct Data:
-    # Everything a game in progress holds besides Python objects; copying it is the clone.
-    int current
-    int actions_taken
-    int round
-    int rule
-    int alive
-    int winner
-    bint truncated
-    bint is_terminal
-    uint64_t hand[MAX_PLAYERS]  # hands are kept sorted: the mask is the list
-    uint64_t mask[MAX_PLAYERS]  # palettes as masks (engine.State.masks)
-    uint8_t palette[MAX_PLAYERS][NUM_CARDS]  # palettes in play order
-    int palette_len[MAX_PLAYERS]
-    uint16_t keys[MAX_PLAYERS][NUM_COLOURS]  # cards.rule_keys of each palette (0s once out)
-    uint8_t groups[MAX_PLAYERS][NUM_GROUPS]  # cards.groups_of of each palette
-    uint16_t best[NUM_COLOURS]  # per rule: the largest key
-    int8_t leaders[NUM_COLOURS]  # per rule: the seat holding it, -1 if nobody
-    uint8_t leading[MAX_PLAYERS]  # per seat: the rules it leads (bit r)
-    uint8_t draw[NUM_CARDS]  # draw[draw_len - 1] is the top card
-    int draw_len
-    uint8_t canvas[NUM_CARDS]
-    int canvas_len
-    uint8_t active[MAX_PLAYERS]
-    uint8_t folded[MAX_PLAYERS][NUM_CARDS]  # in the reference's list order
-    int folded_len[MAX_PLAYERS]
-    uint8_t eliminated[MAX_PLAYERS]
-    int eliminated_len
-    int scores[MAX_PLAYERS]
-    uint8_t scored[MAX_PLAYERS][NUM_CARDS]  # in the order scored
-    int scored_len[MAX_PLAYERS]
-    uint64_t scored_all
-    uint8_t loc[NUM_CARDS]  # location codes (engine.State.loc)
 
 
 # ============================================================================ tables
@@ -366,12 +287,6 @@ cdef class Engine:
     ``Game.action_mask``.
     """
 
-    cdef Options opt
-    cdef Layout layout
-    cdef readonly object rules
-    cdef readonly int num_actions
-    cdef readonly int size  # observation size
-
     def __init__(self, rules):
         from .game import _fields  # the layout's one definition (game.py imports this module)
 
@@ -542,16 +457,6 @@ def _restore(game, bytes data, deck, seed, history, log, result):
 @cython.final
 cdef class State:
     """A game of Red7 in progress, as ``engine.State`` (build it with ``Red7Game.new_state``)."""
-
-    cdef Data d
-    cdef Engine engine
-    cdef const Options* opt
-    cdef readonly object game
-    cdef public object deck
-    cdef public object seed
-    cdef public object history
-    cdef public object log
-    cdef readonly object result  # the Outcome, built once by outcome()
 
     # ------------------------------------------------------------------ setup
     def __init__(self, game, deck, seed, log=False):
@@ -845,11 +750,13 @@ cdef class State:
         return self.apply_legal(action)
 
     cdef int apply_legal(self, int action) except -1:
-        """``apply_c`` without the legality check, for an action ``legal_into`` gave."""
+        """``apply_c`` without the legality check, for an action ``legal_into`` gave (search
+        copies keep no history: ``history`` None)."""
         cdef Data* d = &self.d
         cdef int p = d.current
         cdef int q
-        self.history.append(action)
+        if self.history is not None:
+            self.history.append(action)
         d.actions_taken += 1
         if action == PASS:
             self._eliminate(p)

@@ -1,4 +1,6 @@
-"""Rule-of-thumb Red7 bots, and the fast rollout policy for search.
+"""Rule-of-thumb Red7 bots, the fast rollout policy for search, and the compiled search loops
+(``_search.pyx``: ISMCTS and flat Monte Carlo with ``thrifty`` rollouts) that ``agents.ismcts``
+and ``agents.flat`` run on the compiled core.
 
 Every legal turn but ``pass`` leaves the mover winning, so the bots only choose how to stay
 in: which cards to spend (a hand is the player's whole future: a player with no card left is
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.agent import policy_bots
+from ...core.agent import Turn, policy_bots
 from .cards import BIT, NUM_COLOURS, rule_keys
 from .engine import PASS, SLOTS
 
@@ -75,4 +77,47 @@ def thrifty_rollout(state: Any) -> int:
     return min(state.legal_actions(), key=spend)
 
 
+def _search_module(turn: Turn) -> Any:
+    """``_search`` (the compiled search loops) when the turn's game is one round on the
+    compiled core, else ``None`` (an unbuilt checkout, ``engine="python"`` or a points game,
+    whose later rounds a deal of the hidden cards cannot know: the reference loops run)."""
+    try:
+        from . import _search
+        from ._compiled import State as CompiledState
+    except ImportError:
+        return None
+    if type(turn._state) is not CompiledState or turn.rules.scoring == "points":
+        return None
+    return _search
+
+
+def compiled_search(
+    turn: Turn,
+    iterations: int,
+    exploration: float,
+    random_rollout: bool,
+    seed: int,
+    max_seconds: float | None,
+) -> dict[int, int] | None:
+    """Root visits of SO-ISMCTS in C (``_search.search``), ``thrifty`` (or random) rollouts,
+    when ``_search_module`` allows, else ``None``. It deals the seat's hidden cards as
+    ``turn.sample_state()`` does and reads nothing else hidden."""
+    fast = _search_module(turn)
+    if fast is None:
+        return None
+    return fast.search(
+        turn._state, turn.view.seat, iterations, exploration, random_rollout, seed, max_seconds
+    )
+
+
+def compiled_flat(turn: Turn, playouts: int, seed: int) -> list[tuple[int, float]] | None:
+    """Flat Monte Carlo in C (``_search.action_values``) when ``_search_module`` allows, else
+    ``None``: each legal turn's mean return over ``playouts`` deals of the seat's hidden
+    cards, ``thrifty`` finishing every game."""
+    fast = _search_module(turn)
+    return None if fast is None else fast.action_values(turn._state, turn.view.seat, playouts, seed)
+
+
 ROLLOUT = thrifty_rollout
+SEARCH = compiled_search
+FLAT = compiled_flat
