@@ -285,17 +285,19 @@ ON_SCREEN = """() => {
     scrollY: window.scrollY, height: innerHeight, width: innerWidth,
     pageWidth: document.documentElement.scrollWidth,
     hand: rect(hand), middle: rect(middle), trick: trick ? rect(trick) : null,
+    choices: Array.from(board.querySelectorAll(".choice")).map(rect),
   };
 }"""
 
 
 def hand_and_trick_on_screen(page: Any, table: Any) -> None:
-    """Your hand and the trick (Red7: the canvas) inside the window, the page unscrolled and
-    no wider than the window."""
+    """Your hand, every move you may choose and the trick (Red7: the canvas) inside the
+    window, the page unscrolled and no wider than the window."""
     seen = page.evaluate(ON_SCREEN)
     assert seen["scrollY"] == 0 and seen["pageWidth"] <= seen["width"], seen
-    top, bottom, left, right = seen["hand"]
-    assert top >= 0 and bottom <= seen["height"] and left >= 0 and right <= seen["width"], seen
+    for top, bottom, left, right in [seen["hand"], *seen["choices"]]:
+        assert top >= 0 and bottom <= seen["height"], seen
+        assert left >= 0 and right <= seen["width"], seen
     assert seen["trick"] is not None, seen
     top, bottom, left, right = seen["trick"]
     m_top, m_bottom = seen["middle"][:2]
@@ -350,6 +352,40 @@ def test_every_game_is_played_by_clicking_with_the_hand_and_the_trick_on_screen(
             expect(rows.first.locator("td").first).to_have_text("1")
     else:
         expect(page.locator("#scores")).to_have_count(0)
+    context.close()
+    assert not console_errors, console_errors
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_eight_players_sit_around_the_table_with_your_hand_and_moves_on_screen(
+    server, browser, console_errors, viewport
+):
+    # issue 29 item 3: at 1280x800 with 8 players the hand and "risk" fell below the screen
+    url, store = server
+    width, height = VIEWPORTS[viewport]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.on("pageerror", lambda err: console_errors.append(str(err)))
+    page.on("console", lambda m: console_errors.append(m.text) if m.type == "error" else None)
+    page.goto(url + "/")
+    page.wait_for_selector("#f-options .option")
+    page.fill("#f-players", "8")
+    page.dispatch_event("#f-players", "change")
+    expect(page.locator("#f-opponents input")).to_have_count(7)
+    for field in page.locator("#f-opponents input").all():
+        field.fill("random")
+    start(page, url, "koira", seat=3, seed=6, options={}, lobby=False)
+    page.wait_for_selector(YOUR_TURN, state="attached")
+    expect(page.locator("#play-board .seat.other")).to_have_count(7)
+    if viewport == "wide":  # clockwise from you: two up your left, three on top, two down
+        for where, count in (("left", 2), ("top", 3), ("right", 2)):
+            expect(page.locator(f"#play-board .around-{where} .seat")).to_have_count(count)
+        seats = page.locator("#play-board .around-left .seat").evaluate_all(
+            "els => els.map(e => e.dataset.seat)"
+        )
+        assert seats == ["4", "5"]  # the next player sits at your left
+    table, _ = play_by_clicking(page, store, seed=5, check=hand_and_trick_on_screen)
+    assert table.state.is_terminal
     context.close()
     assert not console_errors, console_errors
 

@@ -78,7 +78,8 @@ function fan(cards, deck, fresh = () => "", size = "mini") {
 
 function zoneNode(zone, table, names, deck, fresh, big) {
   // A labelled place: who played what, face-up cards, a face-down count and/or a text.
-  const node = el("div", { class: "zone", "data-zone": zone.label });
+  const plays = (zone.plays || []).reduce((n, play) => n + play.cards.length, 0);
+  const node = el("div", { class: plays > 4 ? "zone many" : "zone", "data-zone": zone.label });
   node.append(el("div", { class: "label", text: zone.label }));
   const body = el("div", { class: "zone-body" });
   for (const play of zone.plays || []) {
@@ -274,8 +275,18 @@ function renderTable(box, table, { names = null, onMove = null, redraw = null } 
   const me = table.seat;
   const order = table.seats.map((s) => s.seat);
   if (me !== null) order.push(...order.splice(0, me + 1)); // the others in playing order after the viewer
+  // Around the table, clockwise from you: up your left side, along the top, down the right
+  // (a narrow screen puts them all in one row above the trick).
+  const others = order.filter((p) => p !== me);
+  const side = me === null || others.length < 2 ? 0 : Math.ceil(others.length / 4);
+  const places = { left: others.slice(0, side), top: others.slice(side, others.length - side), right: others.slice(others.length - side) };
+  box.className = `board ${side ? "seated" : "flat"}`;
   const ring = el("div", { class: "ring seats" });
-  for (const p of order) if (p !== me) ring.append(seatPanel(table, p, names, deck, { me: false, fresh: () => "" }));
+  for (const [where, seats] of Object.entries(places)) {
+    const part = el("div", { class: `around around-${where}` });
+    for (const p of seats) part.append(seatPanel(table, p, names, deck, { me: false, fresh: () => "" }));
+    ring.append(part);
+  }
   box.append(ring);
   const middle = el("div", { class: "middle zones", id: "middle" });
   for (const zone of table.zones) middle.append(zoneNode(zone, table, names, deck, fresh, true));
@@ -467,7 +478,15 @@ function fitBoard(board) {
   // The table fits the window below its bar: the others' seats and then the middle scroll
   // inside it when there is too much, so your hand and the trick stay on the screen.
   const top = board.getBoundingClientRect().top + window.scrollY;
-  board.style.maxHeight = `${Math.max(320, window.innerHeight - top - 8)}px`;
+  board.style.height = `${Math.max(320, window.innerHeight - top - 8)}px`;
+  const hand = board.querySelector(".hand.mine");
+  if (hand && hand.children.length > 1) {
+    // Your cards overlap just enough to fit one row, each corner still showing; a hand too
+    // long even so (Koira's phase two) goes on in a second row.
+    const size = parseFloat(getComputedStyle(hand).getPropertyValue("--card")) || 60;
+    const room = (hand.clientWidth - size - 4) / (hand.children.length - 1);
+    hand.style.setProperty("--strip", `${Math.max(22, Math.min(size + 4, room))}px`);
+  }
 }
 
 function drawPlay(data) {

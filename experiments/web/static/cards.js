@@ -51,9 +51,9 @@ const Cards = (() => {
     const svg = frame("#fdfcf7");
     index(svg, rank, symbol, colour);
     if ("JQK".includes(rank)) {
-      svg.append(node("rect", { x: 17, y: 20, width: 36, height: 54, rx: 3, fill: "none", stroke: colour, "stroke-width": 1.2 }));
-      svg.append(text(35, 55, 26, colour, rank, { "text-anchor": "middle" }));
-      svg.append(text(35, 70, 12, colour, symbol, { "text-anchor": "middle" }));
+      svg.append(node("rect", { x: 22, y: 20, width: 32, height: 56, rx: 3, fill: "none", stroke: colour, "stroke-width": 1.2 }));
+      svg.append(text(38, 55, 26, colour, rank, { "text-anchor": "middle" }));
+      svg.append(text(38, 71, 12, colour, symbol, { "text-anchor": "middle" }));
     } else {
       svg.append(text(36, 62, 34, colour, symbol, { "text-anchor": "middle" }));
     }
