@@ -472,3 +472,26 @@ def test_the_lobby_describes_every_option(server, page):
     )
     descriptions = page.locator("#f-options .description").all_inner_texts()
     assert len(descriptions) == 5 and all(descriptions)
+
+
+def test_the_replay_controls_fit_a_phone(server, browser, console_errors):
+    # issue 29 item 3: at 390x844 the replay buttons wrapped onto three lines
+    url, _ = server
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.on("pageerror", lambda err: console_errors.append(str(err)))
+    page.goto(url + "/#/replays")
+    page.click("a.record >> nth=0")
+    page.wait_for_selector("#replay-board .seat")
+    tops = [
+        page.locator(f"#{button}").bounding_box()["y"]
+        for button in ("r-first", "r-prev", "r-next", "r-last")
+    ]
+    assert max(tops) - min(tops) < 2  # one row of buttons, the slider between them
+    slider = page.locator("#r-slider").bounding_box()
+    assert slider["width"] > 100 and abs(slider["y"] - tops[0]) < 30
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    page.click("#r-last")
+    expect(page.locator("#result")).to_contain_text("Final placements")
+    context.close()
+    assert not console_errors, console_errors
