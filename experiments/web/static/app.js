@@ -1,6 +1,6 @@
 // Koira RL suite: the lobby, the table and the replay viewer. Plain JavaScript, no build step.
 // Every table is drawn from the generic table dict (koira_env/core/table.py, docs/games.md):
-// nothing here knows which game it draws.
+// nothing here knows which game it draws; cards.js draws the card faces of each deck.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -245,7 +245,7 @@ function numberChoices(box) {
   });
 }
 
-function scoreSheet(table, names) {
+function scoreSheet(table) {
   if (!table.scores) return null;
   const box = el("div", { class: "scores", id: "scores" }, el("h2", { text: "Score by hand" }));
   const head = el("tr", {}, el("th", { text: "hand" }), ...table.scores.columns.map((c) => el("th", { text: c })));
@@ -313,10 +313,10 @@ function renderTable(box, table, { names = null, onMove = null, redraw = null } 
   lastCards = zoneCards;
 }
 
-function renderScores(aside, table, names) {
+function renderScores(aside, table) {
   const old = aside.querySelector(".scores");
   if (old) old.remove();
-  const sheet = scoreSheet(table, names);
+  const sheet = scoreSheet(table);
   if (sheet) aside.prepend(sheet);
 }
 
@@ -494,7 +494,7 @@ function drawPlay(data) {
   playData = data;
   $("play-title").textContent = `${table.title}: you are player_${data.seat}, seed ${data.seed}`;
   drawBoard();
-  renderScores($("play-aside"), table, data.names);
+  renderScores($("play-aside"), table);
   renderLog($("play-log"), table.log, table.log.length - playLogSize);
   playLogSize = table.log.length;
   const record = $("play-record");
@@ -650,7 +650,7 @@ function drawReplay(data) {
   }
   renderTable($("replay-board"), table, { names: data.names });
   fitBoard($("replay-board"));
-  renderScores($("replay-aside"), table, data.names);
+  renderScores($("replay-aside"), table);
   renderLog($("replay-log"), table.log, data.new_events);
 }
 
