@@ -81,11 +81,12 @@ def assert_no_leak(response_text: str, state: Any, seat: int) -> None:
     (inside it, public words may name one: "player_1 called JC")."""
     payload = json.loads(response_text)
     assert set(payload) == {"id", "seat", "seed", "names", "waiting", "table"}
-    table = {key: value for key, value in payload["table"].items() if key != "log"}
+    from_log = ("log", "scores")  # the score sheet is read from the log's hand_end events
+    table = {key: value for key, value in payload["table"].items() if key not in from_log}
     rng = random.Random(1)
     for _ in range(2):
         other = state.game.table(state.determinize(seat, rng), seat)
-        assert table == {key: value for key, value in other.items() if key != "log"}
+        assert table == {key: value for key, value in other.items() if key not in from_log}
     names = [state.game.card_name(c) for c in range(state.game.deck_size)]
     if len(set(names)) < len(names):
         return  # identical copies (Dois): the names alone cannot tell where a card is
@@ -156,6 +157,54 @@ def test_the_lobby_lists_every_game_with_its_options_bots_and_default_opponent()
     # the rules a preset implies, for the lobby's form
     rules = c.post("/api/rules", json={"game": "koira", "options": {"preset": "mattis"}})
     assert rules.status_code == 200 and rules.json()["rules"]["war_trigger"] == "highest_tie"
+
+
+def test_every_option_comes_with_a_one_line_description_from_its_rules():
+    # issue 29 item 4: option names were raw, with no description
+    listed = {g["id"]: g for g in client().get("/api/games").json()["games"]}
+    for game_id, entry in listed.items():
+        for option in entry["options"]:
+            text = option["description"]
+            assert text and "\n" not in text and not text.startswith("#"), (game_id, option)
+    kop = {o["name"]: o["description"] for o in listed["kop"]["options"]}
+    assert kop["victory_cards"].startswith("Victory cards each player starts with; the game")
+    koira = {o["name"]: o["description"] for o in listed["koira"]["options"]}
+    assert "void" in koira["trump_only_when_void"] and "proven bound" in koira["max_actions"]
+
+
+@pytest.mark.parametrize("game_id", ["kop", "whist22", "dois", "teka"])
+def test_the_games_of_many_hands_keep_a_running_score_per_hand(game_id):
+    # issue 29 item 4: the hand results were only in the log
+    game = make_game(game_id)
+    state = game.new_state(seed=4, log=True)
+    rng = random.Random(4)
+    hands: list[dict[str, Any]] = []
+    while not state.is_terminal and len(hands) < 3:
+        state.apply(rng.choice(state.legal_actions()))
+        hands = [e for e in state.log if e["type"] == "hand_end"]
+    assert len(hands) >= 2
+    for seat in (None, 0, 1):
+        sheet = game.table(state, seat)["scores"]
+        assert [row["hand"] for row in sheet["rows"]] == [e["hand"] + 1 for e in hands]
+        assert sheet["caption"] and all(
+            len(row["values"]) == len(sheet["columns"]) for row in sheet["rows"]
+        )
+        last = [value.split(" ")[0] for value in sheet["rows"][-1]["values"]]
+        totals = hands[-1].get("scores") or hands[-1].get("victory_cards")
+        assert last == [str(v) for v in totals]
+    assert make_game("koira").table(make_game("koira").new_state(seed=1), 0)["scores"] is None
+
+
+def test_red7_moves_say_where_each_card_goes_and_pass_is_going_out():
+    # issue 29 item 2: "pass" did not say it means going out
+    game = make_game("red7")
+    state = game.new_state(seed=3)
+    moves = game.table(state, state.current)["moves"]
+    by_name = {m["name"]: m for m in moves}
+    assert by_name["pass"]["label"].startswith("go out") and by_name["pass"]["to"] == []
+    both = next(m for m in moves if m["name"].startswith("palette") and "canvas" in m["name"])
+    assert both["to"] == ["palette", "canvas"] and len(both["cards"]) == 2
+    assert both["label"] == f"{both['cards'][0]} to your palette, {both['cards'][1]} to the canvas"
 
 
 @pytest.mark.parametrize("game_id", games())
@@ -477,7 +526,7 @@ def test_the_page_loads_only_from_this_server():
     assert "default-src 'self'" in index.headers["content-security-policy"]
     static = Path(web.STATIC)
     for path in static.iterdir():
-        text = path.read_text()
+        text = path.read_text().replace('"http://www.w3.org/2000/svg"', "")  # a name, not a URL
         assert "http://" not in text and "https://" not in text and "//cdn" not in text, path
         assert c.get(f"/static/{path.name}").status_code == 200
 

@@ -40,6 +40,7 @@ from agents.games import choices
 from agents.ppo import PPOAgent, load_policy, read_metadata, shipped_models
 from agents.registry import default_agents, default_opponent, make_agent
 from koira_env.core.game import Game
+from koira_env.core.options import option_descriptions
 from koira_env.core.record import game_record
 from koira_env.registry import games, make_game, replay_states, spec
 
@@ -106,14 +107,16 @@ def _agent_spec(text: str, game: Game) -> Any:
 
 
 def option_fields(game: Game) -> list[dict[str, Any]]:
-    """The rule options of a game for the lobby's form: name, default, kind and choices.
-    Choices come from the options' declarations (``field(metadata={"choices": ...})``, or a
-    rules module's ``CHOICES`` and ``PRESETS`` tables)."""
+    """The rule options of a game for the lobby's form: name, default, kind, choices and a
+    one-line description. Choices come from the options' declarations (``field(metadata=
+    {"choices": ...})``, or a rules module's ``CHOICES`` and ``PRESETS`` tables); the
+    description is the comment above the option in its rules dataclass."""
     rules = game.rules
     module = sys.modules[type(rules).__module__]
     declared = dict(getattr(module, "CHOICES", {}))
     if hasattr(module, "PRESETS"):
         declared["preset"] = tuple(module.PRESETS)
+    described = option_descriptions(type(rules))
     result = []
     for f in dataclasses.fields(rules):
         if f.name == "num_players":
@@ -122,6 +125,7 @@ def option_fields(game: Game) -> list[dict[str, Any]]:
         choices = f.metadata.get("choices") or declared.get(f.name)
         kind = "bool" if isinstance(value, bool) else "int" if isinstance(value, int) else "text"
         entry: dict[str, Any] = {"name": f.name, "default": value, "kind": kind}
+        entry["description"] = described.get(f.name, "")
         if choices:
             entry.update(kind="choice", choices=list(choices))
         for bound in ("min", "max"):

@@ -2,7 +2,8 @@
 
 ``python -m experiments.web.screenshots`` starts ``koira serve``'s app on a free local port
 with a small tournament's records, drives Debian's headless Chromium with Playwright, and
-writes docs/figures/web-lobby.png, web-table.png and web-replay.png. Nothing is downloaded:
+writes docs/figures/web-lobby.png, web-table.png (Koira), web-red7.png (a palette card
+picked), web-phone.png (Kop at 390x844) and web-replay.png. Nothing is downloaded:
 Playwright launches ``/usr/bin/chromium`` (``apt-get install chromium``), never a browser of
 its own (``playwright install`` is not needed).
 """
@@ -116,6 +117,26 @@ def take(out: Path, browser: Any = None) -> list[Path]:
                 context.close()
 
 
+def _start(page: Any, url: str, game: str, seed: int) -> None:
+    page.goto(url + "/")
+    page.wait_for_selector("#f-options label")
+    page.select_option("#f-game", game)
+    page.fill("#f-seed", str(seed))
+    page.click("#start")
+    page.wait_for_selector("#play-board .seat")
+    page.select_option("#speed", "0")
+
+
+def _moves(page: Any, count: int) -> None:
+    """``count`` moves of the person (the first move offered each time), bots in between."""
+    for _ in range(count):
+        page.wait_for_selector(YOUR_TURN, state="attached")
+        page.click("#play-board [data-action] >> nth=0")
+        page.wait_for_timeout(300)
+    page.wait_for_selector(YOUR_TURN, state="attached")
+    page.wait_for_timeout(600)  # the last card's animation
+
+
 def _pictures(page: Any, url: str, out: Path) -> list[Path]:
     from playwright.sync_api import expect
 
@@ -126,13 +147,18 @@ def _pictures(page: Any, url: str, out: Path) -> list[Path]:
     page.click("#start")
     page.wait_for_selector("#play-board .seat")
     page.select_option("#speed", "0")
-    for _ in range(6):  # a few moves in: cards on the table and in the won piles
-        page.wait_for_selector(YOUR_TURN, state="attached")
-        page.click("#play-board [data-action] >> nth=0")
-        page.wait_for_timeout(300)
-    page.wait_for_selector(YOUR_TURN, state="attached")
-    page.wait_for_timeout(600)  # the last card's animation
+    _moves(page, 6)  # a few moves in: cards on the table and in the won piles
     written.append(_save(page, "web-table.png", out))
+    _start(page, url, "red7", 4)  # a palette card picked: the canvas card is next
+    page.wait_for_selector(YOUR_TURN, state="attached")
+    page.click("#play-board .hand.mine [data-pick] >> nth=0")
+    page.wait_for_selector("#play-board .picked")
+    written.append(_save(page, "web-red7.png", out))
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: Kop in its fourth trick
+    _start(page, url, "kop", 7)
+    _moves(page, 3)
+    written.append(_save(page, "web-phone.png", out))
+    page.set_viewport_size({"width": 1280, "height": 800})
     page.goto(url + "/#/replays")
     page.click("a.record >> nth=0")
     page.wait_for_selector("#replay-board .seat")

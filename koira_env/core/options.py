@@ -10,7 +10,10 @@ valid choices.
 
 from __future__ import annotations
 
+import inspect
+import re
 from dataclasses import MISSING, asdict, fields, replace
+from functools import cache
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -72,3 +75,27 @@ class RuleSet:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)  # type: ignore[call-overload]
+
+
+@cache
+def option_descriptions(cls: type) -> dict[str, str]:
+    """Each option's description: the comment lines just above its field in the rules
+    dataclass (and any comment after it on its line), joined into one line. The rules'
+    source is the one place that says what an option means; the web lobby shows it."""
+    described: dict[str, str] = {}
+    comment: list[str] = []
+    for line in inspect.getsource(cls).splitlines():
+        text = line.strip()
+        if text.startswith("#"):
+            comment.append(text.lstrip("# "))
+            continue
+        field_line = re.match(r"(\w+)\s*:[^#]*(?:#\s*(.*))?$", text)
+        if field_line and not text.startswith(("def ", "@")):
+            name, trailing = field_line.groups()
+            parts = comment + ([trailing] if trailing else [])
+            if parts and name not in described:
+                described[name] = " ".join(parts)
+        if text and not text.startswith(")"):  # a field's continuation keeps no comment
+            comment = []
+    names = option_names(cls)
+    return {name: described[name] for name in names if name in described}

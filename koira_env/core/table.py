@@ -13,6 +13,8 @@ table") documents the schema; in short::
      "zones": [zone],   # zone: {"label"} plus any of "cards", "count", "plays", "text"
      "moves": [{"action", "name", "cards"}],   # the viewer's legal moves, when it is to act
      "log": [str],      # the events so far as the viewer saw them (states built with log)
+     "scores": {"caption", "columns": [str], "rows": [{"hand", "values": [str]}]} or None,
+                        # the running score, one row per hand scored (games of many hands)
      "result": {"places", "scores"} or None}
 
 A game builds a seat's dict from ``state.view(seat)`` and public facts only (table size,
@@ -101,6 +103,25 @@ def seen_log(
     return [describe_event(game, seen(e, seat)) for e in events]
 
 
+def score_sheet(
+    state: State,
+    caption: str,
+    columns: Sequence[str],
+    row: Callable[[dict[str, Any]], Sequence[Any]],
+) -> dict[str, Any]:
+    """The running score of a game of many hands: one row per ``hand_end`` event of the log
+    (a public event: every seat sees each hand scored), ``row(event)`` giving one value per
+    column. Empty, like ``log``, when the state keeps no log."""
+    from .events import HAND_END
+
+    rows = [
+        {"hand": event["hand"] + 1, "values": [str(v) for v in row(event)]}
+        for event in state.log or ()
+        if event["type"] == HAND_END
+    ]
+    return {"caption": caption, "columns": list(columns), "rows": rows}
+
+
 def table_dict(
     state: State,
     viewer: int | None,
@@ -110,8 +131,10 @@ def table_dict(
     zones: list[dict[str, Any]],
     moves: list[dict[str, Any]],
     log: list[str],
+    scores: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The whole dict: the game's parts plus the public facts every game shares."""
+    """The whole dict: the game's parts plus the public facts every game shares
+    (``scores``: a ``score_sheet`` for the games of many hands)."""
     game = state.game
     outcome = state.outcome() if state.is_terminal else None
     result = None
@@ -129,6 +152,7 @@ def table_dict(
         "zones": zones,
         "moves": moves,
         "log": log,
+        "scores": scores,
         "result": result,
     }
 

@@ -1,10 +1,9 @@
 // Koira RL suite: the lobby, the table and the replay viewer. Plain JavaScript, no build step.
 // Every table is drawn from the generic table dict (koira_env/core/table.py, docs/games.md):
-// nothing here knows which game it draws.
+// nothing here knows which game it draws; cards.js draws the card faces of each deck.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const SUITS = { C: ["♣", false], D: ["♦", true], H: ["♥", true], S: ["♠", false] };
 let lobbyData = null;
 let loop = 0; // bumped to stop a running bot-move loop when the page moves on
 let lastCards = new Set(); // face-up cards of the zones last drawn: new ones are animated
@@ -41,25 +40,27 @@ function el(tag, attrs = {}, ...children) {
 }
 
 // ------------------------------------------------------------------ cards and tables
-function card(name, extra = "") {
-  // A face-up card; 52-card names ("QS", "TD") get their suit symbol, others show as named.
-  const match = /^(10|[2-9TJQKA])([CDHS])$/.exec(name);
+function card(name, deck, extra = "") {
+  // A face-up card: its SVG face (cards.js), or its name when the deck has no picture.
   const node = el("span", { class: `card ${extra}`.trim(), "data-card": name });
-  if (match) {
-    const [symbol, red] = SUITS[match[2]];
-    node.textContent = (match[1] === "T" ? "10" : match[1]) + symbol;
-    if (red) node.classList.add("red");
+  const drawn = Cards.face(name, deck);
+  if (drawn) {
+    node.append(drawn[0]);
+    node.title = drawn[1];
+    node.setAttribute("aria-label", drawn[1]);
   } else {
+    node.classList.add("plain");
     node.textContent = name;
   }
   return node;
 }
 
 function backs(count, small) {
+  // A face-down stack: one back and the count on it.
   const box = el("span", { class: "backs" });
-  const shown = Math.min(count, 12);
-  for (let i = 0; i < shown; i++) box.append(el("span", { class: `card back${small ? " mini" : ""}` }));
-  if (count > shown) box.append(el("span", { class: "more", text: `+${count - shown}` }));
+  if (count > 0) {
+    box.append(el("span", { class: `card back${small ? " mini" : ""}` }, el("b", { text: String(count) })));
+  }
   return box;
 }
 
@@ -68,28 +69,199 @@ function seatLabel(table, seat, names) {
   return `player_${seat}${who}`;
 }
 
-function zoneNode(zone, table, names, fresh) {
+function fan(cards, deck, fresh = () => "", size = "mini") {
+  // Overlapping cards that still show each card's corner index ("wide": full-size cards).
+  const box = el("span", { class: `fan ${size}` });
+  for (const name of cards) box.append(card(name, deck, `${size === "mini" ? "mini " : ""}${fresh(name)}`));
+  return box;
+}
+
+function zoneNode(zone, table, names, deck, fresh, big) {
   // A labelled place: who played what, face-up cards, a face-down count and/or a text.
-  const node = el("div", { class: "zone", "data-zone": zone.label });
+  const plays = (zone.plays || []).reduce((n, play) => n + play.cards.length, 0);
+  const node = el("div", { class: plays > 4 ? "zone many" : "zone", "data-zone": zone.label });
   node.append(el("div", { class: "label", text: zone.label }));
   const body = el("div", { class: "zone-body" });
   for (const play of zone.plays || []) {
     const group = el("span", { class: "play" });
-    for (const name of play.cards) group.append(card(name, fresh(name)));
-    group.append(el("small", { text: seatLabel(table, play.seat, names) }));
+    const cards = el("span", { class: "play-cards" });
+    for (const name of play.cards) cards.append(card(name, deck, big ? fresh(name) : `mini ${fresh(name)}`));
+    const who = names && names[play.seat] ? ` (${names[play.seat]})` : "";
+    group.append(cards, el("small", { text: `player_${play.seat}` }, who ? el("span", { class: "who", text: who }) : null));
     body.append(group);
   }
-  for (const name of zone.cards || []) body.append(card(name, "mini"));
+  if ((zone.cards || []).length) {
+    if (big && zone.cards.length <= 3) for (const name of zone.cards) body.append(card(name, deck, fresh(name)));
+    else if (big) body.append(fan(zone.cards, deck, fresh, "wide"));
+    else body.append(fan(zone.cards, deck, fresh));
+  }
   if (zone.count !== undefined && zone.cards === undefined) {
-    body.append(backs(Math.min(zone.count, 1), true), el("span", { class: "count", text: String(zone.count) }));
+    body.append(backs(zone.count, true));
+    if (!zone.count) body.append(el("span", { class: "count", text: "0" }));
   }
   if (zone.text) body.append(el("span", { class: "text", text: zone.text }));
   node.append(body);
   return node;
 }
 
-function renderTable(box, table, { names = null, onMove = null } = {}) {
-  // Draw a table dict into box. onMove(action) makes the viewer's legal moves clickable.
+function legendNode(deck) {
+  const legend = Cards.legend(deck);
+  if (!legend) return null;
+  const box = el("div", { class: "legend", id: "legend" }, el("span", { class: "label", text: legend.title }));
+  for (const [key, word, fill] of legend.items) {
+    const swatch = el("i", {});
+    swatch.style.background = fill; // CSSOM, allowed by the page's CSP
+    box.append(el("span", { class: "key" }, swatch, el("b", { text: key }), ` ${word}`));
+  }
+  return box;
+}
+
+// The move being built by clicks: the cards picked so far (Red7: a palette card, then a
+// canvas card; Whist 22's Fool: the card, then its value). Reset whenever the moves change.
+const picking = { key: "", cards: [] };
+
+function movesKey(table) {
+  return JSON.stringify([table.seat, table.log.length, table.moves.map((m) => m.action)]);
+}
+
+function startsWith(cards, prefix) {
+  return prefix.every((name, i) => cards[i] === name);
+}
+
+function choicesFor(table) {
+  // What the picked cards allow: the hand cards that extend a move, and the moves they
+  // complete (a button each); moves without cards (a bid, a pass, risk) are always buttons.
+  const pick = picking.cards;
+  const open = table.moves.filter((m) => m.cards.length && startsWith(m.cards, pick));
+  const next = new Map();
+  for (const move of open) {
+    if (move.cards.length > pick.length) {
+      const name = move.cards[pick.length];
+      next.set(name, (next.get(name) || []).concat([move]));
+    }
+  }
+  const complete = open.filter((m) => m.cards.length === pick.length && pick.length);
+  const plain = table.moves.filter((m) => !m.cards.length);
+  return { next, buttons: [...complete, ...plain] };
+}
+
+function clickCard(table, name, onMove, redraw) {
+  // A hand card clicked: play the one move it stands for, or pick it and offer the rest.
+  const move = singleMove(table, name);
+  if (move) return onMove(move.action);
+  picking.cards = [...picking.cards, name];
+  redraw();
+}
+
+function singleMove(table, name) {
+  const pick = [...picking.cards, name];
+  const open = table.moves.filter((m) => m.cards.length && startsWith(m.cards, pick));
+  return open.length === 1 && open[0].cards.length === pick.length ? open[0] : null;
+}
+
+function seatPanel(table, p, names, deck, { me, fresh }) {
+  const seat = table.seats[p];
+  const panel = el("div", { class: `seat${me ? " me" : " other"}`, "data-seat": String(p) });
+  if (p === table.current) panel.classList.add("acting");
+  const head = el("div", { class: "seat-head" }, el("span", { class: "name", text: seatLabel(table, p, names) }));
+  for (const flag of seat.flags) head.append(el("span", { class: "flag", text: flag }));
+  if (p === table.current) head.append(el("span", { class: "flag turn", text: "to act" }));
+  panel.append(head);
+  if (seat.info.length) panel.append(el("div", { class: "info", text: seat.info.join(" · ") }));
+  const row = el("div", { class: "piles" });
+  for (const pile of seat.piles.filter((z) => (z.cards || []).length || z.count)) {
+    row.append(zoneNode(pile, table, names, deck, fresh, false));
+  }
+  if (!me) {
+    const hand = el("div", { class: "hand small" });
+    if (seat.hand.length) hand.append(fan(seat.hand, deck));
+    if (seat.hidden) hand.append(backs(seat.hidden, true));
+    panel.append(hand);
+  }
+  if (row.childElementCount) panel.append(row);
+  return panel;
+}
+
+function myHand(table, deck, onMove, redraw) {
+  // The viewer's hand, the cards it may pick raised, and the moves that are not one card.
+  const seat = table.seats[table.seat];
+  const hand = el("div", { class: "hand mine" });
+  const { next, buttons } = onMove ? choicesFor(table) : { next: new Map(), buttons: [] };
+  const picked = [...picking.cards];
+  for (const name of seat.hand) {
+    const node = card(name, deck);
+    const at = picked.indexOf(name);
+    if (at >= 0) {
+      picked[at] = null; // a copy picked once (Dois holds copies)
+      node.classList.add("picked", "choice");
+      node.setAttribute("role", "button");
+      node.setAttribute("tabindex", "0");
+      node.title = `${node.title} (picked: click to put back)`;
+      const undo = () => { picking.cards = picking.cards.slice(0, at); redraw(); };
+      node.addEventListener("click", undo);
+      node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); undo(); } });
+    } else if (next.has(name)) {
+      const single = singleMove(table, name);
+      node.classList.add("legal", "choice");
+      node.setAttribute("role", "button");
+      node.setAttribute("tabindex", "0");
+      if (single) {
+        node.setAttribute("data-action", String(single.action));
+        node.title = `${node.title}: ${single.label || single.name}`;
+      } else {
+        node.setAttribute("data-pick", name);
+        const to = next.get(name)[0].to;
+        node.title = `${node.title}: pick${to ? ` for the ${to[picking.cards.length]}` : ""}`;
+      }
+      const act = () => clickCard(table, name, onMove, redraw);
+      node.addEventListener("click", act);
+      node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); act(); } });
+    }
+    hand.append(node);
+  }
+  const bar = el("div", { class: "moves", id: "moves" });
+  if (onMove && picking.cards.length) {
+    const open = table.moves.filter((m) => m.cards.length > picking.cards.length && startsWith(m.cards, picking.cards));
+    const to = open.length && open[0].to ? open[0].to[picking.cards.length] : null;
+    const hint = to ? `pick a card for the ${to}` : open.length ? "pick the next card" : "choose";
+    bar.append(el("span", { class: "hint", text: `${picking.cards.join(" + ")} picked: ${hint}` }));
+  }
+  for (const move of buttons) {
+    bar.append(el("button", {
+      type: "button", class: "move choice", "data-action": String(move.action), text: move.label || move.name,
+      title: move.name, onclick: () => onMove(move.action),
+    }));
+  }
+  if (onMove && picking.cards.length) {
+    bar.append(el("button", { type: "button", class: "cancel", text: "put back (Esc)", onclick: () => { picking.cards = []; redraw(); } }));
+  }
+  return [hand, bar];
+}
+
+function numberChoices(box) {
+  // Keyboard play: the choices get the digits 1-9 and 0, in the order drawn.
+  box.querySelectorAll(".choice").forEach((node, i) => {
+    if (i < 10) node.dataset.key = String((i + 1) % 10);
+  });
+}
+
+function scoreSheet(table) {
+  if (!table.scores) return null;
+  const box = el("div", { class: "scores", id: "scores" }, el("h2", { text: "Score by hand" }));
+  const head = el("tr", {}, el("th", { text: "hand" }), ...table.scores.columns.map((c) => el("th", { text: c })));
+  const body = table.scores.rows.map((row) => el("tr", {}, el("td", { text: String(row.hand) }), ...row.values.map((v) => el("td", { text: v }))));
+  if (!body.length) body.push(el("tr", {}, el("td", { colspan: String(table.scores.columns.length + 1), text: "no hand scored yet" })));
+  box.append(el("table", {}, el("thead", {}, head), el("tbody", {}, ...body)), el("p", { class: "note", text: table.scores.caption }));
+  return box;
+}
+
+function renderTable(box, table, { names = null, onMove = null, redraw = null } = {}) {
+  // Draw a table dict into box: the others around the top, the trick in the middle, the
+  // viewer's hand at the bottom. onMove(action) makes the viewer's legal moves clickable.
+  const deck = Cards.deckOf(table.game);
+  const key = movesKey(table);
+  if (key !== picking.key) picking.cards = [];
+  picking.key = key;
   const zoneCards = new Set();
   const fresh = (name) => {
     zoneCards.add(name);
@@ -100,70 +272,34 @@ function renderTable(box, table, { names = null, onMove = null } = {}) {
     el("div", { class: "status", id: "status" },
       el("strong", { text: table.title + (table.variant !== table.game ? ` (${table.variant})` : "") }),
       ` — ${table.status}`));
-  const zones = el("div", { class: "zones" });
-  for (const zone of table.zones) zones.append(zoneNode(zone, table, names, fresh));
-  box.append(zones);
-
-  // The viewer's moves: a hand card is clickable when exactly one move plays just that card;
-  // every other move (a bid, a pass, a run, a card with two ways to play it) is a button.
-  const byCard = new Map();
-  for (const move of table.moves) {
-    if (move.cards.length === 1) byCard.set(move.cards[0], (byCard.get(move.cards[0]) || []).concat([move]));
-  }
-  const buttons = table.moves.filter((m) => m.cards.length !== 1 || byCard.get(m.cards[0]).length > 1);
-
-  const seats = el("div", { class: "seats" });
+  const me = table.seat;
   const order = table.seats.map((s) => s.seat);
-  if (table.seat !== null) order.push(...order.splice(0, table.seat + 1)); // the viewer last
-  for (const p of order) {
-    const seat = table.seats[p];
-    const panel = el("div", { class: "seat", "data-seat": String(p) });
-    if (p === table.current) panel.classList.add("acting");
-    if (p === table.seat) panel.classList.add("me");
-    const head = el("div", { class: "seat-head" },
-      el("span", { class: "name", text: seatLabel(table, p, names) }));
-    for (const flag of seat.flags) head.append(el("span", { class: "flag", text: flag }));
-    if (p === table.current) head.append(el("span", { class: "flag turn", text: "to act" }));
-    const who = el("div", { class: "who" }, head);
-    if (seat.info.length) who.append(el("div", { class: "info", text: seat.info.join(" · ") }));
-    panel.append(who);
-    const hand = el("div", { class: "hand" });
-    for (const name of seat.hand) {
-      const moves = p === table.seat && onMove ? byCard.get(name) : null;
-      const node = card(name);
-      if (moves && moves.length === 1) {
-        node.classList.add("legal");
-        node.setAttribute("role", "button");
-        node.setAttribute("tabindex", "0");
-        node.setAttribute("data-action", String(moves[0].action));
-        node.title = `play ${moves[0].name}`;
-        node.addEventListener("click", () => onMove(moves[0].action));
-        node.addEventListener("keydown", (e) => { if (e.key === "Enter") onMove(moves[0].action); });
-      }
-      hand.append(node);
-    }
-    if (seat.hidden) hand.append(backs(seat.hidden, false));
-    const middle = el("div", { class: "middle" }, hand);
-    if (p === table.seat && onMove && buttons.length) {
-      const bar = el("div", { class: "moves" });
-      for (const move of buttons) {
-        bar.append(el("button", {
-          type: "button", class: "move", "data-action": String(move.action), text: move.name,
-          onclick: () => onMove(move.action),
-        }));
-      }
-      middle.append(bar);
-    }
-    panel.append(middle);
-    const row = el("div", { class: "piles" });
-    for (const pile of seat.piles.filter((p) => (p.cards || []).length || p.count)) {
-      row.append(zoneNode(pile, table, names, () => "mini"));
-    }
-    panel.append(row);
-    seats.append(panel);
+  if (me !== null) order.push(...order.splice(0, me + 1)); // the others in playing order after the viewer
+  // Around the table, clockwise from you: up your left side, along the top, down the right
+  // (a narrow screen puts them all in one row above the trick).
+  const others = order.filter((p) => p !== me);
+  const side = me === null || others.length < 2 ? 0 : Math.ceil(others.length / 4);
+  const places = { left: others.slice(0, side), top: others.slice(side, others.length - side), right: others.slice(others.length - side) };
+  box.className = `board ${side ? "seated" : "flat"}`;
+  const ring = el("div", { class: "ring seats" });
+  for (const [where, seats] of Object.entries(places)) {
+    const part = el("div", { class: `around around-${where}` });
+    for (const p of seats) part.append(seatPanel(table, p, names, deck, { me: false, fresh: () => "" }));
+    ring.append(part);
   }
-  box.append(seats);
-
+  box.append(ring);
+  const middle = el("div", { class: "middle zones", id: "middle" });
+  for (const zone of table.zones) middle.append(zoneNode(zone, table, names, deck, fresh, true));
+  box.append(middle);
+  if (me !== null) {
+    const panel = seatPanel(table, me, names, deck, { me: true, fresh: () => "" });
+    const [hand, bar] = myHand(table, deck, onMove, redraw || (() => {}));
+    panel.insertBefore(hand, panel.querySelector(".piles"));
+    panel.append(bar);
+    box.append(panel);
+  }
+  const legend = legendNode(deck);
+  if (legend) box.append(legend);
   if (table.result) {
     const ranked = table.seats.map((s) => s.seat).sort((a, b) => table.result.places[a] - table.result.places[b] || a - b);
     const list = el("ol", { class: "places" });
@@ -173,7 +309,15 @@ function renderTable(box, table, { names = null, onMove = null } = {}) {
     }
     box.append(el("div", { class: "result", id: "result" }, el("h2", { text: "Final placements" }), list));
   }
+  numberChoices(box);
   lastCards = zoneCards;
+}
+
+function renderScores(aside, table) {
+  const old = aside.querySelector(".scores");
+  if (old) old.remove();
+  const sheet = scoreSheet(table);
+  if (sheet) aside.prepend(sheet);
 }
 
 function renderLog(list, lines, fresh) {
@@ -181,7 +325,7 @@ function renderLog(list, lines, fresh) {
   lines.forEach((line, i) => {
     list.append(el("li", { class: i >= lines.length - fresh ? "new" : "", text: line }));
   });
-  list.parentElement.scrollTop = list.parentElement.scrollHeight; // the log scrolls, not the page
+  list.scrollTop = list.scrollHeight; // the log scrolls, not the page
 }
 
 // ------------------------------------------------------------------ the lobby
@@ -216,7 +360,8 @@ function fillLobby() {
     }
     input.dataset.option = opt.name;
     input.addEventListener("change", () => { input.dataset.touched = "1"; checkRules(); });
-    options.append(el("label", { class: opt.kind === "bool" ? "check" : "" }, `${opt.name} `, input));
+    const label = el("label", { class: opt.kind === "bool" ? "check" : "" }, el("span", { class: "option-name", text: opt.name.replaceAll("_", " ") }), input);
+    options.append(el("div", { class: "option", "data-name": opt.name }, label, el("small", { class: "description", text: opt.description || "" })));
   }
   $("f-opponents").replaceChildren(); // a new game: its own default opponents
   fillSeats();
@@ -317,11 +462,39 @@ async function startGame(event) {
 
 // ------------------------------------------------------------------ the table
 let playLogSize = 0;
+let playData = null; // the table last drawn: a picked card redraws it without the server
+
+function drawBoard() {
+  const data = playData;
+  renderTable($("play-board"), data.table, {
+    names: data.names,
+    onMove: data.waiting ? null : (a) => playMove(data.id, a),
+    redraw: () => { drawBoard(); document.body.dataset.waiting = "0"; },
+  });
+  fitBoard($("play-board"));
+}
+
+function fitBoard(board) {
+  // The table fits the window below its bar: the others' seats and then the middle scroll
+  // inside it when there is too much, so your hand and the trick stay on the screen.
+  const top = board.getBoundingClientRect().top + window.scrollY;
+  board.style.height = `${Math.max(320, window.innerHeight - top - 8)}px`;
+  const hand = board.querySelector(".hand.mine");
+  if (hand && hand.children.length > 1) {
+    // Your cards overlap just enough to fit one row, each corner still showing; a hand too
+    // long even so (Koira's phase two) goes on in a second row.
+    const size = parseFloat(getComputedStyle(hand).getPropertyValue("--card")) || 60;
+    const room = (hand.clientWidth - size - 4) / (hand.children.length - 1);
+    hand.style.setProperty("--strip", `${Math.max(22, Math.min(size + 4, room))}px`);
+  }
+}
 
 function drawPlay(data) {
   const table = data.table;
+  playData = data;
   $("play-title").textContent = `${table.title}: you are player_${data.seat}, seed ${data.seed}`;
-  renderTable($("play-board"), table, { names: data.names, onMove: data.waiting ? null : (a) => playMove(data.id, a) });
+  drawBoard();
+  renderScores($("play-aside"), table);
   renderLog($("play-log"), table.log, table.log.length - playLogSize);
   playLogSize = table.log.length;
   const record = $("play-record");
@@ -379,6 +552,25 @@ async function nextBot() {
     drawPlay(await api("POST", `/api/tables/${id}/step`));
   } catch (err) {
     showError(err);
+  }
+}
+
+function playKey(e) {
+  // Keyboard play: a digit picks that choice; the arrows move between the choices and
+  // Enter (or Space) picks the one in focus; Esc puts picked cards back.
+  const choices = Array.from($("play-board").querySelectorAll(".choice"));
+  if (/^[0-9]$/.test(e.key)) {
+    const chosen = choices.find((c) => c.dataset.key === e.key);
+    if (chosen) { e.preventDefault(); chosen.click(); }
+  } else if (["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(e.key) && choices.length) {
+    e.preventDefault();
+    const at = choices.indexOf(document.activeElement);
+    const step = e.key === "ArrowLeft" || e.key === "ArrowUp" ? -1 : 1;
+    const next = at < 0 ? (step > 0 ? 0 : choices.length - 1) : (at + step + choices.length) % choices.length;
+    choices[next].focus();
+  } else if (e.key === "Escape" && picking.cards.length && playData) {
+    picking.cards = [];
+    drawBoard();
   }
 }
 
@@ -457,6 +649,8 @@ function drawReplay(data) {
     seat.value = viewer.seat;
   }
   renderTable($("replay-board"), table, { names: data.names });
+  fitBoard($("replay-board"));
+  renderScores($("replay-aside"), table);
   renderLog($("replay-log"), table.log, data.new_events);
 }
 
@@ -502,10 +696,16 @@ document.addEventListener("DOMContentLoaded", () => {
   $("r-step").addEventListener("change", (e) => replayStep(Number(e.target.value)));
   $("r-seat").addEventListener("change", (e) => { viewer.seat = e.target.value; replayStep(viewer.step); });
   document.addEventListener("keydown", (e) => {
-    if (document.body.dataset.page !== "replay" || ["INPUT", "SELECT"].includes(e.target.tagName)) return;
+    if (["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName) || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (document.body.dataset.page === "play") return playKey(e);
+    if (document.body.dataset.page !== "replay") return;
     const keys = { ArrowLeft: viewer.step - 1, ArrowRight: viewer.step + 1, Home: 0, End: viewer.steps };
     if (e.key in keys) replayStep(keys[e.key]);
   });
   window.addEventListener("hashchange", route);
+  window.addEventListener("resize", () => {
+    if (document.body.dataset.page === "play" && playData) fitBoard($("play-board"));
+    if (document.body.dataset.page === "replay") fitBoard($("replay-board"));
+  });
   route();
 });

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.table import legal_moves, seat_entry, seen_log, table_dict, zone
+from ...core.table import legal_moves, score_sheet, seat_entry, seen_log, table_dict, zone
 from .cards import HAND_SIZE, KIND_NAMES, SUITS, kind_names
 from .engine import BID, DoisView, State
 
@@ -87,4 +87,10 @@ def table(state: State, seat: int | None) -> dict[str, Any]:
         zones=zones,
         moves=[] if full else legal_moves(state.game, view.legal, _move_cards),
         log=seen_log(state, seat, _seen),
+        scores=score_sheet(
+            state,
+            "score after each hand (the hand's change)",
+            [f"player_{p}" for p in range(n)],
+            lambda e: [f"{s} ({d:+d})" for s, d in zip(e["scores"], e["change"], strict=True)],
+        ),
     )

@@ -37,27 +37,53 @@ BOOL_OPTIONS = (
 
 @dataclass(frozen=True)
 class Rules(RuleSet):
-    """One complete, validated rule set. Field docs are in RULES.md."""
+    """One complete, validated rule set. RULES.md says where each option comes from."""
 
     num_players: int = 4
+    # The rule set the other options start from: source A ("koira"), source B ("koira-b")
+    # or the "mattis" house rules; any option below overrides it.
     preset: str = "koira"
+    # What starts a war: any tied rank, even below a higher card ("any_tie"), or only a tie
+    # for the highest card ("highest_tie").
     war_trigger: str = "any_tie"
+    # The tied players play again for the whole pile ("play_on") or share the trick among
+    # them ("split", B's variation 1).
     war_mode: str = "play_on"
+    # A player in a war may risk the top stock card instead of a hand card.
     risk_in_war: bool = True
+    # The last stock card, the trump card, is set aside face down until phase two ("hidden")
+    # or taken into hand face up, its suit trump at once ("revealed").
     trump_card: str = "hidden"
+    # Phase one ends once at most one player holds cards ("one_holder"), once nobody does
+    # ("all_played"), or when the player due to play has none ("due_player_empty").
     phase_one_end: str = "one_holder"
+    # Who leads phase two: the trump card's holder or the last phase-one trick winner.
     phase_two_leader: str = "trump_holder"
+    # In phase two a trump may beat a plain card only when void in that suit.
     trump_only_when_void: bool = True
+    # A player able to beat the trick may take it instead.
     voluntary_take: bool = False
+    # A player who cannot beat takes the bottom (first-played) play or the lowest card.
     take: str = "bottom"
+    # Taking a run takes only its lowest card (B's variation 4, needs sequences).
     take_one_card: bool = False
+    # A trick emptied by takes goes on, led by the next holder ("continues"), or is over and
+    # a new one starts ("ends", B's letter; games can then cycle to max_actions).
     emptied_trick: str = "continues"
+    # Runs of consecutive cards of one suit played as one move: 0 (off), 2 or 3 (the
+    # shortest run).
     sequences: int = 0
+    # A run is beaten by a higher run of the same length ("same_length") or of any length.
     sequence_beat: str = "same_length"
+    # Only single cards and runs starting with a 2 (B's variation 3, needs sequences).
     sequences_from_two: bool = False
+    # A trump played in phase two ends the trick (B's variation 2).
     trump_ends_trick: bool = False
+    # Rewards: the loser -1 and everyone else the same ("loser"), or linear in the order
+    # players went out ("placement").
     reward: str = "loser"
-    max_actions: int = 6000  # above the proven bound 52 + 52 * 14 * 8 (RULES.md, point 23)
+    # Truncation safeguard, above the proven bound 52 + 52 * 14 * 8 (RULES.md, point 23).
+    max_actions: int = 6000
 
 
 # Source B's four VARIATIONS map to war_mode="split", trump_ends_trick, sequences_from_two

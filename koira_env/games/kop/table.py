@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.table import counted, legal_moves, seat_entry, seen_log, table_dict, zone
+from ...core.table import (
+    counted,
+    legal_moves,
+    score_sheet,
+    seat_entry,
+    seen_log,
+    table_dict,
+    zone,
+)
 from .cards import NUM_CARDS, card_name
 from .engine import HAND_SIZE, KopView, State
 
@@ -97,4 +105,12 @@ def table(state: State, seat: int | None) -> dict[str, Any]:
         zones=_zones(view),
         moves=[] if full else legal_moves(state.game, view.legal, _move_cards),
         log=seen_log(state, seat, _seen),
+        scores=score_sheet(
+            state,
+            "victory cards after each hand (the hand's change)",
+            [f"player_{p}" for p in range(state.n)],
+            lambda e: [
+                f"{v} ({d:+d})" for v, d in zip(e["victory_cards"], e["change"], strict=True)
+            ],
+        ),
     )

@@ -2,9 +2,11 @@
 
 A seat's dict comes from its ``Red7View``: its own hand, every palette, the canvas and the rule
 it sets, who is winning and who is out, the draw pile's size and the scores of the advanced
-game; the other hands are counts. Red7's events are public but for the card a player draws
-(advanced game), which only the record keeps: the event log hides it from every other seat.
-The full view (``seat`` ``None``) shows every hand.
+game; the other hands are counts. Each move says where its cards go (``"to"``: palette,
+canvas) and has a ``"label"`` in words, so the page builds a move from two clicks. Red7's
+events are public but for the card a player draws (advanced game), which only the record
+keeps: the event log hides it from every other seat. The full view (``seat`` ``None``)
+shows every hand.
 """
 
 from __future__ import annotations
@@ -22,6 +24,26 @@ def _cards(cards: Any) -> list[str]:
 
 def _move_cards(action: int) -> list[str]:
     return [card_name(c) for c in action_cards(action) if c >= 0]
+
+
+def _moves(view: Red7View, game: Any) -> list[dict[str, Any]]:
+    """The legal moves, each card with where it goes (``"to"``) and a label in words: the
+    page picks a palette card, then a canvas card, and shows "pass" as going out."""
+    moves = legal_moves(game, view.legal, _move_cards)
+    for move in moves:
+        palette, canvas = action_cards(move["action"])
+        move["to"] = [where for where, c in (("palette", palette), ("canvas", canvas)) if c >= 0]
+        if palette < 0 and canvas < 0:
+            move["label"] = "go out (pass: leave the round)"
+        elif canvas < 0:
+            move["label"] = f"{card_name(palette)} to your palette only"
+        elif palette < 0:
+            move["label"] = f"{card_name(canvas)} to the canvas only"
+        else:
+            move["label"] = (
+                f"{card_name(palette)} to your palette, {card_name(canvas)} to the canvas"
+            )
+    return moves
 
 
 def _seat(view: Red7View, p: int, hand: Any) -> dict[str, Any]:
@@ -76,6 +98,6 @@ def table(state: State, seat: int | None) -> dict[str, Any]:
         status=_status(state, view),
         seats=[_seat(view, p, hands[p]) for p in range(state.n)],
         zones=_zones(view),
-        moves=[] if full else legal_moves(state.game, view.legal, _move_cards),
+        moves=[] if full else _moves(view, state.game),
         log=seen_log(state, seat, _seen),
     )

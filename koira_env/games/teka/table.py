@@ -11,7 +11,15 @@ from __future__ import annotations
 from typing import Any
 
 from ...cards import NUM_CARDS, card_name
-from ...core.table import counted, legal_moves, seat_entry, seen_log, table_dict, zone
+from ...core.table import (
+    counted,
+    legal_moves,
+    score_sheet,
+    seat_entry,
+    seen_log,
+    table_dict,
+    zone,
+)
 from .engine import HAND_SIZE, SUIT_WORDS, State, TekaView, action_name
 
 
@@ -87,4 +95,10 @@ def table(state: State, seat: int | None) -> dict[str, Any]:
         zones=_zones(view),
         moves=[] if full else legal_moves(state.game, view.legal, _move_cards),
         log=seen_log(state, seat, _seen),
+        scores=score_sheet(
+            state,
+            "the sides' points after each hand (the hand's points)",
+            ["side 0 (players 0, 2)", "side 1 (players 1, 3)"],
+            lambda e: [f"{s} (+{d})" for s, d in zip(e["scores"], e["points"], strict=True)],
+        ),
     )

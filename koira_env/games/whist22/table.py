@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.table import counted, legal_moves, seat_entry, seen_log, table_dict, zone
+from ...core.table import (
+    counted,
+    legal_moves,
+    score_sheet,
+    seat_entry,
+    seen_log,
+    table_dict,
+    zone,
+)
 from .engine import ASIDE, FOOL, FOOL_HIGH, NUM_CARDS, State, WhistView, action_name, card_name
 
 
@@ -77,4 +85,13 @@ def table(state: State, seat: int | None) -> dict[str, Any]:
         zones=zones,
         moves=[] if full else legal_moves(state.game, view.legal, _move_cards),
         log=seen_log(state, seat, _seen),
+        scores=score_sheet(
+            state,
+            "score after each hand (tricks won / bid)",
+            [f"player_{p}" for p in range(state.n)],
+            lambda e: [
+                f"{s} ({t}/{b})"
+                for s, t, b in zip(e["scores"], e["tricks"], e["bids"], strict=True)
+            ],
+        ),
     )
