@@ -18,6 +18,7 @@ SPEC = GameSpec(
     table=Plugin(f"{__name__}.table", "table"),
     bots=Plugin(f"{__name__}.bots", "BOTS"),
     rollout=Plugin(f"{__name__}.bots", "ROLLOUT"),
+    pimc=Plugin(f"{__name__}.search", "move_values"),
     single_hand={"hands": 1},
 )
 
