@@ -400,6 +400,60 @@ cdef bint deal(Hand* s, int seat, int* pool, int size, int* need_s, int* need_n,
     return True
 
 
+cdef void read_position(Hand* s, dict pos, int* need_s, int* need_n):
+    """The seat's view (``search.view_position``) into ``s``; the other hands empty."""
+    cdef int q, k, seat = pos["seat"]
+    s.n = pos["n"]
+    s.trump = pos["trump"]
+    for q in range(s.n):
+        for k in range(NK):
+            s.hands[q][k] = pos["hand"][k] if q == seat else 0
+        s.nplays[q] = pos["nplays"][q]
+        s.suit[q] = pos["suits"][q]
+        s.number[q] = pos["numbers"][q]
+        s.void[q] = pos["voids"][q]
+        s.bids[q] = pos["bids"][q]
+        s.won[q] = pos["won"][q]
+        need_s[q] = pos["needs"][q][0]
+        need_n[q] = pos["needs"][q][1]
+    for k in range(NK):
+        s.played[k] = pos["played"][k]
+    s.leader = pos["leader"]
+    s.current = seat
+    s.in_trick = pos["in_trick"]
+    s.step = pos["step"]
+    s.phase = pos["phase"]
+    s.tricks = pos["tricks"]
+
+
+cdef int hidden_pool(Hand* s, int seat, int* pool) noexcept:
+    """The kinds the seat cannot see, one entry a card; returns how many."""
+    cdef int k, c, size = 0
+    for k in range(NK):
+        for c in range(COPIES[k] - s.hands[seat][k] - s.played[k]):
+            pool[size] = k
+            size += 1
+    return size
+
+
+def deal_hands(dict pos, uint64_t seed):
+    """One deal as ``model_totals`` draws it: every hand as counts per kind (the seat's its
+    own), or None where rejection gives up (what the tests check against the constraints)."""
+    cdef Hand s
+    cdef int pool[POOL]
+    cdef int need_s[MAXP]
+    cdef int need_n[MAXP]
+    cdef uint64_t rng = seed
+    cdef int q, k, tries = 0, seat = pos["seat"]
+    read_position(&s, pos, need_s, need_n)
+    cdef int size = hidden_pool(&s, seat, pool)
+    while not deal(&s, seat, pool, size, need_s, need_n, &rng):
+        tries += 1
+        if tries == DEAL_TRIES:
+            return None
+    return [[s.hands[q][k] for k in range(NK)] for q in range(s.n)]
+
+
 def model_totals(dict pos, list actions, int deals, uint64_t seed, double margin=0.1,
                  list fixed=None):
     """``[(action, summed value)]`` over ``deals`` deals for the seat of ``pos``
@@ -419,34 +473,18 @@ def model_totals(dict pos, list actions, int deals, uint64_t seed, double margin
         raise ValueError(f"model_totals needs 1 to {TRICKS + 1} actions, got {count}")
     if deals < 1:
         raise ValueError(f"model_totals needs at least one deal, got {deals}")
-    root.n = pos["n"]
-    root.trump = pos["trump"]
-    for q in range(root.n):
-        for k in range(NK):
-            root.hands[q][k] = pos["hand"][k] if q == seat else 0
-        root.nplays[q] = pos["nplays"][q]
-        root.suit[q] = pos["suits"][q]
-        root.number[q] = pos["numbers"][q]
-        root.void[q] = pos["voids"][q]
-        root.bids[q] = pos["bids"][q]
-        root.won[q] = pos["won"][q]
-        need_s[q] = pos["needs"][q][0]
-        need_n[q] = pos["needs"][q][1]
-    for k in range(NK):
-        root.played[k] = pos["played"][k]
-    root.leader = pos["leader"]
-    root.current = seat
-    root.in_trick = pos["in_trick"]
-    root.step = pos["step"]
-    root.phase = pos["phase"]
-    root.tricks = pos["tricks"]
-    for k in range(NK):
-        for q in range(COPIES[k] - root.hands[seat][k] - root.played[k]):
-            pool[size] = k
-            size += 1
+    if fixed is not None and len(fixed) < deals:
+        raise ValueError(f"model_totals got {len(fixed)} fixed deals for {deals} deals")
+    read_position(&root, pos, need_s, need_n)
+    size = hidden_pool(&root, seat, pool)
+    cdef int moves[TRICKS + 1]
+    cdef int legal_count = legal(&root, moves)
+    allowed = [moves[a] for a in range(legal_count)]
     for a in range(count):
         acts[a] = actions[a]
         totals[a] = 0
+        if acts[a] not in allowed:
+            raise ValueError(f"action {acts[a]} is not legal for the seat here: {allowed}")
     for d in range(deals):
         if fixed is not None:
             for q in range(root.n):
@@ -471,24 +509,11 @@ def counter_action(dict pos, list hands, double margin=0.1):
     """``counter``'s move for the seat of ``pos`` with every hand given (``hands``): what the
     tests compare with ``bots.CounterBot``."""
     cdef Hand s
-    cdef int q, k, seat = pos["seat"]
-    s.n = pos["n"]
-    s.trump = pos["trump"]
+    cdef int need_s[MAXP]
+    cdef int need_n[MAXP]
+    cdef int q, k
+    read_position(&s, pos, need_s, need_n)
     for q in range(s.n):
         for k in range(NK):
             s.hands[q][k] = hands[q][k]
-        s.nplays[q] = pos["nplays"][q]
-        s.suit[q] = pos["suits"][q]
-        s.number[q] = pos["numbers"][q]
-        s.void[q] = pos["voids"][q]
-        s.bids[q] = pos["bids"][q]
-        s.won[q] = pos["won"][q]
-    for k in range(NK):
-        s.played[k] = pos["played"][k]
-    s.leader = pos["leader"]
-    s.current = seat
-    s.in_trick = pos["in_trick"]
-    s.step = pos["step"]
-    s.phase = pos["phase"]
-    s.tricks = pos["tricks"]
     return counter_move(&s, margin)
