@@ -67,7 +67,8 @@ def test_compiled_counter_is_the_bot():
 
 
 def test_compiled_playouts_agree_with_the_reference_on_the_same_deals():
-    """``model_totals`` on Python's deals gives ``model_move_values``' values exactly."""
+    """``model_totals`` on Python's deals gives ``model_move_values``' values exactly, with
+    and without the bonus for a win."""
     checked = 0
     rng = random.Random(2)
     for state in _states(10, 2):
@@ -75,13 +76,14 @@ def test_compiled_playouts_agree_with_the_reference_on_the_same_deals():
             continue
         seat = state.current
         deals = [state.determinize(seat, rng) for _ in range(2)]
+        bonus = 100 * (checked % 2)  # the game's last hand: a win outweighs any hand's score
         expected = dict.fromkeys(state.legal_actions(), 0.0)
         for dealt in deals:
-            for action, value in search.model_move_values(dealt, seat).items():
+            for action, value in search.model_move_values(dealt, seat, 0.1, bonus).items():
                 expected[action] += value
         fixed = [[list(h) for h in dealt.hands] for dealt in deals]
         pos = search.view_position(state.view(seat))
-        got = compiled.model_totals(pos, state.legal_actions(), 2, 1, search.MARGIN, fixed)
+        got = compiled.model_totals(pos, state.legal_actions(), 2, 1, 0.1, fixed, bonus)
         assert dict(got) == expected
         checked += 1
     assert checked > 15

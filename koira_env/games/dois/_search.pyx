@@ -72,6 +72,7 @@ cdef struct Hand:
     int void[MAXP]
     int bids[MAXP]
     int won[MAXP]
+    int scores[MAXP]
     int leader
     int current
     int in_trick
@@ -189,6 +190,18 @@ cdef inline int score(Hand* s, int p) noexcept:
     """``State._end_hand``'s score change: the bid if exact, else minus the miss."""
     cdef int d = s.won[p] - s.bids[p]
     return s.bids[p] if d == 0 else (-d if d > 0 else d)
+
+
+cdef int value(Hand* s, int seat, int win_bonus) noexcept:
+    """The seat's score for the hand, plus ``win_bonus`` if that makes its total the highest
+    (ties too): ``search.hand_value``."""
+    cdef int q, mine = s.scores[seat] + score(s, seat)
+    if not win_bonus:
+        return score(s, seat)
+    for q in range(s.n):
+        if q != seat and s.scores[q] + score(s, q) > mine:
+            return score(s, seat)
+    return score(s, seat) + win_bonus
 
 
 # ---------------------------------------------------------------------- counter's rule
@@ -414,6 +427,7 @@ cdef void read_position(Hand* s, dict pos, int* need_s, int* need_n):
         s.void[q] = pos["voids"][q]
         s.bids[q] = pos["bids"][q]
         s.won[q] = pos["won"][q]
+        s.scores[q] = pos["scores"][q]
         need_s[q] = pos["needs"][q][0]
         need_n[q] = pos["needs"][q][1]
     for k in range(NK):
@@ -455,10 +469,11 @@ def deal_hands(dict pos, uint64_t seed):
 
 
 def model_totals(dict pos, list actions, int deals, uint64_t seed, double margin=0.1,
-                 list fixed=None):
+                 list fixed=None, int win_bonus=0):
     """``[(action, summed value)]`` over ``deals`` deals for the seat of ``pos``
     (``search.view_position``): the seat's score for the hand after each of ``actions``,
-    every player then playing ``counter``'s rule (``margin``). ``fixed``: the deals to use
+    every player then playing ``counter``'s rule (``margin``), plus ``win_bonus`` where that
+    makes its total the highest. ``fixed``: the deals to use
     (a list of per-player count lists, the seat's ignored) instead of drawing them."""
     cdef Hand root, s
     cdef int q, k, d, a, size = 0, tries, seat = pos["seat"]
@@ -501,7 +516,7 @@ def model_totals(dict pos, list actions, int deals, uint64_t seed, double margin
             s = root
             apply(&s, acts[a])
             play_out(&s, margin)
-            totals[a] += score(&s, seat)
+            totals[a] += value(&s, seat, win_bonus)
     return [(actions[a], float(totals[a])) for a in range(count)]
 
 

@@ -6,7 +6,8 @@ dealt ``deals`` times within everything public (``State.determinize``'s constrai
 every legal action, bids included, is scored in each deal by the seat's score for the hand
 when it takes that action and then every player, the seat too, bids and plays by
 ``counter``'s rule from its own view (the cards of the deal decide what they hold, not what
-they know). It is one step of policy improvement over ``counter`` against ``counter``: the
+they know); in the game's last hand a deal where the seat then tops the table also scores
+``WIN_BONUS``, so the search plays for the win there. It is one step of policy improvement over ``counter`` against ``counter``: the
 model of the others is the suite's best bot, as Whist 22's model solver (docs/games/
 whist22.md "champion"). Searching the seat's whole plan, as Whist 22 does, is out of reach
 here: 12 tricks with up to 8 kinds to play in each.
@@ -39,6 +40,9 @@ except ImportError:  # an unbuilt checkout: the reference runs
 
 ENGINES = ("auto", "python")
 MARGIN = 0.1  # counter's default margin, the model of every player
+# In the game's last hand a deal also scores whether the seat's total then tops the table
+# (ties too: the tournament counts them as wins), worth more than any hand's score.
+WIN_BONUS = 100
 
 
 def view_position(view: DoisView) -> dict[str, Any]:
@@ -63,6 +67,7 @@ def view_position(view: DoisView) -> dict[str, Any]:
         "voids": list(view.voids),
         "bids": list(view.bids),
         "won": list(view.won),
+        "scores": list(view.scores),
         "leader": view.leader,
         "in_trick": view.in_trick,
         # the second action of a first-trick turn: the seat has played its suit card
@@ -73,9 +78,12 @@ def view_position(view: DoisView) -> dict[str, Any]:
     }
 
 
-def model_move_values(state: State, seat: int, margin: float = MARGIN) -> dict[int, float]:
+def model_move_values(
+    state: State, seat: int, margin: float = MARGIN, win_bonus: int = 0
+) -> dict[int, float]:
     """The reference: for each legal action of ``seat`` (to act in ``state``, a full deal),
-    its score for the hand when every player then plays ``CounterBot(margin)``."""
+    its score for the hand when every player then plays ``CounterBot(margin)``, plus
+    ``win_bonus`` where its total is then the highest (ties too)."""
     bot = CounterBot(margin)
     rng = random.Random(0)  # unused by the bot; a Turn carries one
     values = {}
@@ -86,27 +94,33 @@ def model_move_values(state: State, seat: int, margin: float = MARGIN) -> dict[i
         while game.hand_no == hand and game.phase != OVER:
             p = game.current
             game.apply(bot.act(Turn(game.view(p), game.game, rng, game)))
-        values[action] = float(game.hand_delta[seat])
+        others = max(t for p, t in enumerate(game.scores) if p != seat)
+        won = win_bonus if game.scores[seat] >= others else 0
+        values[action] = float(game.hand_delta[seat] + won)
     return values
 
 
 def move_values(turn: Turn, deals: int, seed: int, engine: str = "auto") -> list[tuple[int, float]]:
-    """``[(action, mean score for the hand)]`` over ``deals`` deals, in legal order."""
+    """``[(action, mean value)]`` over ``deals`` deals, in legal order: the seat's score for
+    the hand, plus ``WIN_BONUS`` for a win in the game's last hand."""
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {list(ENGINES)}, got {engine!r}")
     if deals < 1:
         raise ValueError(f"the model playouts need at least one deal, got {deals}")
     view = turn.view
     legal = list(view.legal)
+    bonus = WIN_BONUS if view.hand_no == turn.rules.hands - 1 else 0
     if model_totals is None or engine == "python":
         totals = dict.fromkeys(legal, 0.0)
         for _ in range(deals):  # seed unused: the deals come from the turn's own generator
-            for action, value in model_move_values(turn.sample_state(), view.seat).items():
+            for action, value in model_move_values(
+                turn.sample_state(), view.seat, MARGIN, bonus
+            ).items():
                 totals[action] += value
         return [(action, totals[action] / deals) for action in legal]
     pos = view_position(view)
-    sums = None if view.shown else model_totals(pos, legal, deals, seed, MARGIN)
+    sums = None if view.shown else model_totals(pos, legal, deals, seed, MARGIN, None, bonus)
     if sums is None:
         fixed = [list(map(list, turn.sample_state().hands)) for _ in range(deals)]
-        sums = model_totals(pos, legal, deals, seed, MARGIN, fixed)
+        sums = model_totals(pos, legal, deals, seed, MARGIN, fixed, bonus)
     return [(action, total / deals) for action, total in sums]
