@@ -7,10 +7,10 @@ every legal action, bids included, is scored in each deal by the seat's score fo
 when it takes that action and then every player, the seat too, bids and plays by
 ``counter``'s rule from its own view (the cards of the deal decide what they hold, not what
 they know); in the game's last hand a deal where the seat then tops the table also scores
-``WIN_BONUS``, so the search plays for the win there. It is one step of policy improvement over ``counter`` against ``counter``: the
-model of the others is the suite's best bot, as Whist 22's model solver (docs/games/
-whist22.md "champion"). Searching the seat's whole plan, as Whist 22 does, is out of reach
-here: 12 tricks with up to 8 kinds to play in each.
+``WIN_BONUS``, so the search plays for the win there. It is one step of policy improvement
+over ``counter`` against ``counter``: the model of the others is the suite's best bot, as
+Whist 22's model solver (docs/games/whist22.md "champion"). Searching the seat's whole plan,
+as Whist 22 does, is out of reach here: 12 tricks with up to 8 kinds to play in each.
 
 Two engines, differing only in their random streams:
 
