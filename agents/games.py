@@ -53,7 +53,12 @@ CHOICES: dict[str, GameChoices] = {
         # (docs/games/kop.md "Strength": above counter at about 2.4 ms a decision)
         aliases={"champion": "pimc:64:counter"},
     ),
-    "dois": GameChoices(rank_by="win_rate"),
+    "dois": GameChoices(
+        rank_by="win_rate",
+        # perfect-information Monte Carlo on compiled model playouts (every player, the seat
+        # too, then plays counter's rule), bids searched too (docs/games/dois.md "champion")
+        aliases={"champion": "pimc:32"},
+    ),
     "teka": GameChoices(
         rank_by="win_rate",
         # perfect-information Monte Carlo (open-card solver within 20 cards, counter's card

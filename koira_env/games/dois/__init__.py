@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from ...core.spec import GameSpec, exports
 
-SPEC = GameSpec(__name__, id="dois", title="Dois", players=(3, 4), single_hand={"hands": 1})
+SPEC = GameSpec(
+    __name__,
+    id="dois",
+    title="Dois",
+    players=(3, 4),
+    pimc="search.move_values",
+    single_hand={"hands": 1},
+)
 
 __getattr__ = exports(
     __name__,
