@@ -74,8 +74,8 @@ def test_labels_are_the_teachers_visit_shares_over_legal_moves(tmp_path):
     assert np.isin(data["returns"], np.float32([-1, 1 / 3])).all()  # the loser, the others
     again = distill.play_games(args, 0, [0, 1, 2], None)
     assert all(np.array_equal(data[k], again[k]) for k in data)  # a pure function of the seed
-    with pytest.raises(ValueError, match=r"teacher must be a search \(ismcts:... or flat:...\)"):
-        distill._teacher(distill.Args(teacher="dumper"))
+    with pytest.raises(ValueError, match=r"unknown agent 'counter' for koira"):
+        distill.train(distill.Args(teacher="counter", run_dir="unused"))  # before any file
 
 
 def test_a_flat_teacher_labels_its_best_moves_equally():
