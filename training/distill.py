@@ -69,7 +69,7 @@ from koira_env.registry import make_game
 from .args import dataclass_flags
 from .plot import plot_curve
 from .recipes import recipe
-from .train import eval_columns, scores
+from .train import eval_columns, round_fits, scores
 
 CHECKPOINT, LATEST, EVAL_CSV, CONFIG = "checkpoint.pt", "latest.npz", "eval.csv", "config.json"
 EVAL_PNG = "eval.png"
@@ -130,7 +130,8 @@ class Args:
     workers: int = 2
     """processes playing and labelling games"""
     minutes: float = 110.0
-    """stop after the round that passes this many minutes (counted across sittings)"""
+    """the time budget, counted across sittings: a round starts only while one as long as this
+    sitting's last still fits (0: no limit; as koira train's rounds)"""
     torch_threads: int = 2
     export: str = ""
     """also write the final network here for shipping (float16 weights, compressed), e.g.
@@ -470,8 +471,9 @@ def train(args: Args) -> Path:
     columns = ["round", *eval_columns(measure)[1:], *FIT_COLUMNS]
     latest = folder / LATEST
     done = start_round  # rounds in the checkpoint
+    last_round = 0.0  # minutes of this sitting's last round: the next one must fit too
     for round_no in range(start_round, args.rounds):
-        if minutes >= args.minutes:
+        if not round_fits(args.minutes, minutes, last_round):
             break
         began = time.perf_counter()
         student = str(latest) if round_no > 0 and latest.exists() else None
@@ -480,7 +482,8 @@ def train(args: Args) -> Path:
         stats = fit(args, net, optimizer, data, round_no, game.observation_scale)
         export(net, game, args, latest, round=round_no)
         result = evaluate(args, folder, round_no, latest)
-        minutes += (time.perf_counter() - began) / 60
+        last_round = (time.perf_counter() - began) / 60
+        minutes += last_round
         row = dict(zip(columns, [round_no, round(minutes, 2), *result], strict=False))
         row["decisions"] = _count_decisions(folder)
         row.update({k: round(v, 5) for k, v in stats.items()})
