@@ -301,3 +301,18 @@ def test_a_kop_run_reports_win_rate_against_its_table_resumes_and_plays(tmp_path
         [agent, *(make_agent("counter", "kop") for _ in range(3))], game, None, seed=2
     )
     assert not result.truncated  # every move legal: an illegal one raises
+
+
+def test_kops_champion_net_is_the_distilled_champion_shipped_small():
+    from agents.registry import resolve
+
+    assert resolve("champion-net", "kop") == "net:kop4-net"
+    agent = make_agent("champion-net", "kop")
+    assert isinstance(agent, NetAgent) and agent.path.stat().st_size < 1e6  # ships in the wheel
+    game = make_game("kop")
+    policy = NetPolicy.load(agent.path, game)
+    assert policy.meta["teacher"] == "champion"  # docs/games/kop.md "champion-net"
+    result = play_game(
+        [agent, *(make_agent("counter", "kop") for _ in range(3))], game, None, seed=7
+    )
+    assert not result.truncated

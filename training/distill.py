@@ -135,7 +135,7 @@ class Args:
     torch_threads: int = 2
     export: str = ""
     """also write the final network here for shipping (float16 weights, compressed), e.g.
-    agents/models/koira4-net.npz, the shipped champion-net"""
+    agents/models/kop4-net.npz, Kop's shipped champion-net"""
     resume: bool = False
     """continue the run in run_dir (same arguments, or only run-length ones changed)"""
 
