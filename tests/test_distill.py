@@ -316,3 +316,14 @@ def test_kops_champion_net_is_the_distilled_champion_shipped_small():
         [agent, *(make_agent("counter", "kop") for _ in range(3))], game, None, seed=7
     )
     assert not result.truncated
+
+
+def test_flags_left_out_take_the_games_defaults_not_koiras():
+    from training.args import dataclass_flags
+    from training.train import parse_args
+
+    kop = dataclass_flags(distill.Args, ["--game", "kop"], "koira train --algo distill", "")
+    assert kop.field == ("counter",) and kop.eval_opponents == ("counter", "random")
+    koira = dataclass_flags(distill.Args, [], "koira train --algo distill", "")
+    assert koira.field == ("dumper",) and koira.eval_opponents == ("dumper",) * 3
+    assert parse_args(["--game", "kop"]).run_dir == "runs/kop4"  # once runs/koira4

@@ -73,9 +73,15 @@ from .train import eval_columns, round_fits, scores
 
 CHECKPOINT, LATEST, EVAL_CSV, CONFIG = "checkpoint.pt", "latest.npz", "eval.csv", "config.json"
 EVAL_PNG = "eval.png"
-# eval.csv after PPO's evaluation columns (the round where PPO has its timesteps): the fit's
-FIT_COLUMNS = ["decisions", "agreement", "decisive", "decisive_agreement", "policy_loss"]
-FIT_COLUMNS += ["value_loss"]
+# eval.csv: PPO's evaluation columns (``round`` where PPO has ``timesteps``), then the fit's
+FIT_COLUMNS = [
+    "decisions",
+    "agreement",
+    "decisive",
+    "decisive_agreement",
+    "policy_loss",
+    "value_loss",
+]
 # Arguments that only say how long or where to run: a resumed run may change them.
 RUN_LENGTH = frozenset({"rounds", "minutes", "resume", "workers", "progress", "export"})
 
@@ -468,7 +474,8 @@ def train(args: Args) -> Path:
 
     writer = SummaryWriter(str(folder / "tb"))
     measure = choices(args.game).rank_by
-    columns = ["round", *eval_columns(measure)[1:], *FIT_COLUMNS]
+    evaluated = ["round", *eval_columns(measure)[1:]]
+    columns = [*evaluated, *FIT_COLUMNS]
     latest = folder / LATEST
     done = start_round  # rounds in the checkpoint
     last_round = 0.0  # minutes of this sitting's last round: the next one must fit too
@@ -484,7 +491,7 @@ def train(args: Args) -> Path:
         result = evaluate(args, folder, round_no, latest)
         last_round = (time.perf_counter() - began) / 60
         minutes += last_round
-        row = dict(zip(columns, [round_no, round(minutes, 2), *result], strict=False))
+        row = dict(zip(evaluated, [round_no, round(minutes, 2), *result], strict=True))
         row["decisions"] = _count_decisions(folder)
         row.update({k: round(v, 5) for k, v in stats.items()})
         _append_csv(folder / EVAL_CSV, row, columns)
