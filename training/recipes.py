@@ -33,9 +33,14 @@ RECIPES: dict[str, Recipe] = {
     # imitate and play against the two sound bots: `lowest` loses ~95% of its games, so
     # cloning it teaches losing, and at an evaluation table it hides every other difference
     "matapesa": Recipe(bots=("keeper", "shed"), bc_bots=("keeper", "shed")),
-    # distillation of champion (docs/games/kop.md "champion-net"): against the best bot, judged
-    # at the table the suite's Kop tournaments use (champion-net, counter, random)
-    "kop": Recipe(field=("counter",), eval_opponents=("counter", "random")),
+    # PPO's league: the game's agents as before champion-net (a network of its own) was an
+    # alias; distillation of champion (docs/games/kop.md "champion-net"): against the best bot,
+    # judged at the table the suite's Kop tournaments use (champion-net, counter, random)
+    "kop": Recipe(
+        bots=("champion", "counter", "lowest"),
+        field=("counter",),
+        eval_opponents=("counter", "random"),
+    ),
 }
 
 
