@@ -50,8 +50,9 @@ CHOICES: dict[str, GameChoices] = {
     "kop": GameChoices(
         rank_by="win_rate",
         # perfect-information Monte Carlo on the open-card solver, counter's declarations
-        # (docs/games/kop.md "Strength": above counter at about 2.4 ms a decision)
-        aliases={"champion": "pimc:64:counter"},
+        # (docs/games/kop.md "Strength": above counter at about 2.4 ms a decision); champion-net:
+        # champion distilled into a 256-256 MLP in 30 minutes (docs/games/kop.md "champion-net")
+        aliases={"champion": "pimc:64:counter", "champion-net": "net:kop4-net"},
     ),
     "dois": GameChoices(
         rank_by="win_rate",

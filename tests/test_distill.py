@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import json
 import random
 
 import numpy as np
@@ -74,8 +75,8 @@ def test_labels_are_the_teachers_visit_shares_over_legal_moves(tmp_path):
     assert np.isin(data["returns"], np.float32([-1, 1 / 3])).all()  # the loser, the others
     again = distill.play_games(args, 0, [0, 1, 2], None)
     assert all(np.array_equal(data[k], again[k]) for k in data)  # a pure function of the seed
-    with pytest.raises(ValueError, match=r"teacher must be a search \(ismcts:... or flat:...\)"):
-        distill._teacher(distill.Args(teacher="dumper"))
+    with pytest.raises(ValueError, match=r"unknown agent 'counter' for koira"):
+        distill.train(distill.Args(teacher="counter", run_dir="unused"))  # before any file
 
 
 def test_a_flat_teacher_labels_its_best_moves_equally():
@@ -230,3 +231,99 @@ def test_the_distill_recipe_network_is_shipped_for_four_player_koira():
     assert not result.truncated
     with pytest.raises(ValueError, match="num_players: model 4, game 3"):
         NetPolicy.load(agent.path, make_game("koira", 3))
+
+
+def kop_turn(seed=0, declaration=False):
+    """A Kop turn with a real choice: a card play, or a holder's declaration (call/silent/solo)."""
+    from koira_env.core.agent import Turn
+
+    game = make_game("kop")
+    for deal in range(seed, seed + 200):
+        state = game.new_state(seed=deal)
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            if len(legal) > 1 and (min(legal) >= 16) == declaration:
+                return Turn(state.view(state.current), game, random.Random(0), state)
+            state.apply(legal[0])
+    raise AssertionError("no such turn")
+
+
+def test_a_pimc_teacher_labels_its_best_moves_shared_on_a_tie_and_its_fallback_elsewhere():
+    from agents.pimc import PIMCAgent
+
+    turn = kop_turn()
+    teacher = make_agent("champion", "kop")
+    assert isinstance(teacher, PIMCAgent)
+    label, searched = distill.teacher_label(teacher, turn)
+    values = teacher.values(kop_turn())  # the same turn and random numbers
+    best = max(values.values())
+    assert searched and label == {a: 1.0 for a, v in values.items() if v == best}
+
+    class Tied(PIMCAgent):
+        def values(self, turn):
+            legal = turn.view.legal
+            return {a: 1.0 if k < 2 else 0.0 for k, a in enumerate(legal)}
+
+    legal = turn.view.legal
+    assert distill.teacher_label(Tied(4), turn) == ({legal[0]: 1.0, legal[1]: 1.0}, True)
+    declaring = kop_turn(declaration=True)  # out of the solver's reach: counter's declaration
+    counter = make_agent("counter", "kop")
+    move = counter.act(declaring)
+    assert distill.teacher_label(teacher, declaring) == ({move: 1.0}, False)
+
+
+def test_a_plain_bot_teacher_labels_its_own_move_alone():
+    turn = kop_turn(seed=3)
+    counter = make_agent("counter", "kop")
+    label, searched = distill.teacher_label(counter, turn)
+    assert searched and label == {counter.act(turn): 1.0} and len(turn.view.legal) > 1
+
+
+def test_a_kop_run_reports_win_rate_against_its_table_resumes_and_plays(tmp_path):
+    folder, shipped = tmp_path / "kop", tmp_path / "kop-net.npz"
+    args = ["--algo", "distill", "--game", "kop", "--teacher", "pimc:4:counter"]
+    args += [*TINY[2:], "--run-dir", str(folder), "--export", str(shipped)]
+    assert train_main([*args, "--rounds", "1"]) == 0
+    config = json.loads((folder / distill.CONFIG).read_text())
+    assert config["field"] == ["counter"]  # the recipe's, not Koira's dumpers
+    assert config["eval_opponents"] == ["counter", "random"]
+    assert train_main([*args, "--rounds", "2", "--resume"]) == 0
+    rows = curve(folder)
+    assert [r["round"] for r in rows] == ["0", "1"]
+    for row in rows:  # Kop's measure, its interval, and the best of counter and random
+        assert 0 <= float(row["win_low"]) <= float(row["win_rate"]) <= float(row["win_high"]) <= 1
+        assert row["best_bot"] in ("counter", "random") and int(row["decisions"]) > 10
+    assert (folder / distill.EVAL_PNG).stat().st_size > 0
+    game = make_game("kop")
+    assert NetPolicy.load(shipped, game).meta["round"] == 1
+    agent = make_agent(f"net:{shipped}", "kop")
+    result = play_game(
+        [agent, *(make_agent("counter", "kop") for _ in range(3))], game, None, seed=2
+    )
+    assert not result.truncated  # every move legal: an illegal one raises
+
+
+def test_kops_champion_net_is_the_distilled_champion_shipped_small():
+    from agents.registry import resolve
+
+    assert resolve("champion-net", "kop") == "net:kop4-net"
+    agent = make_agent("champion-net", "kop")
+    assert isinstance(agent, NetAgent) and agent.path.stat().st_size < 1e6  # ships in the wheel
+    game = make_game("kop")
+    policy = NetPolicy.load(agent.path, game)
+    assert policy.meta["teacher"] == "champion"  # docs/games/kop.md "champion-net"
+    result = play_game(
+        [agent, *(make_agent("counter", "kop") for _ in range(3))], game, None, seed=7
+    )
+    assert not result.truncated
+
+
+def test_flags_left_out_take_the_games_defaults_not_koiras():
+    from training.args import dataclass_flags
+    from training.train import parse_args
+
+    kop = dataclass_flags(distill.Args, ["--game", "kop"], "koira train --algo distill", "")
+    assert kop.field == ("counter",) and kop.eval_opponents == ("counter", "random")
+    koira = dataclass_flags(distill.Args, [], "koira train --algo distill", "")
+    assert koira.field == ("dumper",) and koira.eval_opponents == ("dumper",) * 3
+    assert parse_args(["--game", "kop"]).run_dir == "runs/kop4"  # once runs/koira4

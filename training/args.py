@@ -19,10 +19,12 @@ def dataclass_flags(cls: Any, argv: list[str] | None, prog: str, description: st
     (its docstring is the help), as every trainer of ``koira train`` takes them."""
     parser = argparse.ArgumentParser(prog=prog, description=description)
     docs = _field_docs(cls)
-    defaults = cls()
+    # the fields' own defaults, not an instance's: ``__post_init__`` may fill an empty one
+    # from the game (a run folder, a field of bots), and that must follow --game
+    defaults = {f.name: _default(f) for f in dataclasses.fields(cls)}
     for f in dataclasses.fields(cls):
         flag = "--" + f.name.replace("_", "-")
-        default = getattr(defaults, f.name)
+        default = defaults[f.name]
         help_text = f"{docs.get(f.name, '')} (default: {default})"
         if isinstance(default, bool):
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default)
@@ -36,9 +38,13 @@ def dataclass_flags(cls: Any, argv: list[str] | None, prog: str, description: st
     ns = parser.parse_args(argv)
     values = {f.name: getattr(ns, f.name) for f in dataclasses.fields(cls)}
     for name, value in values.items():
-        if isinstance(getattr(defaults, name), tuple):
+        if isinstance(defaults[name], tuple):
             values[name] = tuple(value)
     return cls(**values)
+
+
+def _default(f: dataclasses.Field) -> Any:
+    return f.default_factory() if f.default is dataclasses.MISSING else f.default  # type: ignore[misc]
 
 
 def _field_docs(cls: Any) -> dict[str, str]:

@@ -4,15 +4,17 @@ Read top to bottom: the arguments, then rounds of *play and label / aggregate / 
 evaluate / checkpoint* (expert iteration in its DAgger form, without a network inside the
 search):
 
-1. **Play and label.** Games against the field (``--field``, the bots the network is judged
-   against). At each real decision of the recorded seat the teacher (``--teacher``, an
-   ISMCTS or flat Monte Carlo, whose best moves are then the label) searches, and ISMCTS's
-   root visit counts, normalised, are the label: a soft target that
-   says how close the runner-up moves were, which a chosen move alone does not (ISMCTS agrees
-   with itself on only 57% of Koira's phase-two moves at 50 iterations). In round 0 the
-   teacher's move is played; later the network's (DAgger), so the data covers the positions the
-   network itself gets into. Games run on ``--workers`` processes; every game is a pure
-   function of (seed, round, index), so the data does not depend on the workers.
+1. **Play and label.** Games against the field (``--field``; by default the game's recipe,
+   ``training/recipes.py``: Koira's dumpers, Kop's counter). At each real decision of the
+   recorded seat the teacher (``--teacher``: any agent spec or alias of the game, such as
+   ``champion``) labels the turn (``teacher_label``): ISMCTS with its root visit counts,
+   normalised, a soft target that says how close the runner-up moves were, which a chosen move
+   alone does not (ISMCTS agrees with itself on only 57% of Koira's phase-two moves at 50
+   iterations); flat Monte Carlo and PIMC with their best moves, shared on a tie; any other
+   agent with its move. In round 0 the teacher's move is played; later the network's
+   (DAgger), so the data covers the positions the network itself gets into. Games run on
+   ``--workers`` processes; every game is a pure function of (seed, round, index), so the data
+   does not depend on the workers.
 2. **Aggregate.** Each chunk of games is an ``.npz`` shard in ``data/round-R/``, written
    atomically; observations are stored as the encoder's small integers (uint8) where the game
    allows, so a million decisions take about a gigabyte. Training reads the last ``--window``
@@ -20,15 +22,18 @@ search):
 3. **Fit.** A small MLP with a policy head (cross-entropy to the visit distribution over the
    legal moves) and a value head (mean squared error to the seat's final return), Adam, fixed
    seeds.
-4. **Evaluate.** A duplicate-deal tournament of the network against three ``dumper`` bots
-   (seat rotating), the loss rate with its 95% interval; ``eval.csv``, TensorBoard.
+4. **Evaluate.** A duplicate-deal tournament of the network and the game's evaluation table
+   (``--eval-opponents``; Koira: three dumpers, Kop: counter and random), every seat rotation,
+   judged by the game's ranking measure (``agents/games.py`` ``rank_by``; Koira: loss rate)
+   with its 95% interval, the best bot's beside it, as PPO's ``eval.csv`` has them
+   (``training.train.eval_columns``); TensorBoard. The run draws ``eval.png`` when it ends.
 5. **Checkpoint** (network, optimizer, round, minutes) atomically: ``--resume`` (the same
    command plus ``--resume``) continues after a kill or in a later sitting, regenerating only
    the shards that are missing.
 
 Run folder: ``config.json``, ``data/``, ``checkpoint.pt``, ``latest.npz`` (the network for
-``net:``: numpy weights and metadata, no torch needed to play), ``eval.csv``, ``eval/``,
-``tb/``.
+``net:``: numpy weights and metadata, no torch needed to play), ``eval.csv``, ``eval.png``,
+``eval/``, ``tb/``.
 """
 
 from __future__ import annotations
@@ -48,9 +53,11 @@ import numpy as np
 
 from agents.base import play_out
 from agents.flat import FlatAgent
+from agents.games import choices
 from agents.ismcts import ISMCTSAgent
 from agents.net import NetPolicy, save_net
-from agents.registry import make_agent
+from agents.pimc import PIMCAgent
+from agents.registry import default_agents, make_agent
 from agents.schedule import TournamentConfig
 from agents.tournament import run_tournament
 from koira_env.core.agent import Turn
@@ -60,15 +67,15 @@ from koira_env.core.jobs import PROCESS, chunked, map_chunks
 from koira_env.registry import make_game
 
 from .args import dataclass_flags
+from .plot import plot_curve
+from .recipes import recipe
+from .train import eval_columns, round_fits, scores
 
 CHECKPOINT, LATEST, EVAL_CSV, CONFIG = "checkpoint.pt", "latest.npz", "eval.csv", "config.json"
-EVAL_COLUMNS = [
-    "round",
+EVAL_PNG = "eval.png"
+# eval.csv: PPO's evaluation columns (``round`` where PPO has ``timesteps``), then the fit's
+FIT_COLUMNS = [
     "decisions",
-    "minutes",
-    "loss_rate",
-    "loss_low",
-    "loss_high",
     "agreement",
     "decisive",
     "decisive_agreement",
@@ -92,11 +99,16 @@ class Args:
     run_dir: str = ""
     """the run folder; empty: runs/<game><players>-distill"""
     teacher: str = "flat:2:2"
-    """the search that labels: ISMCTS's root visit counts (iterations per phase; in a phase
-    given 0 iterations the label is the game's rollout move: Koira's dumper), or flat Monte
-    Carlo's best moves (flat:PLAYOUTS)"""
-    field: tuple[str, ...] = ("dumper",)
-    """the bots in the other seats, drawn per seat per game"""
+    """the agent that labels, any spec or alias of the game (champion): ISMCTS's root visit
+    counts (iterations per phase; in a phase given 0 iterations the label is the game's rollout
+    move: Koira's dumper), flat Monte Carlo's (flat:PLAYOUTS) or PIMC's best moves (its
+    fallback's move where it does not solve), any other agent's move"""
+    field: tuple[str, ...] = ()
+    """the bots in the other seats, drawn per seat per game; empty: the game's recipe
+    (training/recipes.py: Koira dumper, Kop counter), else its bots but random"""
+    eval_opponents: tuple[str, ...] = ()
+    """the agents beside the network at the evaluation tournament; empty: the game's recipe
+    (Koira: three dumpers, Kop: counter and random), else the field and random"""
     rounds: int = 1
     """rounds of play / fit / evaluate (later rounds play the network's moves: DAgger)"""
     games_per_round: int = 960_000
@@ -120,17 +132,27 @@ class Args:
     value_weight: float = 0.5
     """weight of the value head's loss beside the policy's"""
     eval_deals: int = 250
-    """deals of the evaluation tournament against three dumpers (4 games each at 4 players)"""
+    """deals of the evaluation tournament (Koira: against three dumpers, 4 games each)"""
     workers: int = 2
     """processes playing and labelling games"""
     minutes: float = 110.0
-    """stop after the round that passes this many minutes (counted across sittings)"""
+    """the time budget, counted across sittings: a round starts only while one as long as this
+    sitting's last still fits (0: no limit; as koira train's rounds)"""
     torch_threads: int = 2
     export: str = ""
     """also write the final network here for shipping (float16 weights, compressed), e.g.
-    agents/models/koira4-net.npz, the shipped champion-net"""
+    agents/models/kop4-net.npz, Kop's shipped champion-net"""
     resume: bool = False
     """continue the run in run_dir (same arguments, or only run-length ones changed)"""
+
+    def __post_init__(self) -> None:
+        # the game's defaults, resolved here so that config.json names the bots played
+        own = recipe(self.game)
+        if not self.field:
+            bots = [b for b in default_agents(self.game) if b not in choices(self.game).aliases]
+            self.field = own.field or tuple(b for b in bots if b != "random")
+        if not self.eval_opponents:
+            self.eval_opponents = own.eval_opponents or (*self.field, "random")
 
     def make_game(self) -> Game:
         preset = {"rules": self.rules} if self.rules else {}
@@ -141,32 +163,37 @@ class Args:
 
 
 # ------------------------------------------------------------------ play and label
-def _teacher(args: Args) -> ISMCTSAgent | FlatAgent:
-    agent = make_agent(args.teacher, args.game)
-    if not isinstance(agent, ISMCTSAgent | FlatAgent):
-        raise ValueError(
-            f"the teacher must be a search (ismcts:... or flat:...), got {args.teacher!r}"
-        )
-    return agent
+def _teacher(args: Args) -> Any:
+    """The teacher agent (an unknown spec is an error here, before any work or file)."""
+    return make_agent(args.teacher, args.game)
 
 
-def teacher_searches(teacher: ISMCTSAgent | FlatAgent, turn: Turn) -> bool:
-    """Whether the teacher searches this turn (else its label is its rollout move)."""
-    if isinstance(teacher, FlatAgent):
-        return teacher.searches(turn)
-    return bool(teacher.budget(turn))
+def teacher_label(teacher: Any, turn: Turn) -> tuple[dict[int, float], bool]:
+    """The teacher's weights over the legal moves, and whether its search made them (else the
+    move of a phase it does not search, which ``--rollout-share`` thins out).
 
-
-def teacher_label(teacher: ISMCTSAgent | FlatAgent, turn: Turn) -> dict[int, float]:
-    """The teacher's weights over the legal moves: ISMCTS's root visits (its rollout move in a
-    phase it does not search); flat Monte Carlo's best moves, shared equally on a tie."""
-    if not teacher_searches(teacher, turn):
-        return {teacher.act(turn): 1.0}  # a phase it does not search: its rollout move
-    if isinstance(teacher, FlatAgent):
+    ISMCTS: its root visits (its rollout move where its phase budget is 0). Flat Monte Carlo
+    and PIMC: their best moves by value, shared equally on a tie (flat's rollout move outside
+    its phase; PIMC's fallback where the game's solver does not reach, such as Kop's
+    declarations). Any other agent: its move, the whole label (a bot that does not search
+    makes every label alike, so all count as searched)."""
+    values: dict[int, float] | None = None
+    if isinstance(teacher, ISMCTSAgent):
+        if teacher.budget(turn):
+            return teacher.search(turn), True
+    elif isinstance(teacher, FlatAgent):
+        if teacher.searches(turn):
+            values = dict(teacher.values(turn))
+    elif isinstance(teacher, PIMCAgent):
         values = teacher.values(turn)
-        best = max(v for _, v in values)
-        return {a: 1.0 for a, v in values if v >= best - 1e-9}
-    return teacher.search(turn)
+        if values is None:
+            return {teacher.fallback(turn): 1.0}, False
+    else:
+        return {teacher.act(turn): 1.0}, True
+    if values is None:
+        return {teacher.act(turn): 1.0}, False  # a phase it does not search: its rollout move
+    best = max(values.values())
+    return {a: 1.0 for a, v in values.items() if v >= best - 1e-9}, True
 
 
 class Recorder:
@@ -177,7 +204,7 @@ class Recorder:
     def __init__(
         self,
         game: Game,
-        teacher: ISMCTSAgent | FlatAgent,
+        teacher: Any,
         student: NetPolicy | None,
         decisive_only: bool = False,
         rollout_share: float = 1.0,
@@ -190,8 +217,8 @@ class Recorder:
         self.rows: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
     def act(self, turn: Turn) -> int:
-        visits = teacher_label(self.teacher, turn)
-        keep = self.rollout_share >= 1.0 or teacher_searches(self.teacher, turn)
+        visits, searched = teacher_label(self.teacher, turn)
+        keep = self.rollout_share >= 1.0 or searched
         if not keep:
             keep = self.rng.random() < self.rollout_share
         game = self.game
@@ -378,21 +405,25 @@ def export(net: Any, game: Game, args: Args, path: Path, **extra: Any) -> None:
 
 
 # ------------------------------------------------------------------ evaluation
-def evaluate(args: Args, folder: Path, round_no: int, model: Path) -> dict[str, Any]:
-    """The network in one seat against three dumpers, every seat of every deal."""
-    n = args.players
-    others = [f"{chr(97 + k)}=dumper" for k in range(n - 1)]
+def evaluate(args: Args, folder: Path, round_no: int, model: Path) -> list[Any]:
+    """The network and ``eval_opponents`` (every table of them, every seat rotation, the same
+    deals each round: a paired curve), by the game's ranking measure: eval.csv's values after
+    the clock (``training.train.scores``)."""
+    opponents = [
+        spec if args.eval_opponents.count(spec) == 1 else f"{spec}-{k + 1}={spec}"
+        for k, spec in enumerate(args.eval_opponents)
+    ]  # labels: a bot at the table twice (Koira's three dumpers) is numbered
     config = TournamentConfig(
-        agents=(f"net=net:{model.resolve()}", *others),
+        agents=(f"net=net:{model.resolve()}", *opponents),
         game=args.game,
         rules=args.rules or None,
-        players=n,
+        players=args.players,
         deals=args.eval_deals,
         seed=10_000 + args.seed,
     )
     out = folder / "eval" / f"round-{round_no:03d}"
     summary = run_tournament(config, out, workers=args.workers)
-    return next(a for a in summary["agents"] if a["agent"] == "net")
+    return scores(summary, "net", choices(args.game).rank_by)
 
 
 # ------------------------------------------------------------------ the loop
@@ -414,7 +445,7 @@ def train(args: Args) -> Path:
     checkpoint = folder / CHECKPOINT
     if args.resume:
         # a flag added after the run was started reads as its default
-        saved = {**_config(Args()), **json.loads((folder / CONFIG).read_text())}
+        saved = {**_config(Args(game=args.game)), **json.loads((folder / CONFIG).read_text())}
         if saved != config:
             changed = sorted(k for k in config if saved.get(k) != config[k])
             raise ValueError(f"--resume with other arguments than the run's: {changed}")
@@ -442,10 +473,14 @@ def train(args: Args) -> Path:
     from torch.utils.tensorboard import SummaryWriter
 
     writer = SummaryWriter(str(folder / "tb"))
+    measure = choices(args.game).rank_by
+    evaluated = ["round", *eval_columns(measure)[1:]]
+    columns = [*evaluated, *FIT_COLUMNS]
     latest = folder / LATEST
     done = start_round  # rounds in the checkpoint
+    last_round = 0.0  # minutes of this sitting's last round: the next one must fit too
     for round_no in range(start_round, args.rounds):
-        if minutes >= args.minutes:
+        if not round_fits(args.minutes, minutes, last_round):
             break
         began = time.perf_counter()
         student = str(latest) if round_no > 0 and latest.exists() else None
@@ -454,18 +489,13 @@ def train(args: Args) -> Path:
         stats = fit(args, net, optimizer, data, round_no, game.observation_scale)
         export(net, game, args, latest, round=round_no)
         result = evaluate(args, folder, round_no, latest)
-        minutes += (time.perf_counter() - began) / 60
-        row = {
-            "round": round_no,
-            "decisions": _count_decisions(folder),
-            "minutes": round(minutes, 2),
-            "loss_rate": result["loss_rate"],
-            "loss_low": result["loss_ci"][0],
-            "loss_high": result["loss_ci"][1],
-            **{k: round(v, 5) for k, v in stats.items()},
-        }
-        _append_csv(folder / EVAL_CSV, row)
-        for key in ("loss_rate", "agreement", "decisive_agreement", "policy_loss", "value_loss"):
+        last_round = (time.perf_counter() - began) / 60
+        minutes += last_round
+        row = dict(zip(evaluated, [round_no, round(minutes, 2), *result], strict=True))
+        row["decisions"] = _count_decisions(folder)
+        row.update({k: round(v, 5) for k, v in stats.items()})
+        _append_csv(folder / EVAL_CSV, row, columns)
+        for key in (measure, "agreement", "decisive_agreement", "policy_loss", "value_loss"):
             writer.add_scalar(f"distill/{key}", row[key], round_no)
         tmp = checkpoint.with_name(CHECKPOINT + ".tmp")
         torch.save(
@@ -480,14 +510,19 @@ def train(args: Args) -> Path:
         )
         os.replace(tmp, checkpoint)
         done = round_no + 1
+        low, high, best_bot, best = columns[3:7]
         print(
-            f"round {round_no}: {row['decisions']:,} decisions, loss vs 3 dumpers "
-            f"{row['loss_rate']:.3f} [{row['loss_low']:.3f}, {row['loss_high']:.3f}], "
-            f"teacher agreement {row['agreement']:.3f} ({row['decisive_agreement']:.3f} on the "
-            f"{row['decisive']:.0%} decisive labels), {row['minutes']:.1f} min",
+            f"round {round_no}: {row['decisions']:,} decisions, {measure.replace('_', ' ')} "
+            f"{row[measure]:.3f} [{row[low]:.3f}, {row[high]:.3f}] (best bot {row[best_bot]} "
+            f"{row[best]:.3f}), teacher agreement {row['agreement']:.3f} "
+            f"({row['decisive_agreement']:.3f} on the {row['decisive']:.0%} decisive labels), "
+            f"{row['minutes']:.1f} min",
             flush=True,
         )
     writer.close()
+    if (folder / EVAL_CSV).exists():
+        plot_curve(folder, folder / EVAL_PNG, policy="distilled network")
+        print(f"curve: {folder / EVAL_PNG}")
     if args.export and done:
         export(net, game, args, Path(args.export), round=done - 1, half=True)
         print(f"exported {args.export} ({Path(args.export).stat().st_size / 1e6:.1f} MB)")
@@ -502,7 +537,7 @@ def _count_decisions(folder: Path) -> int:
     return total
 
 
-def _append_csv(path: Path, row: dict[str, Any]) -> None:
+def _append_csv(path: Path, row: dict[str, Any], columns: list[str]) -> None:
     """One row of the curve; a resumed run rewrites the rows of rounds it replays."""
     rows = []
     if path.exists():
@@ -511,7 +546,7 @@ def _append_csv(path: Path, row: dict[str, Any]) -> None:
     rows.append(row)
     tmp = path.with_name(path.name + ".tmp")
     with tmp.open("w", newline="") as f:
-        w = csv.DictWriter(f, EVAL_COLUMNS)
+        w = csv.DictWriter(f, columns)
         w.writeheader()
         w.writerows(rows)
     os.replace(tmp, path)

@@ -2,7 +2,8 @@
 training run draws it as ``eval.png`` next to its ``eval.csv`` when it ends.
 
 The policy's score by the game's ranking measure (Koira: loss rate; eval.csv's columns are
-named after it, see ``training.train.eval_columns``) against wall-clock training time, with its
+named after it, see ``training.train.eval_columns``; a distillation run's ``round`` stands where
+PPO's ``timesteps`` does) against wall-clock training time, with its
 95% interval, next to the best heuristic bot of the same evaluation tournaments (the bar).
 """
 
@@ -15,7 +16,8 @@ from pathlib import Path
 from koira_env.core.files import pyplot, save_figure
 
 
-def plot_curve(run_dir: str | Path, out: str | Path) -> None:
+def plot_curve(run_dir: str | Path, out: str | Path, policy: str = "PPO agent") -> None:
+    """Draw ``run_dir/eval.csv`` to ``out``; ``policy`` names the trained policy's line."""
     plt = pyplot()
     with (Path(run_dir) / "eval.csv").open() as f:
         reader = csv.DictReader(f)
@@ -30,7 +32,7 @@ def plot_curve(run_dir: str | Path, out: str | Path) -> None:
     label = measure.replace("_", " ")
     minutes = col("minutes")
     fig, ax = plt.subplots(figsize=(7, 4))
-    ax.plot(minutes, col(measure), "o-", color="C0", label="PPO agent")
+    ax.plot(minutes, col(measure), "o-", color="C0", label=policy)
     ax.fill_between(minutes, col(low), col(high), color="C0", alpha=0.2)
     ax.plot(minutes, col(best), "s--", color="C3", label="best heuristic bot")
     ax.fill_between(minutes, col(best_low), col(best_high), color="C3", alpha=0.15)

@@ -1,5 +1,6 @@
 """The shipped training recipes, keyed by game id: which bots ``koira train`` plays against
-and imitates by default (a game not listed: every bot of its league, all imitated)."""
+and imitates by default (a game not listed: every bot of its league, all imitated), and which
+bots distillation (``koira train --algo distill``) plays against and is judged against."""
 
 from __future__ import annotations
 
@@ -12,6 +13,12 @@ class Recipe:
 
     bots: tuple[str, ...] = ()  # the league; empty: every default agent but random
     bc_bots: tuple[str, ...] = ()  # the imitated bots; empty: the whole league
+    # distillation: the bots in the other seats while the teacher labels, drawn per seat per
+    # game; empty: the game's hand-written bots but random (training.distill.Args)
+    field: tuple[str, ...] = ()
+    # distillation: the agents beside the network at its evaluation tournament (every table of
+    # them, every seat rotation); empty: the field and random
+    eval_opponents: tuple[str, ...] = ()
 
 
 RECIPES: dict[str, Recipe] = {
@@ -19,10 +26,21 @@ RECIPES: dict[str, Recipe] = {
     "koira": Recipe(
         bots=("greedy", "dumper", "warrior", "gambler", "cautious", "hoarder"),
         bc_bots=("greedy",),
+        # distillation's recipe (docs/training.md): games against dumpers, judged against three
+        field=("dumper",),
+        eval_opponents=("dumper", "dumper", "dumper"),
     ),
     # imitate and play against the two sound bots: `lowest` loses ~95% of its games, so
     # cloning it teaches losing, and at an evaluation table it hides every other difference
     "matapesa": Recipe(bots=("keeper", "shed"), bc_bots=("keeper", "shed")),
+    # PPO's league: the game's agents as before champion-net (a network of its own) was an
+    # alias; distillation of champion (docs/games/kop.md "champion-net"): against the best bot,
+    # judged at the table the suite's Kop tournaments use (champion-net, counter, random)
+    "kop": Recipe(
+        bots=("champion", "counter", "lowest"),
+        field=("counter",),
+        eval_opponents=("counter", "random"),
+    ),
 }
 
 

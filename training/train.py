@@ -308,7 +308,6 @@ def evaluate(args: Args, model_path: Path, timesteps: int, minutes: float) -> di
     """A duplicate-deal tournament of the policy against the bots, judged by the game's
     ranking measure; one row of eval.csv."""
     measure = choices(args.game).rank_by
-    _, ci, higher = MEASURES[measure]
     config = TournamentConfig(
         agents=(f"ppo=ppo:{model_path.resolve()}", *args.league_bots()),
         game=args.game,
@@ -320,14 +319,21 @@ def evaluate(args: Args, model_path: Path, timesteps: int, minutes: float) -> di
     )
     out = Path(args.run_dir) / "eval" / f"{timesteps:09d}"
     summary = run_tournament(config, out, workers=1)
+    values = [timesteps, round(minutes, 2), *scores(summary, "ppo", measure)]
+    return dict(zip(eval_columns(measure), values, strict=True))
+
+
+def scores(summary: dict[str, Any], policy: str, measure: str) -> list[Any]:
+    """eval.csv's values after the clock (``eval_columns``) from a tournament summary: the
+    ``policy`` agent's ``measure`` and 95% interval, the best other agent's, and the others'
+    interval bound farthest from good play. PPO and distillation both write them."""
+    _, ci, higher = MEASURES[measure]
     by_name = {a["agent"]: a for a in summary["agents"]}
-    ppo = by_name.pop("ppo")
+    trained = by_name.pop(policy)
     bots = list(by_name.values())
     best = (max if higher else min)(bots, key=lambda a: a[measure])
     worst = min(a[ci][0] for a in bots) if higher else max(a[ci][1] for a in bots)
-    values = [timesteps, round(minutes, 2), ppo[measure], *ppo[ci]]
-    values += [best["agent"], best[measure], *best[ci], worst]
-    return dict(zip(eval_columns(measure), values, strict=True))
+    return [trained[measure], *trained[ci], best["agent"], best[measure], *best[ci], worst]
 
 
 # ------------------------------------------------------------------ training
