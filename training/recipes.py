@@ -31,8 +31,14 @@ RECIPES: dict[str, Recipe] = {
         eval_opponents=("dumper", "dumper", "dumper"),
     ),
     # imitate and play against the two sound bots: `lowest` loses ~95% of its games, so
-    # cloning it teaches losing, and at an evaluation table it hides every other difference
-    "matapesa": Recipe(bots=("keeper", "shed"), bc_bots=("keeper", "shed")),
+    # cloning it teaches losing, and at an evaluation table it hides every other difference;
+    # distillation of champion against them, judged at the bar's table (best bot and random)
+    "matapesa": Recipe(
+        bots=("keeper", "shed"),
+        bc_bots=("keeper", "shed"),
+        field=("shed", "keeper"),
+        eval_opponents=("shed", "random"),
+    ),
     # PPO's league: the game's agents as before champion-net (a network of its own) was an
     # alias; distillation of champion (docs/games/kop.md "champion-net"): against the best bot,
     # judged at the table the suite's Kop tournaments use (champion-net, counter, random)
@@ -40,6 +46,20 @@ RECIPES: dict[str, Recipe] = {
         bots=("champion", "counter", "lowest"),
         field=("counter",),
         eval_opponents=("counter", "random"),
+    ),
+    # the other games: PPO's league is the hand-written bots (the search champion would slow
+    # every step), distillation plays against the best bot and is judged at the bar's table
+    "whist22": Recipe(
+        bots=("counter", "greedy"), field=("counter",), eval_opponents=("counter", "random")
+    ),
+    "dois": Recipe(
+        bots=("counter", "greedy"), field=("counter",), eval_opponents=("counter", "random")
+    ),
+    "teka": Recipe(
+        bots=("counter", "greedy"), field=("counter",), eval_opponents=("counter", "random")
+    ),
+    "red7": Recipe(
+        bots=("pressure", "thrifty"), field=("thrifty",), eval_opponents=("thrifty", "random")
     ),
 }
 
