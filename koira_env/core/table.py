@@ -125,13 +125,15 @@ def score_sheet(
     return {"caption": caption, "columns": list(columns), "rows": rows}
 
 
-# The fill and ink of a card of each colour: the web table's hues (COLOURS in
+# The fill and ink of a card of each colour. The fills are the web table's hues (COLOURS in
 # experiments/web/static/cards.js; tests/test_picture.py holds the two equal), so a card looks
-# the same on the page, in the ``rgb_array`` picture and in a GIF. A game names colours in
-# words; the hex values are decided here once.
+# the same on the page, in the ``rgb_array`` picture and in a GIF; each ink has a contrast of
+# at least 3:1 on its fill (the page's white on orange has 2.8:1, too faint for the picture's
+# 11-pixel text, so orange takes the dark ink yellow has). A game names colours in words;
+# the hex values are decided here once.
 CARD_COLOURS: dict[str, tuple[str, str]] = {
     "red": ("#d62828", "#ffffff"),
-    "orange": ("#f07b12", "#ffffff"),
+    "orange": ("#f07b12", "#1b1b1b"),
     "yellow": ("#f4c430", "#1b1b1b"),
     "green": ("#2a9d4e", "#ffffff"),
     "blue": ("#1f6fd1", "#ffffff"),
