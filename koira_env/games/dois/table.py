@@ -23,8 +23,8 @@ from ...core.table import (
 from .cards import HAND_SIZE, KIND_NAMES, SUIT_COLOURS, SUITS, kind_names, suit_words
 from .engine import BID, DoisView, State
 
-# The suit cards in their colour, the trump cards black with their suit's colour (as on the
-# real cards' black backs), the number cards plain; the legend says what the letters mean.
+# The suit cards in their colour, the trump cards (black-backed) black with their suit's
+# colour as on the web table, the number cards plain; the legend says what the letters mean.
 FACES = card_faces(
     {
         name: colour
