@@ -91,7 +91,12 @@ def test_render_shows_only_the_actors_cards_and_records_replay():
     env = koira_env.make("dois", 4, render_mode="ansi")
     env.reset(options={"deck": deck_of(*H4, trump="G")})
     text = env.render()
-    assert text.startswith("Dois (4 players) - hand 1 of 8, dealer player_3, trump G")
+    assert text.startswith("Dois (4 players) - hand 1 of 8, dealer player_3, trump G (green)")
+    legend = (  # the letter codes in words: the terminal has no colours (issue 29)
+        "Cards: R red suit, Y yellow suit, G green suit, B blue suit, TR TY TG TB trump cards, "
+        "1-8 number cards"
+    )
+    assert legend in text.splitlines()
     assert "player_0 holds: R R R Y Y G 1 2 3 4 5 6 7" in text and "8 8" not in text
     for _ in range(4):
         env.step(BID + 3)

@@ -7,6 +7,7 @@ import random
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -167,3 +168,105 @@ def test_no_text_of_any_game_says_one_with_a_plural(game_id):
         texts.update(describe_event(game, event) for event in state.log)
     wrong = sorted({m.group(0) for text in texts for m in ONE_PLURAL.finditer(text)})
     assert not wrong, wrong
+
+
+def _rgb(hex_colour: str) -> tuple[int, int, int]:
+    return tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
+
+
+def _contrast(a: str, b: str) -> float:
+    """The WCAG contrast ratio of two colours (3 is the floor for large or bold text)."""
+
+    def luminance(colour: str) -> float:
+        lin = [
+            (v / 255) / 12.92 if v <= 10 else ((v / 255 + 0.055) / 1.055) ** 2.4
+            for v in _rgb(colour)
+        ]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_card_colours_are_the_web_tables():
+    """The picture's hues are those of the page (cards.js COLOURS), so a Red7 card looks the
+    same in the browser, in a GIF and in a training video (the inks may differ: the next
+    test wants them readable on the picture's small text)."""
+    from koira_env.core.table import CARD_COLOURS
+
+    source = (Path(cli.__file__).parent / "web" / "static" / "cards.js").read_text()
+    found = re.findall(r'[A-Z]: \["(\w+)", "(#[0-9a-f]{6})", "#[0-9a-f]{3,6}"\]', source)
+    assert len(found) == 7
+    for word, fill in found:
+        assert CARD_COLOURS[word][0] == fill, word
+
+
+@pytest.mark.parametrize("game_id", games())
+def test_coloured_faces_have_readable_ink_and_explain_their_codes(game_id):
+    game = make_game(game_id)
+    faces = game.table(game.new_state(seed=1), None)["faces"]
+    if game_id in ("red7", "dois"):
+        assert faces is not None
+    if faces is None:
+        return
+    for name, face in faces["cards"].items():
+        assert _contrast(face["fill"], face["ink"]) >= 3, (name, face)
+    codes = " ".join(item["code"] for item in faces["legend"]["items"])
+    for name in faces["cards"]:  # every letter of a coloured card's name is in the legend
+        assert all(letter in codes for letter in name if letter.isalpha()), name
+
+
+def _hand_card_pixels(image: np.ndarray, seat: int, count: int) -> list[tuple[int, int, int]]:
+    """The colour of each hand card of ``seat`` near its bottom-left corner, below the name.
+    Hands of up to 13 cards fit side by side, 3 pixels apart (``_Painter.cards``)."""
+    assert count <= 13
+    y = pic.HEADER + pic.ZONES + pic.ROW * seat + 8 + pic.CARD[1] - 6
+    step = pic.CARD[0] + 3
+    return [tuple(int(v) for v in image[y, pic.LEFT + i * step + 3]) for i in range(count)]
+
+
+@pytest.mark.parametrize("game_id", ["red7", "dois"])
+def test_coloured_cards_are_filled_with_their_colour_and_the_legend_is_drawn(game_id):
+    game = make_game(game_id, 4)
+    state = game.new_state(seed=5)
+    seat = state.current
+    table = game.table(state, seat)
+    faces = table["faces"]
+    image = pic.paint(table)
+    hand = table["seats"][seat]["hand"]
+    seen = _hand_card_pixels(image, seat, len(hand))
+    colours = {_rgb(face["fill"]) for face in faces["cards"].values()}
+    for name, pixel in zip(hand, seen, strict=True):
+        if name in faces["cards"]:
+            assert pixel == _rgb(faces["cards"][name]["fill"]), (name, pixel)
+        else:  # Dois's number cards stay white
+            assert pixel == (255, 255, 255), (name, pixel)
+    assert sum(name in faces["cards"] for name in hand) >= 3
+    band = image[pic.HEADER + pic.ZONES - 20 : pic.HEADER + pic.ZONES - 2]
+    present = {tuple(int(v) for v in p) for p in band.reshape(-1, 3)}
+    for item in faces["legend"]["items"]:  # each code on a chip of its colour
+        assert _rgb(item["fill"]) in present, item
+    plain = pic.paint({**table, "faces": None})  # the same table without faces: white cards
+    assert all(p == (255, 255, 255) for p in _hand_card_pixels(plain, seat, len(hand)))
+    plain_band = plain[pic.HEADER + pic.ZONES - 20 : pic.HEADER + pic.ZONES - 2]
+    assert not colours & {tuple(int(v) for v in p) for p in plain_band.reshape(-1, 3)}
+
+
+def test_a_red7_gif_keeps_the_colours(tmp_path):
+    state = make_game("red7", 3).new_state(seed=4, log=True)
+    rng = random.Random(4)
+    for _ in range(3):
+        state.apply(rng.choice(state.legal_actions()))
+    path = tmp_path / "game.json"
+    save_record(game_record(state), path)
+    assert cli.main(["replay", str(path), "--gif", str(tmp_path / "red7.gif")]) == 0
+    with Image.open(tmp_path / "red7.gif") as gif:
+        gif.seek(gif.n_frames - 1)
+        last = np.asarray(gif.convert("RGB"))
+    table = state.game.table(state, None)
+    faces = table["faces"]["cards"]
+    for seat in range(3):
+        hand = table["seats"][seat]["hand"]
+        for name, pixel in zip(hand, _hand_card_pixels(last, seat, len(hand)), strict=True):
+            # a 64-colour palette per frame: close to the card's colour, far from white
+            assert np.abs(np.array(pixel) - _rgb(faces[name]["fill"])).max() <= 12, name

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -83,6 +84,13 @@ def check_schema(table: dict[str, Any], state: Any, seat: int | None) -> None:
     else:
         assert table["moves"] == []
     assert all(isinstance(line, str) for line in table["log"])
+    faces = table["faces"]  # a constant of the deck: the same in every dict of the game
+    if faces is not None:
+        assert faces == state.game.table(state.game.new_state(seed=0), None)["faces"]
+        items = faces["legend"]["items"]
+        assert isinstance(faces["legend"]["title"], str) and items
+        for face in [*faces["cards"].values(), *items]:
+            assert all(re.fullmatch("#[0-9a-f]{6}", face[key]) for key in ("fill", "ink"))
     outcome = state.outcome()
     if outcome is None:
         assert table["result"] is None

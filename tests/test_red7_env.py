@@ -118,6 +118,11 @@ def test_render_shows_only_the_actors_cards_and_records_replay():
     assert text.startswith("Red7, 2 players: player_0 to play; rule: red (highest card)")
     assert "Hand of player_0: V1 G2 I3 G4 Y5 R6 B7" in text and "palette R5 (winning)" in text
     assert "Legal: pass, " in text and "palette R6" in text
+    # the letter codes in words: the terminal has no colours (issue 29)
+    legend = (
+        "Colours, highest first: R red, O orange, Y yellow, G green, B blue, I indigo, V violet"
+    )
+    assert legend in text.splitlines()
     env.step(turn("G2", "G4"))
     text = env.render()
     assert "Hand of player_1" in text and "R6" not in text.split("Hand of player_1")[1]

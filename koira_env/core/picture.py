@@ -8,6 +8,10 @@ numpy, gymnasium and pettingzoo; ``pip install "koira-rl[web]"`` adds it.
 
 The size depends only on the number of seats, so every frame of a game has the same shape
 (video writers need that): 960 pixels wide, one row per seat.
+
+Coloured cards (Red7's, Dois's suits) are filled with the colour the table's ``faces`` gives
+them (``core.table.card_faces``: the game declares it, the painter only reads it), and the
+legend of their letter codes runs along the bottom of the shared zones.
 """
 
 from __future__ import annotations
@@ -64,8 +68,9 @@ def _font(size: int) -> Any:
 
 
 @lru_cache(maxsize=512)
-def _card_tile(name: str | None, size: tuple[int, int]) -> Any:
-    """A card drawn once and pasted wherever it lies (text is the slow part of a picture)."""
+def _card_tile(name: str | None, size: tuple[int, int], face: tuple[str, str] | None = None) -> Any:
+    """A card drawn once and pasted wherever it lies (text is the slow part of a picture);
+    ``face``: the (fill, ink) of a coloured card."""
     image_cls, draw_cls, _ = _pillow()
     w, h = size
     tile = image_cls.new("RGBA", (w + 1, h + 1), (0, 0, 0, 0))
@@ -73,9 +78,16 @@ def _card_tile(name: str | None, size: tuple[int, int]) -> Any:
     if name is None:
         draw.rounded_rectangle((0, 0, w, h), 3, fill=BACK, outline=TEXT)
         return tile
-    draw.rounded_rectangle((0, 0, w, h), 3, fill="white", outline=(60, 60, 60))
-    color = (190, 20, 30) if RED_CARD.match(name) else (15, 15, 15)
-    draw.text((3, 3), name[:5], font=_font(11 if len(name) <= 3 else 9), fill=color)
+    font = _font(11 if len(name) <= 3 else 9)
+    if face is None:
+        draw.rounded_rectangle((0, 0, w, h), 3, fill="white", outline=(60, 60, 60))
+        color = (190, 20, 30) if RED_CARD.match(name) else (15, 15, 15)
+        draw.text((3, 3), name[:5], font=font, fill=color)
+        return tile
+    fill, ink = face
+    draw.rounded_rectangle((0, 0, w, h), 3, fill=fill, outline=(34, 34, 34))
+    for dx in (0, 1):  # drawn twice, a pixel apart: bold enough to read on any colour
+        draw.text((3 + dx, 3), name[:5], font=font, fill=ink)
     return tile
 
 
@@ -102,6 +114,11 @@ class _Painter:
         height, width = picture_size(table["players"])
         self.image = image_cls.new("RGB", (width, height), FELT)
         self.draw = draw_cls.Draw(self.image)
+        faces = table.get("faces") or {}
+        self.faces = {
+            name: (face["fill"], face["ink"]) for name, face in faces.get("cards", {}).items()
+        }
+        self.legend = faces.get("legend")
 
     def text(self, xy: tuple[int, int], text: str, size: int = 12, fill: Any = TEXT) -> int:
         """Draw ``text``; returns its width."""
@@ -113,7 +130,7 @@ class _Painter:
 
     def card(self, x: int, y: int, name: str | None, size: tuple[int, int]) -> None:
         """A face-up card (``name``) or a face-down one (``None``)."""
-        tile = _card_tile(name, size)
+        tile = _card_tile(name, size, None if name is None else self.faces.get(name))
         self.image.paste(tile, (x, y), tile)
 
     def cards(
@@ -147,6 +164,25 @@ class _Painter:
             text_y = top + MINI[1] + 2 if cx > x else top
             cx = max(cx, x + self.text((x, text_y), zone["text"], 11))
         return max(used, cx - x)
+
+    def key(self) -> None:
+        """The legend of the letter codes, along the bottom of the zones' band (free there:
+        a zone's cards and captions end above it): each code on a chip of its colour."""
+        if not self.legend:
+            return
+        y = HEADER + ZONES - 20
+        x = 12 + self.text((12, y + 2), f"{self.legend['title']}:", 11, DIM) + 8
+        for item in self.legend["items"]:
+            chip = _text_tile(item["code"], 11, item["ink"])
+            width = chip.width + 8
+            if x + width > WIDTH - 12:
+                break
+            self.draw.rounded_rectangle(
+                (x, y, x + width, y + 17), 3, fill=item["fill"], outline=(34, 34, 34)
+            )
+            self.image.paste(chip, (x + 4, y + 2), chip)
+            x += width + 4
+            x += self.text((x, y + 2), item["text"], 11) + 12
 
     def header(self) -> None:
         t = self.table
@@ -189,6 +225,7 @@ class _Painter:
     def paint(self) -> np.ndarray:
         self.header()
         self.zones()
+        self.key()
         y = HEADER + ZONES
         for entry in self.table["seats"]:
             self.seat(entry, y)

@@ -15,6 +15,9 @@ table") documents the schema; in short::
      "log": [str],      # the events so far as the viewer saw them (states built with log)
      "scores": {"caption", "columns": [str], "rows": [{"hand", "values": [str]}]} or None,
                         # the running score, one row per hand scored (games of many hands)
+     "faces": {"cards": {name: {"fill", "ink"}}, "legend": {"title", "items":
+               [{"code", "text", "fill", "ink"}]}} or None,
+                        # coloured cards (Red7, Dois) and what their letter codes mean
      "result": {"places", "scores"} or None}
 
 A game builds a seat's dict from ``state.view(seat)`` and public facts only (table size,
@@ -24,7 +27,7 @@ the seat can reach it; tests/test_picture_table.py re-deals the hidden cards to 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from .game import Game, State
@@ -122,6 +125,55 @@ def score_sheet(
     return {"caption": caption, "columns": list(columns), "rows": rows}
 
 
+# The fill and ink of a card of each colour. The fills are the web table's hues (COLOURS in
+# experiments/web/static/cards.js; tests/test_picture.py holds the two equal), so a card looks
+# the same on the page, in the ``rgb_array`` picture and in a GIF; each ink has a contrast of
+# at least 3:1 on its fill (the page's white on orange has 2.8:1, too faint for the picture's
+# 11-pixel text, so orange takes the dark ink yellow has). A game names colours in words;
+# the hex values are decided here once.
+CARD_COLOURS: dict[str, tuple[str, str]] = {
+    "red": ("#d62828", "#ffffff"),
+    "orange": ("#f07b12", "#1b1b1b"),
+    "yellow": ("#f4c430", "#1b1b1b"),
+    "green": ("#2a9d4e", "#ffffff"),
+    "blue": ("#1f6fd1", "#ffffff"),
+    "indigo": ("#3b2d8f", "#ffffff"),
+    "violet": ("#a34fc9", "#ffffff"),
+    "black": ("#1c1c1c", "#ffffff"),
+    "white": ("#fdfcf7", "#15171a"),
+}
+
+
+def card_faces(
+    colours: Mapping[str, str],
+    title: str,
+    legend: Iterable[tuple[str, str, str]],
+    dark: Collection[str] = (),
+) -> dict[str, Any]:
+    """A deck's coloured faces for ``table_dict(faces=...)``: ``colours`` maps card names to a
+    colour of ``CARD_COLOURS`` (a card not named is drawn plain); the names in ``dark`` are
+    drawn black with their colour as ink (Dois's trump cards); ``legend`` lists
+    ``(code, words, colour)`` so a picture can say what each letter code means. A constant
+    of the deck: it tells nothing about any hand."""
+
+    def face(fill: str, ink: str) -> dict[str, str]:
+        return {"fill": fill, "ink": ink}
+
+    cards = {}
+    for name, colour in colours.items():
+        fill, ink = CARD_COLOURS[colour]
+        cards[name] = face(CARD_COLOURS["black"][0], fill) if name in dark else face(fill, ink)
+    items = [{"code": code, "text": words, **face(*CARD_COLOURS[c])} for code, words, c in legend]
+    return {"cards": cards, "legend": {"title": title, "items": items}}
+
+
+def legend_line(faces: dict[str, Any]) -> str:
+    """The legend of ``card_faces`` as one line of text (``"colours: R red, O orange"``), for
+    a game's ``render``: the terminal shows the letter codes without their colours."""
+    legend = faces["legend"]
+    return f"{legend['title']}: " + ", ".join(f"{i['code']} {i['text']}" for i in legend["items"])
+
+
 def table_dict(
     state: State,
     viewer: int | None,
@@ -132,9 +184,11 @@ def table_dict(
     moves: list[dict[str, Any]],
     log: list[str],
     scores: dict[str, Any] | None = None,
+    faces: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The whole dict: the game's parts plus the public facts every game shares
-    (``scores``: a ``score_sheet`` for the games of many hands)."""
+    (``scores``: a ``score_sheet`` for the games of many hands; ``faces``: ``card_faces``
+    for a deck of coloured cards)."""
     game = state.game
     outcome = state.outcome() if state.is_terminal else None
     result = None
@@ -153,6 +207,7 @@ def table_dict(
         "moves": moves,
         "log": log,
         "scores": scores,
+        "faces": faces,
         "result": result,
     }
 

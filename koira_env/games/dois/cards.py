@@ -25,6 +25,7 @@ from typing import Any
 from ...core.deck import parse_decks
 
 SUITS = "RYGB"
+SUIT_COLOURS = ("red", "yellow", "green", "blue")  # the colour each suit letter stands for
 NUM_SUITS = 4
 NUM_NUMBERS = 8
 NUM_KINDS = NUM_SUITS + NUM_NUMBERS  # 12
@@ -45,6 +46,11 @@ NAMES = tuple(KIND_NAMES[k] for k in KIND_OF) + tuple("T" + s for s in SUITS)
 _IDS = {name: k for k, name in enumerate(KIND_NAMES)} | {
     "T" + s: TRUMP_CARD + i for i, s in enumerate(SUITS)
 }
+
+
+def suit_words(suit: int) -> str:
+    """``"G (green)"``: a suit's letter, as on the cards, and its colour in words."""
+    return f"{SUITS[suit]} ({SUIT_COLOURS[suit]})"
 
 
 def number_of(kind: int) -> int:

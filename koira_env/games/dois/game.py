@@ -18,6 +18,7 @@ import numpy as np
 from ...core import events
 from ...core.encoding import Field, layout, one_hot, one_hots, seat_one_hots
 from ...core.game import Game, action_index
+from ...core.table import legend_line
 from . import SPEC, cards
 from .cards import (
     COPIES,
@@ -30,9 +31,11 @@ from .cards import (
     card_id,
     card_name,
     kind_names,
+    suit_words,
 )
 from .engine import BIDDING, FIRST, NUM_ACTIONS, OVER, TRICKS, State, action_name
 from .rules import Rules, make_rules
+from .table import FACES
 
 VOID_BITS = NUM_SUITS + 1  # per player: the four suits, then "no number card"
 
@@ -156,7 +159,7 @@ class DoisGame(Game):
         number = min(view.hand_no + 1, self.rules.hands)
         lines = [
             f"{self.title} ({n} players) - hand {number} of {self.rules.hands}, "
-            f"dealer player_{view.dealer}, trump {SUITS[view.trump]}",
+            f"dealer player_{view.dealer}, trump {suit_words(view.trump)}",
             "scores: " + ", ".join(f"player_{p} {s}" for p, s in enumerate(view.scores)),
             "bids:   "
             + ", ".join(
@@ -173,13 +176,14 @@ class DoisGame(Game):
             )
         if not over and view.phase != "bid":
             done = [(view.leader + i) % n for i in range(view.in_trick)]
-            lead = f", lead suit {SUITS[view.lead]}" if view.lead >= 0 else ""
+            lead = f", lead suit {suit_words(view.lead)}" if view.lead >= 0 else ""
             lines.append(
                 f"trick {view.trick_no + 1} of {TRICKS}, led by player_{view.leader}{lead}; "
                 f"played: {', '.join(f'player_{p}' for p in done) or '-'}"
             )
         hand = " ".join(KIND_NAMES[k] for k in view.hand)
         lines.append(f"player_{seat} holds: {hand or '-'}")
+        lines.append(legend_line(FACES))
         if over:
             outcome = state.outcome()
             assert outcome is not None

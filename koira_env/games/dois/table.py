@@ -11,9 +11,37 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.table import legal_moves, score_sheet, seat_entry, seen_log, table_dict, zone
-from .cards import HAND_SIZE, KIND_NAMES, SUITS, kind_names
+from ...core.table import (
+    card_faces,
+    legal_moves,
+    score_sheet,
+    seat_entry,
+    seen_log,
+    table_dict,
+    zone,
+)
+from .cards import HAND_SIZE, KIND_NAMES, SUIT_COLOURS, SUITS, kind_names, suit_words
 from .engine import BID, DoisView, State
+
+# The suit cards in their colour, the trump cards (black-backed) black with their suit's
+# colour as on the web table, the number cards plain; the legend says what the letters mean.
+FACES = card_faces(
+    {
+        name: colour
+        for suit, colour in zip(SUITS, SUIT_COLOURS, strict=True)
+        for name in (suit, "T" + suit)
+    },
+    "Cards",
+    [
+        *(
+            (suit, f"{colour} suit", colour)
+            for suit, colour in zip(SUITS, SUIT_COLOURS, strict=True)
+        ),
+        (" ".join("T" + suit for suit in SUITS), "trump cards", "black"),
+        ("1-8", "number cards", "white"),
+    ],
+    dark={"T" + suit for suit in SUITS},
+)
 
 
 def _move_cards(action: int) -> list[str]:
@@ -48,7 +76,7 @@ def _seen(event: dict[str, Any], seat: int) -> dict[str, Any]:
 def _status(view: DoisView) -> str:
     if view.phase == "over":
         return f"game over after {view.hand_no} hand(s)"
-    hand = f"hand {view.hand_no + 1}, trump {SUITS[view.trump]}"
+    hand = f"hand {view.hand_no + 1}, trump {suit_words(view.trump)}"
     if view.phase == "bid":
         return f"{hand}: player_{view.current} to bid"
     return f"{hand}, trick {view.trick_no + 1}: player_{view.current} to play"
@@ -73,7 +101,7 @@ def table(state: State, seat: int | None) -> dict[str, Any]:
     hands = [state.view(p).hand if full or p == seat else None for p in range(n)]
     zones = []
     if view.phase != "over":
-        zones.append(zone("trump", text=SUITS[view.trump]))
+        zones.append(zone("trump", text=suit_words(view.trump)))
         zones.append(zone("trick", plays=_trick(view, n)))
         if full:
             zones.append(zone("undealt", cards=kind_names(state.remains)))
@@ -93,4 +121,5 @@ def table(state: State, seat: int | None) -> dict[str, Any]:
             [f"player_{p}" for p in range(n)],
             lambda e: [f"{s} ({d:+d})" for s, d in zip(e["scores"], e["change"], strict=True)],
         ),
+        faces=FACES,
     )

@@ -25,7 +25,7 @@ import numpy as np
 from ...core import events
 from ...core.encoding import code_table, layout, one_hot, seat_one_hots
 from ...core.game import Game, action_index, choose_engine
-from ...core.table import counted
+from ...core.table import counted, legend_line
 from . import SPEC
 from .cards import COLOUR_NAMES, NUM_CARDS, NUM_COLOURS, RULE_NAMES, card_id, card_name
 from .engine import (
@@ -42,6 +42,7 @@ from .engine import (
     action_name,
 )
 from .rules import Rules, make_rules
+from .table import FACES
 
 try:
     from . import _compiled
@@ -194,6 +195,7 @@ class Red7Game(Game):
             lines.append(f"Draw pile: {counted(view.draw_size, 'card')}")
         hand = " ".join(card_name(c) for c in view.hand) or "-"
         lines.append(f"Hand of player_{seat}: {hand}")
+        lines.append(legend_line(FACES))
         if view.legal:
             lines.append("Legal: " + ", ".join(action_name(a) for a in view.legal))
         if state.over:

@@ -13,9 +13,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.table import counted, legal_moves, seat_entry, seen_log, table_dict, zone
-from .cards import COLOUR_NAMES, RULE_NAMES, card_name
+from ...core.table import (
+    card_faces,
+    counted,
+    legal_moves,
+    seat_entry,
+    seen_log,
+    table_dict,
+    zone,
+)
+from .cards import COLOUR, COLOUR_NAMES, COLOURS, NUM_CARDS, RULE_NAMES, card_name
 from .engine import Red7View, State, action_cards
+
+# Every card in its colour, and the letters in words: colour is the whole of Red7, and the
+# letter codes (I indigo, V violet) mean nothing on their own.
+FACES = card_faces(
+    {card_name(c): COLOUR_NAMES[COLOUR[c]] for c in range(NUM_CARDS)},
+    "Colours, highest first",
+    [(code, word, word) for code, word in zip(COLOURS, COLOUR_NAMES, strict=True)],
+)
 
 
 def _cards(cards: Any) -> list[str]:
@@ -100,4 +116,5 @@ def table(state: State, seat: int | None) -> dict[str, Any]:
         zones=_zones(view),
         moves=[] if full else _moves(view, state.game),
         log=seen_log(state, seat, _seen),
+        faces=FACES,
     )
