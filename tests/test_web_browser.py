@@ -263,6 +263,7 @@ def test_switching_games_clears_the_last_games_error(server, page, console_error
 def test_the_documentation_screenshots_are_taken_and_small(browser, tmp_path):
     paths = take(tmp_path, browser)
     names = ["web-lobby.png", "web-table.png", "web-red7.png", "web-phone.png", "web-replay.png"]
+    names += ["web-hint.png", "web-analysis.png"]
     assert [p.name for p in paths] == names
     for path in paths:
         assert 5_000 < path.stat().st_size < 200_000

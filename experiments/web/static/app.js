@@ -286,8 +286,9 @@ function valuesNode(row, table, title) {
     el("span", { class: "by", text: ` ${analystName(row)} (${row.kind})` }));
   if (row.mistake) head.append(el("span", { class: "flag bad", text: "mistake" }));
   box.append(head);
-  const rank = (m) => { const v = moveValue(row, m); return v === null ? -Infinity : v; };
-  const sorted = [...row.moves].sort((a, b) => rank(b) - rank(a) || (b.exact === true) - (a.exact === true));
+  // The best first (a value tied once rounded may still be second), then by value.
+  const rank = (m) => (m.move === row.best ? Infinity : moveValue(row, m) ?? -Infinity);
+  const sorted = [...row.moves].sort((a, b) => (rank(b) > rank(a)) - (rank(b) < rank(a)));
   const list = el("ol", { class: "values" });
   for (const move of sorted) {
     const item = el("li", { class: "value", "data-move": move.move, "data-move-action": String(move.action) },
@@ -795,11 +796,12 @@ function drawAnalysis() {
     summary.textContent = viewer.analysing ? "Analysing every decision of the record: a few seconds for a long game…" : "";
     return;
   }
-  const exact = data.decisions.filter((d) => d.by === EXACT).length;
+  const by = new Map();
+  for (const d of data.decisions) by.set(d.by, (by.get(d.by) || 0) + 1);
   const mistakes = data.decisions.filter((d) => d.mistake);
-  summary.textContent = `${data.decisions.length} decisions valued by ${data.analyst}` +
-    (exact ? ` (${exact} by the ${EXACT})` : "") +
-    `; ${mistakes.length} mistake${mistakes.length === 1 ? "" : "s"}${mistakes.length ? ":" : "."}`;
+  summary.textContent = `${data.decisions.length} decisions valued (` +
+    [...by].map(([who, count]) => `${count} ${analystName({ by: who })}`).join(", ") +
+    `); ${mistakes.length} mistake${mistakes.length === 1 ? "" : "s"}${mistakes.length ? ":" : "."}`;
   for (const d of mistakes) {
     list.append(el("button", {
       type: "button", class: "mistake-link", "data-step": String(d.index),
