@@ -303,11 +303,12 @@ function valuesNode(row, table, title) {
   return box;
 }
 
-function markBest(box, row) {
+function markBest(box, row, table) {
   // The best move's card or button on the table outlined (its first card for a move of two).
-  const best = row.moves.find((m) => m.move === row.best);
+  const best = table.moves.find((m) => m.name === row.best);
   if (!best) return;
-  const node = box.querySelector(`.hand.mine [data-action="${best.action}"], #moves [data-action="${best.action}"]`);
+  const node = box.querySelector(`.hand.mine [data-action="${best.action}"], #moves [data-action="${best.action}"]`) ||
+    (best.cards.length ? box.querySelector(`.hand.mine [data-pick="${CSS.escape(best.cards[0])}"]`) : null);
   if (node) node.classList.add("best-move");
 }
 
@@ -355,7 +356,7 @@ function renderTable(box, table, { names = null, onMove = null, redraw = null, h
     panel.append(bar);
     if (hint) panel.append(valuesNode(hint, table, "Hint:"));
     box.append(panel);
-    if (hint) markBest(panel, hint);
+    if (hint) markBest(panel, hint, table);
   }
   const legend = legendNode(deck);
   if (legend) box.append(legend);
@@ -538,7 +539,7 @@ function drawBoard() {
   const button = $("hint-button");
   button.hidden = !mine;
   button.disabled = hint.asking;
-  button.textContent = hint.asking ? "Hint: thinking…" : "Hint (h)";
+  button.textContent = hint.asking ? "Asking…" : "Hint (h)";
 }
 
 async function askHint() {
