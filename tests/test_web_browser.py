@@ -263,6 +263,7 @@ def test_switching_games_clears_the_last_games_error(server, page, console_error
 def test_the_documentation_screenshots_are_taken_and_small(browser, tmp_path):
     paths = take(tmp_path, browser)
     names = ["web-lobby.png", "web-table.png", "web-red7.png", "web-phone.png", "web-replay.png"]
+    names += ["web-hint.png", "web-analysis.png"]
     assert [p.name for p in paths] == names
     for path in paths:
         assert 5_000 < path.stat().st_size < 200_000
@@ -493,5 +494,208 @@ def test_the_replay_controls_fit_a_phone(server, browser, console_errors):
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
     page.click("#r-last")
     expect(page.locator("#result")).to_contain_text("Final placements")
+    context.close()
+    assert not console_errors, console_errors
+
+
+# ------------------------------------------------------------------ the hint and the analysis board
+EXACT = "exact endgame solver"
+
+
+def held(page: Any, pattern: str) -> list[Any]:
+    """Requests matching ``pattern`` held until the test continues them: the page's
+    "working" state can be seen however fast the server is."""
+    routes: list[Any] = []
+    page.route(pattern, lambda route: routes.append(route))
+    return routes
+
+
+def release(page: Any, pattern: str, routes: list[Any]) -> None:
+    for _ in range(200):
+        if routes:
+            break
+        page.wait_for_timeout(25)
+    assert len(routes) == 1, routes
+    routes[0].continue_()
+    page.unroute(pattern)
+
+
+def shown_number(text: str) -> float | None:
+    """A value as the page writes it: "+0.146", "-1.094", "0.000", "75%", "undecided"."""
+    if text == "undecided":
+        return None
+    return float(text[:-1]) / 100 if text.endswith("%") else float(text)
+
+
+def check_values(box: Any, row: dict[str, Any]) -> None:
+    """The page's values of a decision row: every legal move once, each with its value (a
+    share as a percentage, 0.005 either side; others to 0.0005), the best and the move
+    played marked."""
+    items = box.locator("li.value")
+    expect(items).to_have_count(len(row["moves"]))
+    names = items.evaluate_all("els => els.map(e => e.dataset.move)")
+    numbers = items.locator(".number").all_inner_texts()
+    assert sorted(names) == sorted(m["move"] for m in row["moves"])
+    for name, text in zip(names, numbers, strict=True):
+        move = next(m for m in row["moves"] if m["move"] == name)
+        value = move["escape"] if row["by"] == EXACT else move["value"]
+        number = shown_number(text)
+        if row["kind"].endswith("share"):
+            assert text.endswith("%") or text == "undecided", text
+            assert (number is None) == (value is None) and abs(
+                (number or 0) - (value or 0)
+            ) <= 0.005 + 1e-9
+        else:
+            assert re.fullmatch(r"[+-]\d+\.\d{3}|0\.000", text), text
+            assert abs(number - value) <= 0.0005 + 1e-9, (text, value)
+    expect(box.locator("li.value.best")).to_have_attribute("data-move", row["best"])
+    if "played" in row:
+        expect(box.locator("li.value.played")).to_have_attribute("data-move", row["played"])
+    by = EXACT if row["by"] == EXACT else f"by {row['by']}"
+    expect(box.locator(".valued-head")).to_contain_text(by)
+
+
+@pytest.mark.parametrize("game_id", ["koira", "matapesa", "whist22", "kop", "dois", "teka", "red7"])
+def test_the_hint_values_every_legal_move_in_every_game(server, page, game_id):
+    # issue 29, what to build 2: "a 'hint' button in play shows the same for the current decision"
+    url, store = server
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(url + "/")
+    page.wait_for_selector("#f-options .option")
+    page.select_option("#f-game", game_id)
+    for field in page.locator("#f-opponents input").all():
+        field.fill("random")
+    start(page, url, game_id, seat=0, seed=3, options=spec(game_id).single_hand, lobby=False)
+    page.wait_for_selector(YOUR_TURN, state="attached")
+    table = live_table(store, page)
+    button = page.locator("#hint-button")
+    expect(button).to_be_visible()
+    routes = held(page, "**/hint")
+    button.click()
+    expect(button).to_have_text("Asking…")  # while the request runs
+    expect(button).to_be_disabled()
+    release(page, "**/hint", routes)
+    values = page.locator("#play-board .seat.me .valued")
+    expect(values).to_have_count(1)
+    expect(button).to_have_text("Hint (h)")
+    row = table.hint()  # the same position, the same answer (a seeded search)
+    assert {m["action"] for m in row["moves"]} == set(table.state.legal_actions())
+    check_values(values, row)
+    best = next(m for m in table.game.table(table.state, 0)["moves"] if m["name"] == row["best"])
+    marked = page.locator("#play-board .best-move")  # outlined on the table too
+    expect(marked).to_have_count(1)
+    if page.locator(f'#play-board [data-action="{best["action"]}"]').count():
+        expect(marked).to_have_attribute("data-action", str(best["action"]))
+    else:  # a move of two cards (Red7): its first card
+        expect(marked).to_have_attribute("data-pick", best["cards"][0])
+    page.evaluate("() => { document.body.dataset.waiting = 'clicked' }")
+    page.locator("#play-board .choice[data-action]").first.click()  # a move clears the hint
+    page.wait_for_selector(YOUR_TURN, state="attached")
+    expect(values).to_have_count(0)
+    if not page.locator("#result").count():  # and h asks again at the next decision
+        page.click("#play-board .status")
+        page.keyboard.press("h")
+        expect(values).to_have_count(1)
+        expect(values.locator("li.value")).to_have_count(len(table.state.legal_actions()))
+
+
+def replay_of(store: Store, page: Any) -> Any:
+    replay_id = page.url.rsplit("/", 1)[1]
+    return next(s.replays[replay_id] for s in store.sessions.values() if replay_id in s.replays)
+
+
+def test_the_analysis_board_of_a_koira_record_lists_its_mistakes_and_jumps_to_them(server, page):
+    # issue 29 bar: "koira analyze output shown in the viewer for a Koira record"
+    url, store = server
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/analysis") else None)
+    page.goto(url + "/#/replays")
+    page.click("a.record >> nth=0")
+    page.wait_for_selector("#replay-board .seat")
+    expect(page.locator("#analysis")).to_be_hidden()
+    routes = held(page, "**/analysis")
+    page.click("#r-analyse")
+    expect(page.locator("#r-analyse")).to_have_text("Analysing…")
+    expect(page.locator("#analysis-summary")).to_contain_text("Analysing every decision")
+    release(page, "**/analysis", routes)
+    expect(page.locator("#r-analyse")).to_have_text("Analysed", timeout=60_000)
+    analysis = replay_of(store, page).analysis()  # computed once, kept by the replay
+    mistakes = [d for d in analysis["decisions"] if d["mistake"]]
+    assert mistakes, "the test record has no mistake to jump to"
+    links = page.locator("#mistakes .mistake-link")
+    expect(links).to_have_count(len(mistakes))
+    expect(page.locator("#analysis-summary")).to_contain_text(f"{len(mistakes)} mistake")
+    assert links.evaluate_all("els => els.map(e => Number(e.dataset.step))") == analysis["mistakes"]
+    target = mistakes[len(mistakes) // 2]
+    links.nth(len(mistakes) // 2).click()
+    expect(page.locator("#r-step")).to_have_value(str(target["index"]))
+    decision = page.locator("#decision .valued")
+    expect(decision).to_have_class(re.compile("mistake"))
+    check_values(decision, target)
+    expect(links.nth(len(mistakes) // 2)).to_have_class(re.compile("current"))
+    exact = [d for d in analysis["decisions"] if d["by"] == EXACT]
+    assert exact, "the record's endgame should be solved exactly"
+    page.fill("#r-step", str(exact[0]["index"]))  # Koira's endgame: escape shares
+    page.press("#r-step", "Enter")
+    expect(decision.locator(".valued-head")).to_contain_text(EXACT)
+    check_values(decision, exact[0])
+    expect(
+        decision.locator(".tag", has_text=re.compile("^(escape|caught|undecided)$"))
+    ).not_to_have_count(0)
+    page.click("#r-last")  # the last step: no decision
+    expect(page.locator("#decision")).to_contain_text("no decision")
+    page.click("#replay-board .status")
+    page.keyboard.press("a")  # asked once: no second request
+    page.click("#r-first")
+    expect(page.locator("#r-step")).to_have_value("0")
+    assert len(asked) == 1, asked
+
+
+def on_screen(page: Any, selector: str) -> None:
+    box = page.locator(selector).bounding_box()
+    height, width = page.viewport_size["height"], page.viewport_size["width"]
+    assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, (selector, box)
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width, (selector, box)
+
+
+def test_on_a_phone_the_hint_and_the_analysis_stay_on_screen_after_a_finished_game(
+    server, browser, console_errors
+):
+    url, store = server
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.on("pageerror", lambda err: console_errors.append(str(err)))
+    page.on("console", lambda m: console_errors.append(m.text) if m.type == "error" else None)
+    page.goto(url + "/")
+    page.wait_for_selector("#f-options .option")
+    page.select_option("#f-game", "kop")
+    for field in page.locator("#f-opponents input").all():
+        field.fill("random")
+    start(page, url, "kop", seat=0, seed=5, options=spec("kop").single_hand, lobby=False)
+
+    def hint_on_screen(page: Any, table: Any) -> None:
+        page.click("#hint-button")
+        values = page.locator("#play-board .valued li.value")
+        expect(values).to_have_count(len(table.state.legal_actions()))
+        assert page.evaluate("() => window.scrollY") == 0
+        for selector in ("#hint-button", "#play-board .hand.mine", "#play-board .valued"):
+            on_screen(page, selector)
+        hand_and_trick_on_screen(page, table)
+
+    table, _ = play_by_clicking(page, store, seed=6, check=hint_on_screen)
+    assert table.state.is_terminal
+    page.click("#play-analyse")  # a finished game: its analysis one click away
+    page.wait_for_selector("#replay-board .seat")
+    expect(page.locator("#r-analyse")).to_have_text("Analysed", timeout=60_000)
+    analysis = replay_of(store, page).analysis()
+    assert analysis["game"] == "kop" and analysis["decisions"]
+    first = analysis["decisions"][0]
+    page.fill("#r-step", str(first["index"]))
+    page.press("#r-step", "Enter")
+    check_values(page.locator("#decision .valued"), first)
+    assert page.evaluate("() => window.scrollY") == 0
+    for selector in ("#analysis-summary", "#decision .valued", "#r-next", "#replay-board .middle"):
+        on_screen(page, selector)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
     context.close()
     assert not console_errors, console_errors

@@ -3,7 +3,9 @@
 ``python -m experiments.web.screenshots`` starts ``koira serve``'s app on a free local port
 with a small tournament's records, drives Debian's headless Chromium with Playwright, and
 writes docs/figures/web-lobby.png, web-table.png (Koira), web-red7.png (a palette card
-picked), web-phone.png (Kop at 390x844) and web-replay.png. Nothing is downloaded:
+picked), web-phone.png (Kop at 390x844), web-replay.png, web-hint.png (Koira, a hint asked
+for) and web-analysis.png (the analysis board of the
+second record at a mistake, one in Koira's exact endgame where there is one). Nothing is downloaded:
 Playwright launches ``/usr/bin/chromium`` (``apt-get install chromium``), never a browser of
 its own (``playwright install`` is not needed).
 """
@@ -96,7 +98,7 @@ def _save(page: Any, name: str, out: Path) -> Path:
 
 
 def take(out: Path, browser: Any = None) -> list[Path]:
-    """The three pictures, in ``browser`` (default: a Chromium launched for them)."""
+    """The pictures, in ``browser`` (default: a Chromium launched for them)."""
     from playwright.sync_api import sync_playwright
 
     if browser is None:
@@ -167,6 +169,21 @@ def _pictures(page: Any, url: str, out: Path) -> list[Path]:
     expect(page.locator("#r-slider")).to_have_value("37")
     page.wait_for_timeout(600)
     written.append(_save(page, "web-replay.png", out))
+    _start(page, url, "koira", 12)  # a hint: every move valued by the analyst, the best marked
+    _moves(page, 6)
+    page.click("#hint-button")
+    page.wait_for_selector("#play-board .valued")
+    written.append(_save(page, "web-hint.png", out))
+    page.goto(url + "/#/replays")  # the analysis board, at a mistake of Koira's endgame
+    page.click("a.record >> nth=1")
+    page.wait_for_selector("#replay-board .seat")
+    page.click("#r-analyse")
+    expect(page.locator("#r-analyse")).to_have_text("Analysed", timeout=120_000)
+    exact = page.locator('#mistakes .mistake-link[title*="exact endgame solver"]')
+    (exact if exact.count() else page.locator("#mistakes .mistake-link")).first.click()
+    page.wait_for_selector("#decision .valued")
+    page.wait_for_timeout(600)
+    written.append(_save(page, "web-analysis.png", out))
     return written
 
 

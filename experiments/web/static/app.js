@@ -255,9 +255,67 @@ function scoreSheet(table) {
   return box;
 }
 
-function renderTable(box, table, { names = null, onMove = null, redraw = null } = {}) {
+// ------------------------------------------------------------------ move values (hint, analysis)
+// One decision row of the server (experiments/analyze.py's decision(): the hint and every
+// decision of the analysis board): each legal move's value, the best, the move played.
+const EXACT = "exact endgame solver";
+
+function moveValue(row, move) {
+  // The number a move is ranked by: Koira's exact endgame gives an escape share.
+  const value = row.by === EXACT ? move.escape : move.value;
+  return value === null || value === undefined ? null : value;
+}
+
+function formatValue(row, move) {
+  // A share (of escaping deals, of search visits) as a percentage; other values signed.
+  const value = moveValue(row, move);
+  if (value === null) return "undecided";
+  if (row.kind.endsWith("share")) return `${Math.round(value * 100)}%`;
+  return `${value > 0 ? "+" : ""}${value.toFixed(3)}`;
+}
+
+function analystName(row) {
+  return row.by === EXACT ? EXACT : `by ${row.by}`;
+}
+
+function valuesNode(row, table, title) {
+  // Every legal move with its value, best first: the best and the move played marked.
+  const labels = new Map((table.moves || []).map((m) => [m.action, m.label || m.name]));
+  const box = el("div", { class: `valued${row.mistake ? " mistake" : ""}`, "data-seat": String(row.seat) });
+  const head = el("div", { class: "valued-head" }, el("strong", { text: title }),
+    el("span", { class: "by", text: ` ${analystName(row)} (${row.kind})` }));
+  if (row.mistake) head.append(el("span", { class: "flag bad", text: "mistake" }));
+  box.append(head);
+  // The best first (a value tied once rounded may still be second), then by value.
+  const rank = (m) => (m.move === row.best ? Infinity : moveValue(row, m) ?? -Infinity);
+  const sorted = [...row.moves].sort((a, b) => (rank(b) > rank(a)) - (rank(b) < rank(a)));
+  const list = el("ol", { class: "values" });
+  for (const move of sorted) {
+    const item = el("li", { class: "value", "data-move": move.move, "data-move-action": String(move.action) },
+      el("span", { class: "move-name", text: labels.get(move.action) || move.move }),
+      el("span", { class: "number", text: formatValue(row, move) }));
+    if (move.move === row.best) { item.classList.add("best"); item.append(el("span", { class: "tag is-best", text: "best" })); }
+    if (row.played !== undefined && move.move === row.played) { item.classList.add("played"); item.append(el("span", { class: "tag is-played", text: "played" })); }
+    if (move.exact !== undefined) item.append(el("span", { class: "tag", text: { true: "escape", false: "caught", null: "undecided" }[String(move.exact)] }));
+    list.append(item);
+  }
+  box.append(list);
+  return box;
+}
+
+function markBest(box, row, table) {
+  // The best move's card or button on the table outlined (its first card for a move of two).
+  const best = table.moves.find((m) => m.name === row.best);
+  if (!best) return;
+  const node = box.querySelector(`.hand.mine [data-action="${best.action}"], #moves [data-action="${best.action}"]`) ||
+    (best.cards.length ? box.querySelector(`.hand.mine [data-pick="${CSS.escape(best.cards[0])}"]`) : null);
+  if (node) node.classList.add("best-move");
+}
+
+function renderTable(box, table, { names = null, onMove = null, redraw = null, hint = null } = {}) {
   // Draw a table dict into box: the others around the top, the trick in the middle, the
-  // viewer's hand at the bottom. onMove(action) makes the viewer's legal moves clickable.
+  // viewer's hand at the bottom. onMove(action) makes the viewer's legal moves clickable;
+  // hint (a decision row) shows the values of those moves under them.
   const deck = Cards.deckOf(table.game);
   const key = movesKey(table);
   if (key !== picking.key) picking.cards = [];
@@ -296,7 +354,9 @@ function renderTable(box, table, { names = null, onMove = null, redraw = null } 
     const [hand, bar] = myHand(table, deck, onMove, redraw || (() => {}));
     panel.insertBefore(hand, panel.querySelector(".piles"));
     panel.append(bar);
+    if (hint) panel.append(valuesNode(hint, table, "Hint:"));
     box.append(panel);
+    if (hint) markBest(panel, hint, table);
   }
   const legend = legendNode(deck);
   if (legend) box.append(legend);
@@ -463,15 +523,42 @@ async function startGame(event) {
 // ------------------------------------------------------------------ the table
 let playLogSize = 0;
 let playData = null; // the table last drawn: a picked card redraws it without the server
+// The hint of the person's decision: shown while the moves it valued are the moves offered.
+const hint = { key: "", row: null, asking: false };
 
 function drawBoard() {
   const data = playData;
+  const mine = !data.waiting && !data.table.result;
   renderTable($("play-board"), data.table, {
     names: data.names,
     onMove: data.waiting ? null : (a) => playMove(data.id, a),
     redraw: () => { drawBoard(); document.body.dataset.waiting = "0"; },
+    hint: mine && hint.row && hint.key === movesKey(data.table) ? hint.row : null,
   });
   fitBoard($("play-board"));
+  const button = $("hint-button");
+  button.hidden = !mine;
+  button.disabled = hint.asking;
+  button.textContent = hint.asking ? "Asking…" : "Hint (h)";
+}
+
+async function askHint() {
+  // The analyst's values of your moves now (GET /api/tables/{id}/hint), drawn under them.
+  const data = playData;
+  if (!data || data.waiting || data.table.result || hint.asking) return;
+  const key = movesKey(data.table);
+  if (hint.row && hint.key === key) return;
+  hint.asking = true;
+  drawBoard();
+  try {
+    const row = await api("GET", `/api/tables/${data.id}/hint`);
+    Object.assign(hint, { key, row });
+  } catch (err) {
+    showError(err);
+  } finally {
+    hint.asking = false;
+    if (playData && playData.id === data.id) drawBoard(); // a move made meanwhile: no hint shown
+  }
 }
 
 function fitBoard(board) {
@@ -499,6 +586,7 @@ function drawPlay(data) {
   playLogSize = table.log.length;
   const record = $("play-record");
   record.hidden = !table.result;
+  $("play-analyse").hidden = !table.result;
   if (table.result) {
     record.href = `/api/tables/${data.id}/record`;
     record.download = `${table.game}-seed${data.seed}.json`;
@@ -512,6 +600,7 @@ async function showPlay(id) {
   const run = ++loop;
   playLogSize = 0;
   lastCards = new Set();
+  hint.row = null;
   const data = await api("GET", `/api/tables/${id}`);
   drawPlay(data);
   botMoves(id, data, run);
@@ -536,6 +625,7 @@ async function botMoves(id, data, run) {
 
 async function playMove(id, action) {
   showError(null);
+  hint.row = null; // a hint is for the decision it was asked at
   const run = ++loop;
   try {
     const data = await api("POST", `/api/tables/${id}/move`, { action });
@@ -571,6 +661,19 @@ function playKey(e) {
   } else if (e.key === "Escape" && picking.cards.length && playData) {
     picking.cards = [];
     drawBoard();
+  } else if (e.key === "h") {
+    askHint();
+  }
+}
+
+async function analyseGame() {
+  // A finished game's record opened in the replay viewer, its analysis asked for at once.
+  try {
+    const record = await api("GET", `/api/tables/${playData.id}/record`);
+    viewer.analyseOnOpen = true;
+    await openReplay({ record });
+  } catch (err) {
+    showError(err);
   }
 }
 
@@ -620,7 +723,7 @@ async function uploadRecord(event) {
   openReplay({ record });
 }
 
-const viewer = { id: null, step: 0, steps: 0, seat: "all" };
+const viewer = { id: null, step: 0, steps: 0, seat: "all", table: null, analysis: null, analysing: false, analyseOnOpen: false };
 
 async function replayStep(step) {
   const target = Math.max(0, Math.min(viewer.steps, step));
@@ -648,10 +751,82 @@ function drawReplay(data) {
       ...table.seats.map((s) => el("option", { value: String(s.seat), text: `${seatLabel(table, s.seat, data.names)}'s view` })));
     seat.value = viewer.seat;
   }
+  viewer.table = table;
+  drawDecision();
   renderTable($("replay-board"), table, { names: data.names });
   fitBoard($("replay-board"));
   renderScores($("replay-aside"), table);
   renderLog($("replay-log"), table.log, data.new_events);
+}
+
+// ------------------------------------------------------------------ the analysis board
+async function analyse() {
+  // The record's analysis (GET /api/replays/{id}/analysis: koira analyze's decisions), asked
+  // for once per replay; it takes a few seconds for a long record.
+  if (viewer.analysis || viewer.analysing) return;
+  const id = viewer.id;
+  viewer.analysing = true;
+  drawAnalysis();
+  try {
+    const data = await api("GET", `/api/replays/${id}/analysis`);
+    if (viewer.id === id) viewer.analysis = data;
+  } catch (err) {
+    showError(err);
+  } finally {
+    viewer.analysing = false;
+    if (viewer.id === id) {
+      drawAnalysis();
+      drawDecision();
+      fitBoard($("replay-board"));
+    }
+  }
+}
+
+function drawAnalysis() {
+  // The summary and the mistakes, each a button to its step.
+  const button = $("r-analyse");
+  const data = viewer.analysis;
+  button.disabled = viewer.analysing || Boolean(data);
+  button.textContent = viewer.analysing ? "Analysing…" : data ? "Analysed" : "Analyse";
+  const box = $("analysis");
+  box.hidden = !viewer.analysing && !data;
+  const summary = $("analysis-summary");
+  const list = $("mistakes");
+  list.replaceChildren();
+  if (!data) {
+    summary.textContent = viewer.analysing ? "Analysing every decision of the record: a few seconds for a long game…" : "";
+    return;
+  }
+  const by = new Map();
+  for (const d of data.decisions) by.set(d.by, (by.get(d.by) || 0) + 1);
+  const mistakes = data.decisions.filter((d) => d.mistake);
+  summary.textContent = `${data.decisions.length} decisions valued (` +
+    [...by].map(([who, count]) => `${count} ${analystName({ by: who })}`).join(", ") +
+    `); ${mistakes.length} mistake${mistakes.length === 1 ? "" : "s"}${mistakes.length ? ":" : "."}`;
+  for (const d of mistakes) {
+    list.append(el("button", {
+      type: "button", class: "mistake-link", "data-step": String(d.index),
+      text: `move ${d.index}: player_${d.seat} played ${d.played}`,
+      title: `${d.best} was better (${analystName(d)})`,
+      onclick: () => replayStep(d.index),
+    }));
+  }
+}
+
+function drawDecision() {
+  // The decision the shown step starts from: every move's value, the played and best marked.
+  const box = $("decision");
+  box.replaceChildren();
+  const data = viewer.analysis;
+  if (!data || !viewer.table) return;
+  for (const node of $("mistakes").children) node.classList.toggle("current", Number(node.dataset.step) === viewer.step);
+  const row = data.decisions.find((d) => d.index === viewer.step);
+  if (!row) {
+    const why = viewer.step >= viewer.steps ? "the game is over" : "a single legal move";
+    box.append(el("p", { class: "note", text: `Move ${viewer.step}: no decision (${why}).` }));
+    return;
+  }
+  box.append(valuesNode(row, viewer.table, `Move ${row.index}, player_${row.seat}:`));
 }
 
 async function showReplay(id) {
@@ -659,9 +834,16 @@ async function showReplay(id) {
   loop++;
   viewer.id = id;
   viewer.seat = "all";
+  viewer.analysis = null;
+  viewer.analysing = false;
   $("r-seat").replaceChildren();
   lastCards = new Set();
+  drawAnalysis();
   await replayStep(0);
+  if (viewer.analyseOnOpen) {
+    viewer.analyseOnOpen = false;
+    analyse();
+  }
 }
 
 // ------------------------------------------------------------------ pages
@@ -687,6 +869,9 @@ async function route() {
 document.addEventListener("DOMContentLoaded", () => {
   $("upload").addEventListener("change", uploadRecord);
   $("next-bot").addEventListener("click", nextBot);
+  $("hint-button").addEventListener("click", askHint);
+  $("play-analyse").addEventListener("click", analyseGame);
+  $("r-analyse").addEventListener("click", analyse);
   $("speed").addEventListener("change", () => { if (document.body.dataset.page === "play") route(); });
   $("r-first").addEventListener("click", () => replayStep(0));
   $("r-prev").addEventListener("click", () => replayStep(viewer.step - 1));
@@ -701,6 +886,7 @@ document.addEventListener("DOMContentLoaded", () => {
     if (document.body.dataset.page !== "replay") return;
     const keys = { ArrowLeft: viewer.step - 1, ArrowRight: viewer.step + 1, Home: 0, End: viewer.steps };
     if (e.key in keys) replayStep(keys[e.key]);
+    else if (e.key === "a") analyse();
   });
   window.addEventListener("hashchange", route);
   window.addEventListener("resize", () => {
