@@ -21,7 +21,9 @@ from .ismcts import ISMCTSAgent
 from .pimc import PIMCAgent
 from .registry import make_agent
 
-FALLBACK = "flat:64"
+# few playouts: where no compiled loop exists (Teka's auction) each playout is a whole game
+# in Python, and a hint should come back within a second or two
+FALLBACK = "flat:16"
 KINDS = {
     PIMCAgent: "open-card value",  # the mean over deals of the hidden cards, solved open
     FlatAgent: "mean return",  # in [-1, 1]: the seat's reward over playouts

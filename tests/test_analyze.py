@@ -40,7 +40,7 @@ def test_every_decision_gets_the_exact_verdicts_and_mistakes_are_the_thrown_esca
 def check_analysis(record: dict) -> dict:
     result = analyze(record, max_cards=16, deals=2)
     states = replay_states(record)
-    assert {d["by"] for d in result["decisions"]} <= {EXACT, "flat:64"}  # phase one: flat
+    assert {d["by"] for d in result["decisions"]} <= {EXACT, "flat:16"}  # phase one: flat
     for d in result["decisions"]:
         if d["by"] != EXACT:
             continue
@@ -95,7 +95,7 @@ def test_other_games_are_valued_by_their_analyst_and_mistakes_read_the_values():
     result = analyze(record, deals=1)
     states = replay_states(record)
     assert result["game"] == "kop" and result["analyst"] == "champion"
-    assert {d["by"] for d in result["decisions"]} <= {"champion", "flat:64"}
+    assert {d["by"] for d in result["decisions"]} <= {"champion", "flat:16"}
     assert any(d["by"] == "champion" for d in result["decisions"])
     for d in result["decisions"]:
         before = states[d["index"]]
@@ -114,5 +114,5 @@ def test_a_hint_values_the_current_decision_without_a_played_move():
     game = make_game(4, "koira")
     state = game.new_state(seed=5)
     row = decision(state, Analyst("koira"), random.Random(1))
-    assert row["by"] == "flat:64" and "played" not in row and row["mistake"] is False
+    assert row["by"] == "flat:16" and "played" not in row and row["mistake"] is False
     assert {m["action"] for m in row["moves"]} == set(state.legal_actions())
