@@ -80,7 +80,7 @@ def assert_no_leak(response_text: str, state: Any, seat: int) -> None:
     those names are words (not plain numbers), none is named outside the table dict either
     (inside it, public words may name one: "player_1 called JC")."""
     payload = json.loads(response_text)
-    assert set(payload) == {"id", "seat", "seed", "names", "waiting", "table"}
+    assert set(payload) == {"id", "seat", "seed", "names", "waiting", "undo", "table"}
     from_log = ("log", "scores")  # the score sheet is read from the log's hand_end events
     table = {key: value for key, value in payload["table"].items() if key not in from_log}
     rng = random.Random(1)
@@ -626,3 +626,29 @@ def test_the_analysis_board_values_a_replays_decisions_once(records):
     assert data["mistakes"] == [d["index"] for d in data["decisions"] if d["mistake"]]
     assert c.get(f"/api/replays/{replay['id']}/analysis").json() == data
     assert c.get("/api/replays/nosuch/analysis").status_code == 404
+
+
+def test_undo_takes_back_your_last_move_and_the_bots_answers(app_and_store):
+    # issue 29 table point 4: "no hint, no undo"
+    c, store = app_and_store
+    body = {"game": "kop", "seat": 1, "seed": 4, "opponents": ["random"] * 3}
+    data = c.post("/api/tables", json=body).json()
+    url = f"/api/tables/{data['id']}"
+    assert c.post(f"{url}/undo").status_code == 409  # nothing to undo yet
+    histories = []
+    for _ in range(2):  # two of your moves, each answered by the bots
+        while data["waiting"]:
+            data = c.post(f"{url}/step").json()
+        table = find_table(store, data["id"])
+        histories.append(list(table.state.history))
+        action = data["table"]["moves"][0]["action"]
+        data = c.post(f"{url}/move", json={"action": action}).json()
+    undone = c.post(f"{url}/undo")
+    assert undone.status_code == 200, undone.text
+    assert table.state.history == histories[1] and not undone.json()["waiting"]
+    assert undone.json()["undo"]  # the first move is still to take back
+    assert undone.json()["table"]["current"] == 1 and undone.json()["table"]["moves"]
+    assert_no_leak(undone.text, table.state, 1)
+    assert c.post(f"{url}/undo").json()["table"] == c.get(url).json()["table"]
+    assert table.state.history == histories[0]  # the first move taken back too
+    assert c.get(url).json()["undo"] is False and c.post(f"{url}/undo").status_code == 409

@@ -699,3 +699,36 @@ def test_on_a_phone_the_hint_and_the_analysis_stay_on_screen_after_a_finished_ga
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
     context.close()
     assert not console_errors, console_errors
+
+
+def test_undo_takes_back_your_move_by_button_and_by_key(server, page, console_errors):
+    # issue 29 table point 4: "no hint, no undo"
+    url, store = server
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(url + "/")
+    page.wait_for_selector("#f-options .option")
+    page.select_option("#f-game", "kop")
+    for field in page.locator("#f-opponents input").all():
+        field.fill("random")
+    start(page, url, "kop", seat=1, seed=6, options={}, lobby=False)
+    page.wait_for_selector(YOUR_TURN, state="attached")
+    table = live_table(store, page)
+    expect(page.locator("#undo-button")).to_be_hidden()  # nothing to take back yet
+    for how in ("button", "key"):
+        before = list(table.state.history)
+        hand = page.locator("#play-board .hand.mine .card").count()
+        page.evaluate("() => { document.body.dataset.waiting = 'clicked' }")
+        page.locator("#play-board .choice").first.click()
+        page.wait_for_selector(YOUR_TURN, state="attached")
+        if page.locator("#result").count():
+            break
+        page.evaluate("() => { document.body.dataset.waiting = 'clicked' }")
+        if how == "button":
+            page.click("#undo-button")
+        else:
+            page.click("#play-board .status")
+            page.keyboard.press("u")
+        page.wait_for_selector(YOUR_TURN, state="attached")
+        assert table.state.history == before
+        expect(page.locator("#play-board .hand.mine .card")).to_have_count(hand)
+    assert not console_errors

@@ -344,6 +344,12 @@ def create_app(
         await run_in_threadpool(table.step)
         return reply(request, session, await run_in_threadpool(table.payload))
 
+    async def undo(request: Request) -> Response:
+        session = session_of(request)
+        table = table_of(request, session)
+        await run_in_threadpool(table.undo)
+        return reply(request, session, await run_in_threadpool(table.payload))
+
     async def hint(request: Request) -> Response:
         session = session_of(request)
         table = table_of(request, session)
@@ -417,6 +423,7 @@ def create_app(
             Route("/api/tables/{table}/move", move, methods=["POST"]),
             Route("/api/tables/{table}/step", step, methods=["POST"]),
             Route("/api/tables/{table}/hint", hint),
+            Route("/api/tables/{table}/undo", undo, methods=["POST"]),
             Route("/api/tables/{table}/record", table_record),
             Route("/api/records", list_records),
             Route("/api/replays", open_replay, methods=["POST"]),

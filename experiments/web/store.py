@@ -64,6 +64,7 @@ class PlayTable:
         self.state: State = game.new_state(seed=seed, log=True)
         self.rngs = [random.Random(f"{seed}/{p}") for p in range(game.num_players)]
         self.lock = threading.Lock()
+        self.moved_at: list[int] = []  # the history's length before each of the person's moves
 
     def bot_to_act(self) -> bool:
         return not self.state.is_terminal and self.state.current != self.seat
@@ -79,6 +80,20 @@ class PlayTable:
                 self.state.apply(as_action(action))
             except ValueError as err:  # IllegalActionError is a ValueError
                 raise WebError(400, str(err)) from None
+            self.moved_at.append(len(self.state.history) - 1)
+
+    def undo(self) -> None:
+        """Take back the person's last move and the bots' moves since: the game is replayed
+        from its seed up to that move, so it is the person's turn again (the bots may then
+        answer differently: they draw from their own generators as they go)."""
+        with self.lock:
+            if not self.moved_at:
+                raise WebError(409, "nothing to undo: you have not moved yet")
+            before = self.state.history[: self.moved_at.pop()]
+            state = self.game.new_state(seed=self.seed, log=True)
+            for action in before:
+                state.apply(action)
+            self.state = state
 
     def step(self) -> None:
         """One bot move (a bot with a single legal move is not asked, as in tournaments)."""
@@ -118,6 +133,7 @@ class PlayTable:
                 "seed": self.seed,
                 "names": self.names,
                 "waiting": self.bot_to_act(),
+                "undo": bool(self.moved_at),  # a move of the person's to take back
                 "table": self.game.table(self.state, self.seat),
             }
 

@@ -592,7 +592,22 @@ function drawPlay(data) {
     record.download = `${table.game}-seed${data.seed}.json`;
   }
   $("next-bot").hidden = !(data.waiting && Number($("speed").value) < 0);
+  $("undo-button").hidden = !data.undo || data.waiting;
   document.body.dataset.waiting = data.waiting ? "1" : "0";
+}
+
+async function undoMove() {
+  // Your last move and the bots' answers since, taken back (POST /api/tables/{id}/undo).
+  const data = playData;
+  if (!data || !data.undo || data.waiting) return;
+  showError(null);
+  hint.row = null;
+  ++loop; // no bot loop goes on with the old game
+  try {
+    drawPlay(await api("POST", `/api/tables/${data.id}/undo`));
+  } catch (err) {
+    showError(err);
+  }
 }
 
 async function showPlay(id) {
@@ -663,6 +678,8 @@ function playKey(e) {
     drawBoard();
   } else if (e.key === "h") {
     askHint();
+  } else if (e.key === "u") {
+    undoMove();
   }
 }
 
@@ -870,6 +887,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("upload").addEventListener("change", uploadRecord);
   $("next-bot").addEventListener("click", nextBot);
   $("hint-button").addEventListener("click", askHint);
+  $("undo-button").addEventListener("click", undoMove);
   $("play-analyse").addEventListener("click", analyseGame);
   $("r-analyse").addEventListener("click", analyse);
   $("speed").addEventListener("change", () => { if (document.body.dataset.page === "play") route(); });
