@@ -37,15 +37,17 @@ CHOICES: dict[str, GameChoices] = {
         # flat Monte Carlo on the compiled rank-count core (koira_env/games/matapesa/search.py):
         # 200 deals consistent with the play so far, each finished by shed or keeper per seat;
         # it loses about half as often as shed, the best bot, at under 1 ms a decision
-        # (docs/games/matapesa.md "champion")
-        aliases={"champion": "flat:200"},
+        # (docs/games/matapesa.md "champion"); champion-net: champion distilled into a small
+        # network, as strong at 0.08 ms a decision (docs/games/matapesa.md "champion-net")
+        aliases={"champion": "flat:200", "champion-net": "net:matapesa4-net"},
     ),
     "whist22": GameChoices(
         rank_by="win_rate",
         # PIMC on the open-card model solver (the others play counter's rule), bids searched too;
         # 32 deals: as strong as 64 and within 5 ms a decision at 3 players too (docs/games/
-        # whist22.md "champion")
-        aliases={"champion": "pimc:32"},
+        # whist22.md "champion"); champion-net: champion distilled into a small network, as
+        # strong at 0.1 ms a decision (docs/games/whist22.md "champion-net")
+        aliases={"champion": "pimc:32", "champion-net": "net:whist224-net"},
     ),
     "kop": GameChoices(
         rank_by="win_rate",

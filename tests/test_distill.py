@@ -17,6 +17,7 @@ from agents.net import NetAgent, NetPolicy, save_net
 from agents.registry import make_agent
 from koira_env import make_game
 from training import distill
+from training.recipes import recipe
 from training.train import main as train_main
 
 TINY = [
@@ -303,18 +304,21 @@ def test_a_kop_run_reports_win_rate_against_its_table_resumes_and_plays(tmp_path
     assert not result.truncated  # every move legal: an illegal one raises
 
 
-def test_kops_champion_net_is_the_distilled_champion_shipped_small():
+SHIPPED_NETS = {"kop": "kop4-net", "whist22": "whist224-net", "matapesa": "matapesa4-net"}
+
+
+@pytest.mark.parametrize(("game_id", "name"), sorted(SHIPPED_NETS.items()))
+def test_a_games_champion_net_is_its_distilled_champion_shipped_small(game_id, name):
     from agents.registry import resolve
 
-    assert resolve("champion-net", "kop") == "net:kop4-net"
-    agent = make_agent("champion-net", "kop")
+    assert resolve("champion-net", game_id) == f"net:{name}"
+    agent = make_agent("champion-net", game_id)
     assert isinstance(agent, NetAgent) and agent.path.stat().st_size < 1e6  # ships in the wheel
-    game = make_game("kop")
+    game = make_game(game_id)
     policy = NetPolicy.load(agent.path, game)
-    assert policy.meta["teacher"] == "champion"  # docs/games/kop.md "champion-net"
-    result = play_game(
-        [agent, *(make_agent("counter", "kop") for _ in range(3))], game, None, seed=7
-    )
+    assert policy.meta["teacher"] == "champion"  # docs/games/<game>.md "champion-net"
+    others = [make_agent(recipe(game_id).field[0], game_id) for _ in range(game.num_players - 1)]
+    result = play_game([agent, *others], game, None, seed=7)
     assert not result.truncated
 
 
