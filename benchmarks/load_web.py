@@ -1,7 +1,7 @@
 """The web server under load: many concurrent bot games through the HTTP API.
 
     python benchmarks/load_web.py [--games 50] [--rounds 3] [--opponent random]
-                                  [--port 8765] [--seed 1] [--json out.json]
+                                  [--browsers 0] [--port 8765] [--seed 1] [--json out.json]
 
 Starts ``koira serve`` in a process of its own, then plays ``--games`` games at once, each
 from a browser session of its own (its own cookie) and cycling through every game of the
@@ -10,6 +10,9 @@ turn and asks the server to step the bots otherwise, until the game is over, the
 record. It does that ``--rounds`` times, so the server's memory after each round shows
 whether finished games pile up. Reports requests per second, p50/p99 latency, the errors
 (any status but 2xx, or a broken connection) and the server's resident memory (VmRSS).
+``--browsers N`` also plays N games by clicking, in headless Chromium pages (Debian's
+chromium, as the browser tests drive it) that one thread serves in turn while the clients
+run, and reports their clicks and console errors.
 """
 
 from __future__ import annotations
@@ -79,6 +82,54 @@ def play(base: str, game_id: str, opponent: str, seed: int) -> Client:
     return client
 
 
+def browse(base: str, count: int, seed: int, seconds: float = 900.0) -> dict[str, Any]:
+    """``count`` games played at once by clicking random choices in headless Chromium pages,
+    each against random bots in the game's one-hand form; the page's own requests join the
+    load."""
+    from playwright.sync_api import sync_playwright
+
+    from experiments.web.screenshots import YOUR_TURN, launch
+
+    rng = random.Random(seed)
+    errors: list[str] = []
+    clicks = 0
+    deadline = time.monotonic() + seconds
+    ids = games()
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        pages = []
+        for k in range(count):
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.goto(base + "/")
+            page.wait_for_selector("#f-options .option")
+            game_id = ids[k % len(ids)]
+            page.select_option("#f-game", game_id)
+            for field in page.locator("#f-opponents input").all():
+                field.fill("random")
+            for name, value in spec(game_id).single_hand.items():
+                box = page.locator(f'[data-option="{name}"]')
+                box.set_checked(value) if isinstance(value, bool) else box.fill(str(value))
+            page.click("#start")
+            page.wait_for_selector("#play-board .seat")
+            page.select_option("#speed", "0")
+            pages.append(page)
+        while pages:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{len(pages)} browser games did not end in {seconds:.0f} s")
+            for page in list(pages):
+                if page.locator("#result").count():
+                    pages.remove(page)
+                elif page.locator(YOUR_TURN).count():
+                    choices = page.locator("#play-board .choice")
+                    if choices.count():
+                        page.evaluate("() => { document.body.dataset.waiting = 'clicked' }")
+                        choices.nth(rng.randrange(choices.count())).click()
+                        clicks += 1
+        browser.close()
+    return {"browser_games": count, "clicks": clicks, "console_errors": errors}
+
+
 def rss_kb(pid: int) -> int:
     """The resident memory of process ``pid`` in kB (Linux)."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -105,26 +156,21 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run(games_at_once: int, rounds: int, opponent: str, port: int, seed: int) -> dict[str, Any]:
+def run(
+    games_at_once: int, rounds: int, opponent: str, port: int, seed: int, browsers: int = 0
+) -> dict[str, Any]:
     base = f"http://127.0.0.1:{port}"
     command = [sys.executable, "-m", "experiments.cli", "serve", "--port", str(port)]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL)
     try:
         wait_for(base, server)
         memory = [rss_kb(server.pid)]
-        ids = games()
         clients: list[Client] = []
         start = time.perf_counter()
-        with ThreadPoolExecutor(games_at_once) as pool:
-            for r in range(rounds):
-                jobs = [
-                    pool.submit(play, base, ids[k % len(ids)], opponent, seed + r * 1000 + k)
-                    for k in range(games_at_once)
-                ]
-                clients += [job.result() for job in jobs]
-                memory.append(rss_kb(server.pid))
-                done = (r + 1) * games_at_once
-                print(f"round {r + 1}/{rounds}: {done} games, server {memory[-1] / 1024:.0f} MB")
+        with ThreadPoolExecutor(1) as driver:
+            clicked = driver.submit(browse, base, browsers, seed) if browsers else None
+            clients += run_rounds(base, games_at_once, rounds, opponent, seed, server, memory)
+            browsed = clicked.result() if clicked else {}
         wall = time.perf_counter() - start
     finally:
         server.terminate()
@@ -143,7 +189,33 @@ def run(games_at_once: int, rounds: int, opponent: str, port: int, seed: int) ->
         "first_errors": errors[:5],
         "server_rss_mb": [round(kb / 1024, 1) for kb in memory],  # at start, after each round
         "wall_s": wall,
+        **browsed,
     }
+
+
+def run_rounds(
+    base: str,
+    games_at_once: int,
+    rounds: int,
+    opponent: str,
+    seed: int,
+    server: subprocess.Popen,
+    memory: list[int],
+) -> list[Client]:
+    """``rounds`` times ``games_at_once`` API games at once; the server's memory after each."""
+    ids = games()
+    clients: list[Client] = []
+    with ThreadPoolExecutor(games_at_once) as pool:
+        for r in range(rounds):
+            jobs = [
+                pool.submit(play, base, ids[k % len(ids)], opponent, seed + r * 1000 + k)
+                for k in range(games_at_once)
+            ]
+            clients += [job.result() for job in jobs]
+            memory.append(rss_kb(server.pid))
+            done = (r + 1) * games_at_once
+            print(f"round {r + 1}/{rounds}: {done} games, server {memory[-1] / 1024:.0f} MB")
+    return clients
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -151,22 +223,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=50, help="games played at once")
     parser.add_argument("--rounds", type=int, default=3, help="times the games are played")
     parser.add_argument("--opponent", default="random", help="the bots' agent spec")
+    parser.add_argument(
+        "--browsers", type=int, default=0, help="games also played by clicking in Chromium"
+    )
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", help="also write the report here")
     args = parser.parse_args(argv)
-    if args.games < 1 or args.rounds < 1:
-        parser.error("--games and --rounds must be at least 1")
-    report = run(args.games, args.rounds, args.opponent, args.port, args.seed)
+    if args.games < 1 or args.rounds < 1 or args.browsers < 0:
+        parser.error("--games and --rounds must be at least 1, --browsers at least 0")
+    report = run(args.games, args.rounds, args.opponent, args.port, args.seed, args.browsers)
     print(
         f"{report['games']} games ({args.games} at once), {report['requests']} requests: "
         f"{report['requests_per_s']:.0f} requests/s, p50 {report['p50_ms']:.1f} ms, "
         f"p99 {report['p99_ms']:.1f} ms, {report['errors']} errors; server memory "
         f"{' -> '.join(f'{m:.0f}' for m in report['server_rss_mb'])} MB"
     )
+    if args.browsers:
+        shown = len(report["console_errors"])
+        print(f"{args.browsers} browser games: {report['clicks']} clicks, {shown} console errors")
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
-    return 1 if report["errors"] else 0
+    return 1 if report["errors"] or report.get("console_errors") else 0
 
 
 if __name__ == "__main__":
