@@ -27,8 +27,9 @@ from agents.schedule import TournamentConfig
 from agents.tournament import run_tournament
 from koira_env.games.koira.engine import new_game
 from koira_env.games.koira.game import make_game as make_rules  # a KoiraGame
+from training.evaluation import round_fits
 from training.league import League, LeagueMix, write_manifest
-from training.train import Args, parse_args, round_fits, train
+from training.train import Args, parse_args, train
 from training.warmstart import collect, fit
 
 BOTS = ("greedy", "dumper", "cautious")  # with the policy: one 4-player table per deal

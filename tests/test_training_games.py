@@ -21,7 +21,8 @@ from agents.ppo import check_compatible, load_policy, read_metadata
 from agents.schedule import TournamentConfig
 from agents.tournament import run_tournament
 from koira_env.registry import games, make_game
-from training.train import MEASURES, eval_columns, main
+from training.evaluation import MEASURES, eval_columns
+from training.train import main
 
 # game -> (the measure asserted against random, deals of that tournament), with each game's
 # default league and imitated bots (``training.recipes``).

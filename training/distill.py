@@ -26,7 +26,7 @@ search):
    (``--eval-opponents``; Koira: three dumpers, Kop: counter and random), every seat rotation,
    judged by the game's ranking measure (``agents/games.py`` ``rank_by``; Koira: loss rate)
    with its 95% interval, the best bot's beside it, as PPO's ``eval.csv`` has them
-   (``training.train.eval_columns``); TensorBoard. The run draws ``eval.png`` when it ends.
+   (``training.evaluation.eval_columns``); TensorBoard. The run draws ``eval.png`` when it ends.
 5. **Checkpoint** (network, optimizer, round, minutes) atomically: ``--resume`` (the same
    command plus ``--resume``) continues after a kill or in a later sitting, regenerating only
    the shards that are missing.
@@ -67,9 +67,9 @@ from koira_env.core.jobs import PROCESS, chunked, map_chunks
 from koira_env.registry import make_game
 
 from .args import dataclass_flags
+from .evaluation import eval_columns, round_fits, scores
 from .plot import plot_curve
 from .recipes import recipe
-from .train import eval_columns, round_fits, scores
 
 CHECKPOINT, LATEST, EVAL_CSV, CONFIG = "checkpoint.pt", "latest.npz", "eval.csv", "config.json"
 EVAL_PNG = "eval.png"
@@ -408,7 +408,7 @@ def export(net: Any, game: Game, args: Args, path: Path, **extra: Any) -> None:
 def evaluate(args: Args, folder: Path, round_no: int, model: Path) -> list[Any]:
     """The network and ``eval_opponents`` (every table of them, every seat rotation, the same
     deals each round: a paired curve), by the game's ranking measure: eval.csv's values after
-    the clock (``training.train.scores``)."""
+    the clock (``training.evaluation.scores``)."""
     opponents = [
         spec if args.eval_opponents.count(spec) == 1 else f"{spec}-{k + 1}={spec}"
         for k, spec in enumerate(args.eval_opponents)

@@ -2,8 +2,8 @@
 training run draws it as ``eval.png`` next to its ``eval.csv`` when it ends.
 
 The policy's score by the game's ranking measure (Koira: loss rate; eval.csv's columns are
-named after it, see ``training.train.eval_columns``; a distillation run's ``round`` stands where
-PPO's ``timesteps`` does) against wall-clock training time, with its
+named after it, see ``training.evaluation.eval_columns``; a distillation run's ``round``
+stands where PPO's ``timesteps`` does) against wall-clock training time, with its
 95% interval, next to the best heuristic bot of the same evaluation tournaments (the bar).
 """
 

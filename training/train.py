@@ -36,6 +36,7 @@ from koira_env.core.single_agent import SingleAgentEnv
 from koira_env.registry import make_game
 
 from .args import dataclass_flags
+from .evaluation import eval_columns, round_fits, scores
 from .export import export, save_model
 from .league import League, LeagueMix, write_manifest
 from .plot import plot_curve
@@ -44,33 +45,6 @@ from .warmstart import Demonstrations, collect, fit, shard_bounds
 
 CHECKPOINT, LATEST, EVAL_CSV, CONFIG = "checkpoint.zip", "latest.zip", "eval.csv", "config.json"
 EVAL_PNG = "eval.png"
-# eval.csv follows the game's ranking measure (``GameChoices.rank_by``): the measure's short name
-# in the column names, the key of its 95% interval in a tournament summary, whether more is better.
-MEASURES = {
-    "loss_rate": ("loss", "loss_ci", False),
-    "win_rate": ("win", "win_ci", True),
-    "mean_place": ("place", "place_ci", False),
-}
-
-
-def eval_columns(measure: str) -> list[str]:
-    """The columns of eval.csv for a game ranked by ``measure`` (Koira: loss_rate, loss_low,
-    ...); the last is the bots' interval bound farthest from good play."""
-    short, _, higher = MEASURES[measure]
-    return [
-        "timesteps",
-        "minutes",
-        measure,
-        f"{short}_low",
-        f"{short}_high",
-        "best_bot",
-        f"best_bot_{short}",
-        "best_bot_low",
-        "best_bot_high",
-        "worst_bot_low" if higher else "worst_bot_high",
-    ]
-
-
 # Arguments that only say how long, how visibly or where to run: a resumed run may change them.
 RUN_LENGTH = frozenset(
     {
@@ -323,19 +297,6 @@ def evaluate(args: Args, model_path: Path, timesteps: int, minutes: float) -> di
     return dict(zip(eval_columns(measure), values, strict=True))
 
 
-def scores(summary: dict[str, Any], policy: str, measure: str) -> list[Any]:
-    """eval.csv's values after the clock (``eval_columns``) from a tournament summary: the
-    ``policy`` agent's ``measure`` and 95% interval, the best other agent's, and the others'
-    interval bound farthest from good play. PPO and distillation both write them."""
-    _, ci, higher = MEASURES[measure]
-    by_name = {a["agent"]: a for a in summary["agents"]}
-    trained = by_name.pop(policy)
-    bots = list(by_name.values())
-    best = (max if higher else min)(bots, key=lambda a: a[measure])
-    worst = min(a[ci][0] for a in bots) if higher else max(a[ci][1] for a in bots)
-    return [trained[measure], *trained[ci], best["agent"], best[measure], *best[ci], worst]
-
-
 # ------------------------------------------------------------------ training
 def demonstrations(args: Args, game: Game) -> Demonstrations:
     """The warm start's bot games (``training.warmstart.collect``), in ``bc_shards`` on
@@ -510,13 +471,6 @@ def train(args: Args) -> Path:
         shipped = export(latest, args.export)
         print(f"exported {shipped} ({shipped.stat().st_size / 1e6:.1f} MB)")
     return latest
-
-
-def round_fits(budget: float, spent: float, last_round: float) -> bool:
-    """Whether a learn + evaluate round as long as ``last_round`` still fits in ``budget``
-    minutes (0: no limit) after ``spent``. Both count this invocation only: a resumed run
-    with the same ``--minutes`` trains as long again, instead of one more round."""
-    return not budget or spent + last_round < budget
 
 
 class _Bar:
