@@ -17,7 +17,6 @@ from typing import Any
 from koira_env.core.agent import Turn
 
 from .flat import FlatAgent
-from .ismcts import ISMCTSAgent
 from .pimc import PIMCAgent
 from .registry import make_agent
 
@@ -27,7 +26,6 @@ FALLBACK = "flat:16"
 KINDS = {
     PIMCAgent: "open-card value",  # the mean over deals of the hidden cards, solved open
     FlatAgent: "mean return",  # in [-1, 1]: the seat's reward over playouts
-    ISMCTSAgent: "visit share",  # the share of the search's root visits
 }
 
 
@@ -57,22 +55,16 @@ def values_of(agent: Any, turn: Turn) -> dict[int, float] | None:
         return agent.values(turn)
     if isinstance(agent, FlatAgent):
         return dict(agent.values(turn)) if agent.searches(turn) else None
-    if isinstance(agent, ISMCTSAgent):
-        if not agent.budget(turn):
-            return None
-        visits = agent.search(turn)
-        total = sum(visits.values()) or 1
-        return {a: visits.get(a, 0) / total for a in turn.view.legal}
     return None
 
 
 class Analyst:
     """The game's champion where it values moves, flat Monte Carlo elsewhere."""
 
-    def __init__(self, game_id: str, spec: str = "champion") -> None:
-        self.spec = spec
+    def __init__(self, game_id: str) -> None:
+        self.spec = "champion"
         try:
-            self.agent: Any = make_agent(spec, game_id)
+            self.agent: Any = make_agent(self.spec, game_id)
         except ValueError:  # a game without a champion alias
             self.spec, self.agent = FALLBACK, make_agent(FALLBACK, game_id)
         self.fallback = make_agent(FALLBACK, game_id)

@@ -72,7 +72,7 @@ def policy_bots(**policies: Callable[[Any], int]) -> dict[str, Callable[..., Any
         name: no_argument(
             lambda name=name, policy=policy: PolicyBot(name, policy),
             name,
-            (policy.__doc__ or "").strip().splitlines()[0] if policy.__doc__ else "",
+            (policy.__doc__ or "").strip().partition("\n")[0],
         )
         for name, policy in policies.items()
     }

@@ -267,7 +267,7 @@ function moveValue(row, move) {
 }
 
 function formatValue(row, move) {
-  // A share (of escaping deals, of search visits) as a percentage; other values signed.
+  // A share (of escaping deals) as a percentage; other values signed.
   const value = moveValue(row, move);
   if (value === null) return "undecided";
   if (row.kind.endsWith("share")) return `${Math.round(value * 100)}%`;
