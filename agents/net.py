@@ -21,12 +21,15 @@ import numpy as np
 
 from koira_env.core.game import Game
 
+from .cardnet import ARCH as CARDS
+from .cardnet import CardNetPolicy
 from .ppo import MODELS, check_compatible, model_metadata
 
 if TYPE_CHECKING:
     from koira_env.core.agent import Turn
 
 FORMAT = "koira-net/1"
+MLP = "mlp"  # the metadata's ``arch``: absent in files from before card networks
 
 
 def net_path(spec: str | Path) -> Path:
@@ -50,17 +53,26 @@ def save_net(
     half: bool = False,
     **extra: Any,
 ) -> None:
-    """Weights (``(out, in)`` matrices and biases, ReLU between layers) and metadata,
-    written to a temp file then renamed. ``half`` stores float16, compressed: a shipped file
-    at a third of the size, played in float32 (the rounding moves no measured decision)."""
-    meta = {**model_metadata(game), "format": FORMAT, "layers": len(layers), **extra}
-    arrays: dict[str, np.ndarray] = {"meta": np.array(json.dumps(meta))}
-    dtype = np.float16 if half else np.float32
+    """An MLP's weights (``(out, in)`` matrices and biases, ReLU between layers) and metadata
+    (``save_arrays``)."""
+    arrays: dict[str, np.ndarray] = {}
     for k, (w, b) in enumerate([*layers, policy, value]):
-        arrays[f"w{k}"] = np.asarray(w, dtype)
-        arrays[f"b{k}"] = np.asarray(b, dtype)
+        arrays[f"w{k}"], arrays[f"b{k}"] = w, b
+    save_arrays(path, game, arrays, half, layers=len(layers), **extra)
+
+
+def save_arrays(
+    path: Path, game: Game, arrays: dict[str, np.ndarray], half: bool = False, **extra: Any
+) -> None:
+    """A network's named weights and metadata (``extra``: ``arch``, ``layers``, ...), written to
+    a temp file then renamed. ``half`` stores float16, compressed: a shipped file at a third of
+    the size, played in float32 (the rounding moves no measured decision)."""
+    meta = {**model_metadata(game), "format": FORMAT, **extra}
+    dtype = np.float16 if half else np.float32
+    saved = {"meta": np.array(json.dumps(meta))}
+    saved.update({k: np.asarray(v, dtype) for k, v in arrays.items()})
     tmp = path.with_name(path.name + ".tmp.npz")
-    (np.savez_compressed if half else np.savez)(tmp, **arrays)
+    (np.savez_compressed if half else np.savez)(tmp, **saved)
     os.replace(tmp, path)
 
 
@@ -79,7 +91,7 @@ class NetPolicy:
         self.policy, self.value_head = layer(count), layer(count + 1)
 
     @staticmethod
-    def load(path: str | Path, game: Game | None = None) -> NetPolicy:
+    def load(path: str | Path, game: Game | None = None) -> NetPolicy | CardNetPolicy:
         """``ValueError`` naming the problem for a missing, corrupt or mismatched file."""
         path = Path(path)
         stat = path.stat() if path.is_file() else None
@@ -107,7 +119,7 @@ class NetPolicy:
 
 
 @lru_cache(maxsize=16)
-def _load(path: str, mtime_ns: int, size: int) -> NetPolicy:
+def _load(path: str, mtime_ns: int, size: int) -> NetPolicy | CardNetPolicy:
     """Cached per file version, so tournament workers load a network once."""
     if not Path(path).is_file():
         raise ValueError(f"no network file at {path}")
@@ -123,7 +135,13 @@ def _load(path: str, mtime_ns: int, size: int) -> NetPolicy:
         found = meta.get("format") if isinstance(meta, dict) else None
         raise ValueError(f"{path} has network format {found!r}, expected {FORMAT!r}")
     try:
-        return NetPolicy(arrays, meta)
+        if meta.get("arch", MLP) == MLP:
+            return NetPolicy(arrays, meta)
+        if meta["arch"] == CARDS:
+            return CardNetPolicy(arrays, meta)
+        raise ValueError(
+            f"{path} has network architecture {meta['arch']!r}, expected {MLP!r} or {CARDS!r}"
+        )
     except KeyError as err:
         raise ValueError(f"{path} lacks the layer {err} its metadata promises") from None
 

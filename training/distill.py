@@ -52,13 +52,15 @@ from typing import Any
 import numpy as np
 
 from agents.base import play_out
+from agents.cardnet import ARCH as CARDS
 from agents.flat import FlatAgent
 from agents.games import choices
 from agents.ismcts import ISMCTSAgent
-from agents.net import NetPolicy, save_net
+from agents.net import MLP, NetPolicy, save_arrays
 from agents.pimc import PIMCAgent
 from agents.registry import default_agents, make_agent
 from agents.schedule import TournamentConfig
+from agents.solver import SolverAgent
 from agents.tournament import run_tournament
 from koira_env.core.agent import Turn
 from koira_env.core.files import write_json
@@ -72,6 +74,7 @@ from .plot import plot_curve
 from .recipes import recipe
 
 CHECKPOINT, LATEST, EVAL_CSV, CONFIG = "checkpoint.pt", "latest.npz", "eval.csv", "config.json"
+ARCHS = (MLP, CARDS)
 EVAL_PNG = "eval.png"
 # eval.csv: PPO's evaluation columns (``round`` where PPO has ``timesteps``), then the fit's
 FIT_COLUMNS = [
@@ -123,8 +126,11 @@ class Args:
     games buy more searched labels without the window filling with cheap ones"""
     window: int = 8_000_000
     """the network is fitted to the last this many labelled decisions"""
+    arch: str = "mlp"
+    """the network: "mlp" (the flat observation through the --hidden layers) or "cards" (Koira:
+    one token per card through --hidden per-card layers, agents/cardnet.py)"""
     hidden: tuple[int, ...] = (1024, 512)
-    """hidden layer sizes of the MLP"""
+    """hidden layer sizes of the MLP (per-card layer sizes of the card network)"""
     epochs: int = 3
     """passes over the window per round"""
     batch_size: int = 512
@@ -146,6 +152,8 @@ class Args:
     """continue the run in run_dir (same arguments, or only run-length ones changed)"""
 
     def __post_init__(self) -> None:
+        if self.arch not in ARCHS:
+            raise ValueError(f"--arch must be one of {', '.join(ARCHS)}, got {self.arch!r}")
         # the game's defaults, resolved here so that config.json names the bots played
         own = recipe(self.game)
         if not self.field:
@@ -175,8 +183,10 @@ def teacher_label(teacher: Any, turn: Turn) -> tuple[dict[int, float], bool]:
     ISMCTS: its root visits (its rollout move where its phase budget is 0). Flat Monte Carlo
     and PIMC: their best moves by value, shared equally on a tie (flat's rollout move outside
     its phase; PIMC's fallback where the game's solver does not reach, such as Kop's
-    declarations). Any other agent: its move, the whole label (a bot that does not search
-    makes every label alike, so all count as searched)."""
+    declarations). The endgame solver (Koira's ``champion``): every move that escapes in the
+    most deals, else its fallback search's visits (``SolverAgent.label``). Any other agent: its
+    move, the whole label (a bot that does not search makes every label alike, so all count as
+    searched)."""
     values: dict[int, float] | None = None
     if isinstance(teacher, ISMCTSAgent):
         if teacher.budget(turn):
@@ -184,6 +194,8 @@ def teacher_label(teacher: Any, turn: Turn) -> tuple[dict[int, float], bool]:
     elif isinstance(teacher, FlatAgent):
         if teacher.searches(turn):
             values = dict(teacher.values(turn))
+    elif isinstance(teacher, SolverAgent):
+        return teacher.label(turn)
     elif isinstance(teacher, PIMCAgent):
         values = teacher.values(turn)
         if values is None:
@@ -315,9 +327,15 @@ def load_window(folder: Path, window: int) -> dict[str, np.ndarray]:
 
 
 # ------------------------------------------------------------------ the network
-def build_network(game: Game, hidden: tuple[int, ...]) -> Any:
+def build_network(game: Game, hidden: tuple[int, ...], arch: str = MLP) -> Any:
+    """The torch network of ``arch``, with ``arrays()``: its numpy weights and metadata."""
     import torch
     from torch import nn
+
+    if arch == CARDS:
+        from .cardnet import CardNet
+
+        return CardNet(game, hidden)
 
     class Net(nn.Module):
         def __init__(self) -> None:
@@ -334,6 +352,13 @@ def build_network(game: Game, hidden: tuple[int, ...]) -> Any:
         def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
             h = self.body(x)
             return self.policy(h), self.value(h).squeeze(-1)
+
+        def arrays(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+            linear = [m for m in self.body if hasattr(m, "weight")]
+            out: dict[str, np.ndarray] = {}
+            for k, m in enumerate([*linear, self.policy, self.value]):
+                out[f"w{k}"], out[f"b{k}"] = m.weight.detach().numpy(), m.bias.detach().numpy()
+            return out, {"arch": MLP, "layers": len(linear)}
 
     return Net()
 
@@ -395,13 +420,10 @@ def fit(
     }
 
 
-def export(net: Any, game: Game, args: Args, path: Path, **extra: Any) -> None:
+def export(net: Any, game: Game, args: Args, path: Path, half: bool = False, **extra: Any) -> None:
     """The network as numpy weights (``agents.net``): plays without torch."""
-    layers = [m for m in net.body if hasattr(m, "weight")]
-    weights = [(m.weight.detach().numpy(), m.bias.detach().numpy()) for m in layers]
-    policy = (net.policy.weight.detach().numpy(), net.policy.bias.detach().numpy())
-    value = (net.value.weight.detach().numpy(), net.value.bias.detach().numpy())
-    save_net(path, game, weights, policy, value, teacher=args.teacher, **extra)
+    arrays, meta = net.arrays()
+    save_arrays(path, game, arrays, half, teacher=args.teacher, **meta, **extra)
 
 
 # ------------------------------------------------------------------ evaluation
@@ -458,7 +480,7 @@ def train(args: Args) -> Path:
     game = args.make_game()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads)
-    net = build_network(game, args.hidden)
+    net = build_network(game, args.hidden, args.arch)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
     start_round, minutes = 0, 0.0
     if checkpoint.exists():
