@@ -10,6 +10,7 @@ one small matrix product per layer (well under a millisecond on one core): this 
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import zipfile
@@ -123,27 +124,42 @@ def _load(path: str, mtime_ns: int, size: int) -> NetPolicy | CardNetPolicy:
     """Cached per file version, so tournament workers load a network once."""
     if not Path(path).is_file():
         raise ValueError(f"no network file at {path}")
+    return parse_net(path, path)
+
+
+def load_bytes(data: bytes, game: Game | None = None) -> NetPolicy | CardNetPolicy:
+    """A network from a file's bytes (a network sent to a worker that cannot read the
+    driver's disk, as distillation's students on Ray), checked as ``NetPolicy.load`` does."""
+    policy = parse_net(io.BytesIO(data), "the network sent")
+    if game is not None:
+        check_compatible(policy.meta, game, Path("the network sent"))
+    return policy
+
+
+def parse_net(source: Any, name: str) -> NetPolicy | CardNetPolicy:
+    """The policy in ``source`` (a path or a binary file), or a ``ValueError`` naming ``name``
+    and the problem."""
     try:
-        with np.load(path, allow_pickle=False) as data:
+        with np.load(source, allow_pickle=False) as data:
             arrays = {k: data[k] for k in data.files}
         meta = json.loads(str(arrays["meta"]))
     except (OSError, ValueError, KeyError, zipfile.BadZipFile, json.JSONDecodeError) as err:
         raise ValueError(
-            f"{path} is not a koira network (corrupt or another file: {err})"
+            f"{name} is not a koira network (corrupt or another file: {err})"
         ) from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         found = meta.get("format") if isinstance(meta, dict) else None
-        raise ValueError(f"{path} has network format {found!r}, expected {FORMAT!r}")
+        raise ValueError(f"{name} has network format {found!r}, expected {FORMAT!r}")
     try:
         if meta.get("arch", MLP) == MLP:
             return NetPolicy(arrays, meta)
         if meta["arch"] == CARDS:
             return CardNetPolicy(arrays, meta)
         raise ValueError(
-            f"{path} has network architecture {meta['arch']!r}, expected {MLP!r} or {CARDS!r}"
+            f"{name} has network architecture {meta['arch']!r}, expected {MLP!r} or {CARDS!r}"
         )
     except KeyError as err:
-        raise ValueError(f"{path} lacks the layer {err} its metadata promises") from None
+        raise ValueError(f"{name} lacks the layer {err} its metadata promises") from None
 
 
 class NetAgent:

@@ -53,10 +53,11 @@ import numpy as np
 
 from agents.base import play_out
 from agents.cardnet import ARCH as CARDS
+from agents.cardnet import CardNetPolicy
 from agents.flat import FlatAgent
 from agents.games import choices
 from agents.ismcts import ISMCTSAgent
-from agents.net import MLP, NetPolicy, save_arrays
+from agents.net import MLP, NetPolicy, load_bytes, save_arrays
 from agents.pimc import PIMCAgent
 from agents.registry import default_agents, make_agent
 from agents.schedule import TournamentConfig
@@ -65,7 +66,7 @@ from agents.tournament import run_tournament
 from koira_env.core.agent import Turn
 from koira_env.core.files import write_json
 from koira_env.core.game import Game
-from koira_env.core.jobs import PROCESS, chunked, map_chunks
+from koira_env.core.jobs import PROCESS, Backend, chunked, map_chunks
 from koira_env.registry import make_game
 
 from .args import dataclass_flags
@@ -86,7 +87,9 @@ FIT_COLUMNS = [
     "value_loss",
 ]
 # Arguments that only say how long or where to run: a resumed run may change them.
-RUN_LENGTH = frozenset({"rounds", "minutes", "resume", "workers", "progress", "export"})
+RUN_LENGTH = frozenset(
+    {"rounds", "minutes", "resume", "workers", "backend", "address", "progress", "export"}
+)
 
 
 @dataclass
@@ -140,7 +143,14 @@ class Args:
     eval_deals: int = 250
     """deals of the evaluation tournament (Koira: against three dumpers, 4 games each)"""
     workers: int = 2
-    """processes playing and labelling games"""
+    """processes playing and labelling games (with --backend ray: Ray tasks at once; 0: every
+    core of the cluster)"""
+    backend: str = "process"
+    """where the games are played and labelled: "process" (a pool here) or "ray" (a Ray
+    cluster, docs/ray.md); the shards are the same either way"""
+    address: str = ""
+    """with --backend ray: the cluster (head host:port, ray://host:port or auto); empty: the
+    job's cluster, else a Ray started for the run"""
     minutes: float = 110.0
     """the time budget, counted across sittings: a round starts only while one as long as this
     sitting's last still fits (0: no limit; as koira train's rounds)"""
@@ -217,7 +227,7 @@ class Recorder:
         self,
         game: Game,
         teacher: Any,
-        student: NetPolicy | None,
+        student: NetPolicy | CardNetPolicy | None,
         decisive_only: bool = False,
         rollout_share: float = 1.0,
         rng: random.Random | None = None,
@@ -252,13 +262,13 @@ class Recorder:
         return self.student.choose(observation, mask)
 
 
-def play_games(args: Args, round_no: int, indices: list[int], student: str | None) -> dict:
+def play_games(args: Args, round_no: int, indices: list[int], student: bytes | None) -> dict:
     """Games ``indices`` of round ``round_no``: every labelled decision of the recorded seat,
     with the seat's final return. A pure function of its arguments."""
     game = args.make_game()
     n = game.num_players
     teacher = _teacher(args)
-    policy = NetPolicy.load(student, game) if student else None
+    policy = load_bytes(student, game) if student else None
     obs, masks, targets, returns = [], [], [], []
     for g in indices:
         rng = random.Random(f"distill/{args.seed}/{round_no}/{g}")
@@ -284,7 +294,7 @@ def play_games(args: Args, round_no: int, indices: list[int], student: str | Non
     }
 
 
-def _play_chunk(task: tuple[Args, int, list[int], str | None]) -> tuple[list[int], dict]:
+def _play_chunk(task: tuple[Args, int, list[int], bytes | None]) -> tuple[list[int], dict]:
     args, round_no, indices, student = task
     return indices, play_games(args, round_no, indices, student)
 
@@ -295,17 +305,20 @@ def _save_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
     os.replace(tmp, path)
 
 
-def generate(args: Args, folder: Path, round_no: int, student: str | None) -> None:
-    """The round's shards (chunks of 20 games), skipping those already on disk."""
+def generate(
+    args: Args, folder: Path, round_no: int, student: bytes | None, backend: Backend = PROCESS
+) -> None:
+    """The round's shards (chunks of 20 games), skipping those already on disk. The student's
+    network (its file's bytes) travels inside the tasks: a Ray worker may not see this disk."""
     out = folder / "data" / f"round-{round_no:03d}"
     out.mkdir(parents=True, exist_ok=True)
     chunks = list(chunked(list(range(args.games_per_round)), 20))
     todo = [c for c in chunks if not (out / f"games-{c[0]:05d}.npz").exists()]
     tasks = [(args, round_no, c, student) for c in todo]
-    if args.workers <= 1 or len(tasks) <= 1:
+    if backend.local and (args.workers <= 1 or len(tasks) <= 1):
         results = map(_play_chunk, tasks)
     else:
-        results = map_chunks(_play_chunk, tasks, args.workers, backend=PROCESS)
+        results = map_chunks(_play_chunk, tasks, backend.parallelism(args.workers), backend=backend)
     for indices, arrays in results:
         _save_npz(out / f"games-{indices[0]:05d}.npz", arrays)
 
@@ -462,6 +475,7 @@ def train(args: Args) -> Path:
     _teacher(args)  # a bad teacher is an error before any work or file
     if not 0.0 < args.rollout_share <= 1.0:
         raise ValueError(f"--rollout-share must be in (0, 1], got {args.rollout_share}")
+    backend = Backend(args.backend, args.address or None)  # a bad one: an error before any file
     folder = args.folder()
     config = _config(args)
     checkpoint = folder / CHECKPOINT
@@ -505,8 +519,8 @@ def train(args: Args) -> Path:
         if not round_fits(args.minutes, minutes, last_round):
             break
         began = time.perf_counter()
-        student = str(latest) if round_no > 0 and latest.exists() else None
-        generate(args, folder, round_no, student)
+        student = latest.read_bytes() if round_no > 0 and latest.exists() else None
+        generate(args, folder, round_no, student, backend)
         data = load_window(folder, args.window)
         stats = fit(args, net, optimizer, data, round_no, game.observation_scale)
         export(net, game, args, latest, round=round_no)
@@ -541,6 +555,7 @@ def train(args: Args) -> Path:
             f"{row['minutes']:.1f} min",
             flush=True,
         )
+    backend.release()
     writer.close()
     if (folder / EVAL_CSV).exists():
         plot_curve(folder, folder / EVAL_PNG, policy="distilled network")
