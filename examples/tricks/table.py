@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from koira_env.core.table import counted, legal_moves, seat_entry, seen_log, table_dict, zone
+from koira_env.core.table import legal_moves, seat_entry, seen_log, table_dict, zone
+from koira_env.core.text import counted
 
 from .engine import State, card_name
 

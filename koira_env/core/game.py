@@ -35,6 +35,8 @@ from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
+from .text import describe_shared
+
 
 class IllegalActionError(ValueError):
     """An action that is not legal in the current state (the state is unchanged)."""
@@ -316,8 +318,10 @@ class Game:
         raise NotImplementedError
 
     def describe_event(self, event: dict[str, Any]) -> str:
-        """One line for a logged event (``koira replay``)."""
-        raise NotImplementedError
+        """One line for a logged event (``koira replay``). A game words its own kinds and
+        hands the rest on here: the kinds every game shares (``core.text.describe_shared``),
+        ``KeyError`` for any other."""
+        return describe_shared(event)
 
     def table(self, state: State, seat: int | None) -> dict[str, Any]:
         """The table as ``seat`` sees it (``None``: everything, for replays) as a JSON-ready

@@ -33,12 +33,6 @@ from typing import Any
 from .game import Game, State
 
 
-def counted(count: int, noun: str, plural: str | None = None) -> str:
-    """``"1 card"``, ``"3 cards"``: a count with its noun in the right number (``plural``:
-    when it is not the noun plus "s")."""
-    return f"{count} {noun if count == 1 else plural or noun + 's'}"
-
-
 def zone(
     label: str,
     *,

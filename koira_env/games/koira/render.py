@@ -11,7 +11,7 @@ from typing import Any
 
 from ...cards import RANKS, card_name
 from ...core import events
-from ...core.table import counted
+from ...core.text import counted, describe_shared
 from .engine import GAME_OVER, PHASE_ONE, TRUMP_ASIDE, State
 from .info import SeatView, seat_view
 
@@ -119,6 +119,4 @@ def describe_event(event: dict[str, Any]) -> str:
         return f"{kind.replace('_', ' ')}: {parts}"
     if kind == "war_dropout":
         return f"{who} cannot play and drops out of the war"
-    if kind == events.TRUNCATED:
-        return f"stopped after {event['actions']} actions (max_actions): no result"
-    raise KeyError(kind)
+    return describe_shared(event)

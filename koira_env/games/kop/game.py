@@ -22,7 +22,7 @@ import numpy as np
 from ...core import events
 from ...core.encoding import code_table, layout, one_hot, one_hots, seat_one_hots
 from ...core.game import Game, action_index
-from ...core.table import counted
+from ...core.text import dealt_hands, result_line
 from . import SPEC
 from .cards import JACKS_HIGH_FIRST, NUM_CARDS, SUIT_OF, TOTAL_POINTS, card_id, card_name
 from .engine import (
@@ -182,20 +182,13 @@ class KopGame(Game):
         if view.legal:
             lines.append("Legal: " + " ".join(action_name(a) for a in view.legal))
         if state.phase == OVER:
-            outcome = state.outcome()
-            if outcome is None:
-                stopped = counted(state.hand_no + 1, "hand")
-                lines.append(f"Stopped after {stopped} (max_hands): no result")
-            else:
-                places = ", ".join(f"player_{p} {k}" for p, k in enumerate(outcome.places))
-                lines.append(f"Game over. Places: {places}")
+            lines.append(result_line(state, state.hand_no + 1))
         return "\n".join(lines)
 
     def describe_event(self, event: dict[str, Any]) -> str:
         kind = event["type"]
         if kind == "deal":
-            hands = "; ".join(f"player_{p}: {' '.join(h)}" for p, h in enumerate(event["hands"]))
-            return f"Hand {event['hand'] + 1}, player_{event['leader']} leads. {hands}"
+            return f"Hand {event['hand'] + 1}, player_{event['leader']} leads. {dealt_hands(event)}"
         if kind == "declare":
             who = f"player_{event['player']}"
             if event["choice"] == "call":
@@ -205,8 +198,6 @@ class KopGame(Game):
             if event["choice"] == "silent":
                 return f"{who} passes (secretly: both black queens, a silent solo)"
             return f"{who} passes"
-        if kind == "play":
-            return f"player_{event['player']} plays {event['card']}"
         if kind == events.TRICK:
             return f"player_{event['winner']} takes {' '.join(event['cards'])} ({event['points']})"
         if kind == "hand_end":
@@ -222,11 +213,7 @@ class KopGame(Game):
                 f"Hand {event['hand'] + 1}: black queens' side ({queens}) {pts[0]}, "
                 f"others {pts[1]}; {result}; victory cards {event['victory_cards']}"
             )
-        if kind == events.GAME_OVER:
-            return f"Game over: places {event['places']}, scores {event['scores']}"
-        if kind == "truncated":
-            return f"Stopped after {counted(event['hands'], 'hand')} (max_hands): no result"
-        raise KeyError(kind)
+        return super().describe_event(event)
 
 
 def make_game(num_players: int = 4, **options: Any) -> KopGame:

@@ -119,14 +119,12 @@ class MatapesaGame(Game):
         kind = event["type"]
         if kind == "out_of_play":
             return "out of play, face up: " + (" ".join(event["cards"]) or "none")
-        if kind == events.PLAY:
-            return f"player_{event['player']} plays {event['card']}"
         if kind == events.TRICK:
             cards = " ".join(event["cards"])
             return f"player_{event['player']} wins trick {event['trick']} ({cards})"
         if kind == events.GAME_OVER:
             return f"player_{event['loser']} won the last trick with {event['card']} and loses"
-        raise KeyError(kind)
+        return super().describe_event(event)
 
     def end_info(self, state: State) -> dict[str, Any]:
         info = super().end_info(state)

@@ -15,13 +15,13 @@ from typing import Any
 
 from ...core.table import (
     card_faces,
-    counted,
     legal_moves,
     seat_entry,
     seen_log,
     table_dict,
     zone,
 )
+from ...core.text import counted
 from .cards import COLOUR, COLOUR_NAMES, COLOURS, NUM_CARDS, RULE_NAMES, card_name
 from .engine import Red7View, State, action_cards
 

@@ -19,7 +19,7 @@ from ... import cards as std
 from ...core import events
 from ...core.encoding import code_table, layout, one_hot, one_hots, seat_one_hots
 from ...core.game import Game, action_index
-from ...core.table import counted
+from ...core.text import dealt_hands, result_line
 from . import SPEC
 from .engine import (
     BEHI_TER,
@@ -165,20 +165,14 @@ class TekaGame(Game):
         if view.legal:
             lines.append("Legal: " + ", ".join(action_name(a) for a in view.legal))
         if state.phase == OVER:
-            outcome = state.outcome()
-            if outcome is None:
-                stopped = counted(state.hand_no + 1, "hand")
-                lines.append(f"Stopped after {stopped} (max_hands): no result")
-            else:
-                places = ", ".join(f"player_{p} {k}" for p, k in enumerate(outcome.places))
-                lines.append(f"Game over. Places: {places}")
+            lines.append(result_line(state, state.hand_no + 1))
         return "\n".join(lines)
 
     def describe_event(self, event: dict[str, Any]) -> str:
         kind = event["type"]
         if kind == "deal":
-            hands = "; ".join(f"player_{p}: {' '.join(h)}" for p, h in enumerate(event["hands"]))
-            return f"Hand {event['hand'] + 1}, dealt by player_{event['dealer']}. {hands}"
+            dealer = f"player_{event['dealer']}"
+            return f"Hand {event['hand'] + 1}, dealt by {dealer}. {dealt_hands(event)}"
         if kind == "redeal":
             who = ", ".join(f"player_{p}" for p in event["players"])
             return f"No ace, king, queen or jack for {who}: a new deal"
@@ -192,8 +186,6 @@ class TekaGame(Game):
             return f"player_{event['player']} names {event['suit']} trumps"
         if kind == "raise":
             return f"player_{event['player']} raises the contract to {event['contract']}"
-        if kind == "play":
-            return f"player_{event['player']} plays {event['card']}"
         if kind == events.TRICK:
             return f"player_{event['winner']} takes {' '.join(event['cards'])}"
         if kind == "hand_end":
@@ -204,11 +196,7 @@ class TekaGame(Game):
                 f"Hand {event['hand'] + 1}: {side} bid {what}, took {event['tricks']}: {result}; "
                 f"points {event['points']}, total {event['scores']}"
             )
-        if kind == events.GAME_OVER:
-            return f"Game over: places {event['places']}, points {event['scores']}"
-        if kind == "truncated":
-            return f"Stopped after {counted(event['hands'], 'hand')} (max_hands): no result"
-        raise KeyError(kind)
+        return super().describe_event(event)
 
 
 def _played(state: State, lead: int, cards: Sequence[int]) -> str:

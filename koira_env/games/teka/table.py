@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...cards import NUM_CARDS, card_name
-from ...core.table import counted, legal_moves, score_sheet, seat_entry, seen_log, table_dict, zone
+from ...core.table import legal_moves, score_sheet, seat_entry, seen_log, table_dict, zone
+from ...core.text import counted
 from .engine import HAND_SIZE, SUIT_WORDS, State, TekaView, action_name
 
 

@@ -17,6 +17,7 @@ import numpy as np
 from ...core import events
 from ...core.encoding import code_table, layout, one_hot, one_hots, seat_one_hots
 from ...core.game import Game, action_index
+from ...core.text import dealt_hands, result_line
 from . import SPEC, engine
 from .engine import (
     BID,
@@ -177,12 +178,7 @@ class WhistGame(Game):
             f"{names[seat]} holds: " + (" ".join(map(card_name, state.hands[seat])) or "-")
         )
         if over:
-            outcome = state.outcome()
-            assert outcome is not None
-            lines.append(
-                "game over; places: "
-                + ", ".join(f"{names[p]} {outcome.places[p]}" for p in range(n))
-            )
+            lines.append(result_line(state, state.hand_no))
         else:
             what = "bid" if state.phase == BIDDING else "play"
             lines.append(f"to {what}: {names[state.current]}")
@@ -191,10 +187,9 @@ class WhistGame(Game):
     def describe_event(self, event: dict[str, Any]) -> str:
         kind = event["type"]
         if kind == "deal":
-            hands = "; ".join(f"player_{p}: {' '.join(h)}" for p, h in enumerate(event["hands"]))
             return (
                 f"hand {event['hand'] + 1}: player_{event['dealer']} deals {event['size']} "
-                f"card(s) each ({hands}); aside: {' '.join(event['aside']) or '-'}"
+                f"card(s) each ({dealt_hands(event)}); aside: {' '.join(event['aside']) or '-'}"
             )
         if kind == "bid":
             return f"player_{event['player']} bids {event['bid']}"
@@ -209,11 +204,7 @@ class WhistGame(Game):
                     zip(event["scores"], event["bids"], event["tricks"], event["lost"], strict=True)
                 )
             )
-        if kind == events.GAME_OVER:
-            return "game over; places: " + ", ".join(
-                f"player_{p} {place}" for p, place in enumerate(event["places"])
-            )
-        raise KeyError(kind)
+        return super().describe_event(event)
 
 
 def _value(value: int) -> str:

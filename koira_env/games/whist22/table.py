@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.table import counted, legal_moves, score_sheet, seat_entry, seen_log, table_dict, zone
+from ...core.table import legal_moves, score_sheet, seat_entry, seen_log, table_dict, zone
+from ...core.text import counted
 from .engine import ASIDE, FOOL, FOOL_HIGH, NUM_CARDS, State, WhistView, action_name, card_name
 
 
