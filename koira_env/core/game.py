@@ -173,6 +173,24 @@ class Outcome:
         return {**data, **self.extra}
 
 
+def outcome_by_scores(
+    scores: Sequence[float],
+    *,
+    teams: tuple[int, ...] | None = None,
+    extra: dict[str, Any] | None = None,
+) -> Outcome:
+    """The usual result: places by score, highest first (equal scores share a place), the
+    returns of those places, the scores as floats."""
+    places = places_from_scores(scores)
+    return Outcome(
+        places=tuple(places),
+        returns=tuple(returns_from_places(places)),
+        scores=tuple(float(s) for s in scores),
+        teams=teams,
+        extra={} if extra is None else extra,
+    )
+
+
 class State(Protocol):
     """One game in progress; engines implement this with plain slots for speed."""
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...core import events
 from ...core.deck import hand_deck
-from ...core.game import Outcome, places_from_scores, returns_from_places
+from ...core.game import Outcome, outcome_by_scores, places_from_scores
 from ...core.state import EngineState
 from .cards import (
     COPIES,
@@ -136,32 +136,6 @@ class DoisView(NamedTuple):
 class State(EngineState):
     """A game of Dois in progress: build it with ``DoisGame.new_state``; advance with ``apply``."""
 
-    __slots__ = (
-        "bids",
-        "decks_used",
-        "first",
-        "hand_delta",
-        "hand_no",
-        "hands",
-        "in_trick",
-        "leader",
-        "number",
-        "phase",
-        "played",
-        "plays",
-        "remains",
-        "rules",
-        "scores",
-        "shown",
-        "step",
-        "suit",
-        "tricks_played",
-        "trump",
-        "trumps_seen",
-        "void",
-        "won",
-    )
-    # clone (core.state) copies these lists one level deep, NESTED two; other slots are shared
     COPIED = (
         "bids",
         "hand_delta",
@@ -175,6 +149,20 @@ class State(EngineState):
         "won",
     )
     NESTED = ("hands", "plays")
+    SHARED = (
+        "decks_used",
+        "first",
+        "hand_no",
+        "in_trick",
+        "leader",
+        "phase",
+        "rules",
+        "shown",
+        "step",
+        "tricks_played",
+        "trump",
+    )
+    __slots__ = COPIED + NESTED + SHARED
 
     def __init__(self, game: DoisGame, deck: list[int], seed: Any, log: bool = False) -> None:
         n = game.num_players
@@ -438,13 +426,7 @@ class State(EngineState):
         """Places by total score (equal scores share a place), once the game is over."""
         if self.phase != OVER:
             return None
-        places = places_from_scores(self.scores)
-        return Outcome(
-            places=tuple(places),
-            returns=tuple(returns_from_places(places)),
-            scores=tuple(float(s) for s in self.scores),
-            extra={"hands": self.hand_no},
-        )
+        return outcome_by_scores(self.scores, extra={"hands": self.hand_no})
 
     # ------------------------------------------------------------------ copies and views
 

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from ...core import events
 from ...core.deck import hand_deck
-from ...core.game import Outcome, places_from_scores, returns_from_places
+from ...core.game import Outcome, outcome_by_scores
 from ...core.state import EngineState
 from .cards import (
     BLACK_QUEENS,
@@ -79,31 +79,21 @@ class KopView(NamedTuple):
 class State(EngineState):
     """A game of Kop in progress: build it with ``KopGame.new_state``; advance with ``apply``."""
 
-    __slots__ = (
+    COPIED = ("by", "hand_delta", "loc", "points", "side", "side_points", "trick", "tricks", "vc")
+    NESTED = ("hands",)
+    SHARED = (
         "best",
         "best_seat",
-        "by",
         "called_jack",
         "decider",
         "decision",
-        "hand_delta",
         "hand_no",
-        "hands",
         "leader",
-        "loc",
         "phase",
-        "points",
         "rules",
-        "side",
-        "side_points",
-        "trick",
         "trick_leader",
-        "tricks",
-        "vc",
     )
-    # clone (core.state) copies these lists one level deep, NESTED two; other slots are shared
-    COPIED = ("by", "hand_delta", "loc", "points", "side", "side_points", "trick", "tricks", "vc")
-    NESTED = ("hands",)
+    __slots__ = COPIED + NESTED + SHARED
 
     def __init__(self, game: Any, deck: list[int], seed: Any, log: bool = False) -> None:
         super().__init__(game, PLAYERS, deck, seed, log)
@@ -326,22 +316,9 @@ class State(EngineState):
         if self.phase != OVER or self.truncated:
             return None
         if self.rules.single_hand:
-            scores = self.hand_delta
-            places = places_from_scores(scores)
-            return Outcome(
-                places=tuple(places),
-                returns=tuple(returns_from_places(places)),
-                scores=tuple(float(s) for s in scores),
-                teams=tuple(self.side),
-                extra={"points": self.side_points[:]},
-            )
-        places = places_from_scores(self.vc)
-        return Outcome(
-            places=tuple(places),
-            returns=tuple(returns_from_places(places)),
-            scores=tuple(float(v) for v in self.vc),
-            extra={"hands": self.hand_no + 1},
-        )
+            extra = {"points": self.side_points[:]}
+            return outcome_by_scores(self.hand_delta, teams=tuple(self.side), extra=extra)
+        return outcome_by_scores(self.vc, extra={"hands": self.hand_no + 1})
 
     # ------------------------------------------------------------------ copies and views
 

@@ -68,26 +68,19 @@ class MatapesaView(NamedTuple):
 class State(EngineState):
     """A Mätäpesä game in progress; build it with ``MatapesaGame.new_state``."""
 
-    __slots__ = (
-        "counts",
-        "hand_sizes",
+    COPIED = ("hand_sizes", "in_hands", "loc", "plays", "tricks_won")
+    NESTED = ("counts", "played")
+    SHARED = (
         "high",
-        "in_hands",
         "leader",
-        "loc",
         "loser",
         "need",
         "out_counts",
-        "played",
-        "plays",
         "trick_start",
         "tricks_done",
-        "tricks_won",
         "winner",
     )
-    # clone (core.state) copies these lists one level deep, NESTED two; other slots are shared
-    COPIED = ("hand_sizes", "in_hands", "loc", "plays", "tricks_won")
-    NESTED = ("counts", "played")
+    __slots__ = COPIED + NESTED + SHARED
 
     def __init__(self, game: Any, deck: list[int], seed: Any, log: bool) -> None:
         """Deal ``deck``: one card at a time from player_0, ``52 // n`` each; the rest is

@@ -139,31 +139,6 @@ class Red7View(NamedTuple):
 class State(EngineState):
     """A game of Red7 in progress; build it with ``Red7Game.new_state``."""
 
-    __slots__ = (
-        "active",
-        "alive",
-        "best",
-        "canvas",
-        "draw",
-        "eliminated",
-        "folded",
-        "groups",
-        "hands",
-        "is_terminal",
-        "keys",
-        "leaders",
-        "leading",
-        "locs",
-        "masks",
-        "palettes",
-        "result",
-        "round",
-        "rule",
-        "scored",
-        "scores",
-        "winner",
-    )
-    # clone (core.state) copies these lists one level deep, NESTED two; other slots are shared
     COPIED = (
         "active",
         "best",
@@ -178,6 +153,8 @@ class State(EngineState):
         "scores",
     )
     NESTED = ("folded", "groups", "hands", "palettes", "scored")
+    SHARED = ("alive", "is_terminal", "result", "round", "rule", "winner")
+    __slots__ = COPIED + NESTED + SHARED
 
     def __init__(self, game: Red7Game, deck: list[int], seed: Any, log: bool) -> None:
         n = game.num_players

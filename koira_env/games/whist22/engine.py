@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...core import events
 from ...core.deck import hand_deck
-from ...core.game import Outcome, places_from_scores, returns_from_places
+from ...core.game import Outcome, outcome_by_scores, places_from_scores
 from ...core.state import EngineState
 
 if TYPE_CHECKING:
@@ -103,29 +103,22 @@ class State(EngineState):
     plays are the hand itself (plus ``FOOL_HIGH``) in increasing order.
     """
 
-    __slots__ = (
+    COPIED = ("bids", "loc", "scores", "trick", "won")
+    NESTED = ("hands", "played")
+    SHARED = (
         "best",
         "best_player",
         "bid_total",
-        "bids",
         "bids_made",
         "first",
         "fool",
         "hand_no",
-        "hands",
         "leader",
-        "loc",
         "phase",
-        "played",
-        "scores",
         "size",
-        "trick",
         "tricks_played",
-        "won",
     )
-    # clone (core.state) copies these lists one level deep, NESTED two; other slots are shared
-    COPIED = ("bids", "loc", "scores", "trick", "won")
-    NESTED = ("hands", "played")
+    __slots__ = COPIED + NESTED + SHARED
 
     def __init__(self, game: WhistGame, deck: list[int], seed: Any, log: bool = False) -> None:
         n = game.num_players
@@ -210,13 +203,7 @@ class State(EngineState):
         """Places by final score (highest first, equal scores share), once the game is over."""
         if self.phase != OVER:
             return None
-        places = places_from_scores(self.scores)
-        return Outcome(
-            places=tuple(places),
-            returns=tuple(returns_from_places(places)),
-            scores=tuple(self.scores),
-            extra={"hands": self.hand_no},
-        )
+        return outcome_by_scores(self.scores, extra={"hands": self.hand_no})
 
     # ------------------------------------------------------------------ apply
     def _bid(self, bid: int) -> None:
