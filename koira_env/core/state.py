@@ -12,10 +12,10 @@ A pure-Python engine's ``State`` subclasses ``EngineState`` and writes only its 
 * its slots in three groups, each name written once: ``COPIED``, those ``clone`` copies one
   level deep (a list, a bytearray), ``NESTED``, two (a list of lists), and ``SHARED``, the
   rest, which copies share (ints, tuples, the frozen rules); then
-  ``__slots__ = COPIED + NESTED + SHARED``. ``clone`` is then written out for the class, field by field, the way dataclasses
-  writes ``__init__``: search clones all the time, and straight-line code is as fast as a
-  hand-written body. A game whose fields need more (Koira's trick of lists) writes its own,
-  starting from ``_copy()``.
+  ``__slots__ = COPIED + NESTED + SHARED``. ``clone`` is then written out for the class,
+  field by field, the way dataclasses writes ``__init__``: search clones all the time, and
+  straight-line code is as fast as a hand-written body. A game whose fields need more
+  (Koira's trick of lists) writes its own, starting from ``_copy()``.
 
 ``apply`` is the template: integers only (numpy's too; ``as_action``), the legality check,
 then ``_act``; an illegal action raises ``IllegalActionError`` worded by ``_illegal`` and

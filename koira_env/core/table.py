@@ -85,6 +85,24 @@ def legal_moves(
     return [{"action": a, "name": game.action_name(a), "cards": list(cards(a))} for a in legal]
 
 
+def visible_hands(state: State, seat: int | None) -> list[Any]:
+    """Each seat's hand as ``seat`` may see it: its own only (``None`` for the others), or
+    every hand in the full view (``seat`` ``None``, for replays)."""
+    return [state.view(p).hand if seat is None or p == seat else None for p in range(state.n)]
+
+
+def hidden_deal(event: dict[str, Any], seat: int, *face_down: str) -> dict[str, Any]:
+    """A ``deal`` event as ``seat`` saw it: its own hand; the other hands, and the card lists
+    named in ``face_down`` (the undealt cards, those set aside), as ``"?"`` cards."""
+    hands = [h if p == seat else ["?"] * len(h) for p, h in enumerate(event["hands"])]
+    return {**event, "hands": hands, **{name: ["?"] * len(event[name]) for name in face_down}}
+
+
+def public(event: dict[str, Any], seat: int) -> dict[str, Any]:
+    """``seen`` of a game whose every event is public as logged."""
+    return event
+
+
 def seen_log(
     state: State, seat: int | None, seen: Callable[[dict[str, Any], int], dict[str, Any]]
 ) -> list[str]:
@@ -176,13 +194,14 @@ def table_dict(
     seats: list[dict[str, Any]],
     zones: list[dict[str, Any]],
     moves: list[dict[str, Any]],
-    log: list[str],
+    seen: Callable[[dict[str, Any], int], dict[str, Any]] = public,
     scores: dict[str, Any] | None = None,
     faces: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The whole dict: the game's parts plus the public facts every game shares
-    (``scores``: a ``score_sheet`` for the games of many hands; ``faces``: ``card_faces``
-    for a deck of coloured cards)."""
+    """The whole dict: the game's parts plus the public facts every game shares. ``moves``
+    are the viewer's (none in the full view, which has no viewer); ``seen`` is the game's
+    redaction of the log for a seat (``seen_log``); ``scores``: a ``score_sheet`` for the
+    games of many hands; ``faces``: ``card_faces`` for a deck of coloured cards."""
     game = state.game
     outcome = state.outcome() if state.is_terminal else None
     result = None
@@ -198,8 +217,8 @@ def table_dict(
         "status": status,
         "seats": seats,
         "zones": zones,
-        "moves": moves,
-        "log": log,
+        "moves": [] if viewer is None else moves,
+        "log": seen_log(state, viewer, seen),
         "scores": scores,
         "faces": faces,
         "result": result,
