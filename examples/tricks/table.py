@@ -5,14 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from koira_env.core.table import hidden_deal, legal_moves, seat_entry, table_dict, zone
+from koira_env.core.table import legal_moves, seat_entry, table_dict, zone
 from koira_env.core.text import counted
 
 from .engine import State, card_name
-
-
-def _seen(event: dict[str, Any], seat: int) -> dict[str, Any]:
-    return hidden_deal(event, seat) if event["type"] == "deal" else event
 
 
 def table(state: State, seat: int | None) -> dict[str, Any]:
@@ -32,5 +28,4 @@ def table(state: State, seat: int | None) -> dict[str, Any]:
         seats=seats,
         zones=[zone("trick", plays=[(p, [card_name(c)]) for p, c in view.trick])],
         moves=legal_moves(state.game, view.legal, lambda a: [card_name(a)]),
-        seen=_seen,
     )

@@ -13,7 +13,6 @@ from typing import Any
 
 from ...core.table import (
     card_faces,
-    hidden_deal,
     legal_moves,
     score_sheet,
     seat_entry,
@@ -65,12 +64,6 @@ def _seat(view: DoisView, p: int, hand: Any) -> dict[str, Any]:
     return seat_entry(p, shown, held - len(shown), piles, info, flags)
 
 
-def _seen(event: dict[str, Any], seat: int) -> dict[str, Any]:
-    """A deal as ``seat`` saw it: its own hand; the other hands and the undealt cards face
-    down (a redeal's shown hand is public)."""
-    return hidden_deal(event, seat, "undealt") if event["type"] == "deal" else event
-
-
 def _status(view: DoisView) -> str:
     if view.phase == "over":
         return f"game over after {view.hand_no} hand(s)"
@@ -112,7 +105,7 @@ def table(state: State, seat: int | None) -> dict[str, Any]:
         seats=[_seat(view, p, hands[p]) for p in range(n)],
         zones=zones,
         moves=legal_moves(state.game, view.legal, _move_cards),
-        seen=_seen,
+        face_down=("undealt",),
         scores=score_sheet(
             state,
             "score after each hand (the hand's change)",

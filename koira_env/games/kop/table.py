@@ -10,15 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.table import (
-    hidden_deal,
-    legal_moves,
-    score_sheet,
-    seat_entry,
-    table_dict,
-    visible_hands,
-    zone,
-)
+from ...core.table import legal_moves, score_sheet, seat_entry, table_dict, visible_hands, zone
 from ...core.text import counted
 from .cards import NUM_CARDS, card_name
 from .engine import HAND_SIZE, KopView, State
@@ -50,10 +42,8 @@ def _seat(view: KopView, p: int, hand: Any, sides: list[int]) -> dict[str, Any]:
 
 
 def _seen(event: dict[str, Any], seat: int) -> dict[str, Any]:
-    """An event as ``seat`` saw it: a deal shows its own hand only; a declaration is what
-    was announced unless it is the seat's own."""
-    if event["type"] == "deal":
-        return hidden_deal(event, seat)
+    """An event as ``seat`` saw it: a declaration is what was announced unless it is the
+    seat's own."""
     if event["type"] == "declare" and event["player"] != seat:
         return {**event, "choice": event["announce"]}
     return event

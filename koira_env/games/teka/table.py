@@ -11,15 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...cards import NUM_CARDS, card_name
-from ...core.table import (
-    hidden_deal,
-    legal_moves,
-    score_sheet,
-    seat_entry,
-    table_dict,
-    visible_hands,
-    zone,
-)
+from ...core.table import legal_moves, score_sheet, seat_entry, table_dict, visible_hands, zone
 from ...core.text import counted
 from .engine import HAND_SIZE, SUIT_WORDS, State, TekaView, action_name
 
@@ -49,11 +41,6 @@ def _seat(view: TekaView, p: int, hand: Any) -> dict[str, Any]:
     if p == view.out:
         flags.append("sits out")
     return seat_entry(p, shown, held - len(shown), (), info, flags)
-
-
-def _seen(event: dict[str, Any], seat: int) -> dict[str, Any]:
-    """An event as ``seat`` saw it: a deal shows its own hand only."""
-    return hidden_deal(event, seat) if event["type"] == "deal" else event
 
 
 def _status(state: State, view: TekaView) -> str:
@@ -89,7 +76,6 @@ def table(state: State, seat: int | None) -> dict[str, Any]:
         seats=[_seat(view, p, hands[p]) for p in range(state.n)],
         zones=_zones(view),
         moves=legal_moves(state.game, view.legal, _move_cards),
-        seen=_seen,
         scores=score_sheet(
             state,
             "the sides' points after each hand (the hand's points)",

@@ -10,15 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.table import (
-    hidden_deal,
-    legal_moves,
-    score_sheet,
-    seat_entry,
-    table_dict,
-    visible_hands,
-    zone,
-)
+from ...core.table import legal_moves, score_sheet, seat_entry, table_dict, visible_hands, zone
 from ...core.text import counted
 from .engine import ASIDE, FOOL, FOOL_HIGH, NUM_CARDS, State, WhistView, action_name, card_name
 
@@ -43,11 +35,6 @@ def _seat(view: WhistView, p: int, hand: Any) -> dict[str, Any]:
     flags = ["dealer"] if p == view.dealer and view.phase != "over" else []
     piles = [zone("played", cards=_cards(view.played[p]))]
     return seat_entry(p, shown, held - len(shown), piles, info, flags)
-
-
-def _seen(event: dict[str, Any], seat: int) -> dict[str, Any]:
-    """A deal as ``seat`` saw it: its own hand; the other hands and the rest face down."""
-    return hidden_deal(event, seat, "aside") if event["type"] == "deal" else event
 
 
 def _status(view: WhistView) -> str:
@@ -82,7 +69,7 @@ def table(state: State, seat: int | None) -> dict[str, Any]:
         seats=[_seat(view, p, hands[p]) for p in range(state.n)],
         zones=zones,
         moves=legal_moves(state.game, view.legal, _move_cards),
-        seen=_seen,
+        face_down=("aside",),
         scores=score_sheet(
             state,
             "score after each hand (tricks won / bid)",
