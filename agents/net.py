@@ -21,7 +21,7 @@ import numpy as np
 
 from koira_env.core.game import Game
 
-from .ppo import MODELS, check_compatible, model_metadata
+from .ppo import MODELS, check_compatible, check_format, model_metadata
 
 if TYPE_CHECKING:
     from koira_env.core.agent import Turn
@@ -119,11 +119,8 @@ def _load(path: str, mtime_ns: int, size: int) -> NetPolicy:
         raise ValueError(
             f"{path} is not a koira network (corrupt or another file: {err})"
         ) from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        found = meta.get("format") if isinstance(meta, dict) else None
-        raise ValueError(f"{path} has network format {found!r}, expected {FORMAT!r}")
     try:
-        return NetPolicy(arrays, meta)
+        return NetPolicy(arrays, check_format(meta, path, "network", FORMAT))
     except KeyError as err:
         raise ValueError(f"{path} lacks the layer {err} its metadata promises") from None
 

@@ -328,19 +328,3 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rollouts", type=int, default=None, help="rollouts per point (default 80)")
     p.add_argument("--rules", default="koira")
     p.add_argument("--policy", default="greedy", help="bot for every seat (sampling and rollouts)")
-
-
-def main(args: argparse.Namespace) -> dict[str, Any]:
-    return run(
-        args.out,
-        quick=args.quick,
-        deals=args.deals,
-        rollouts=args.rollouts,
-        seed=args.seed,
-        rules=args.rules,
-        policy=args.policy,
-        workers=args.workers,
-        max_tasks=args.max_tasks,
-        progress=not args.quiet,
-        backend=Backend(args.backend, args.address),
-    )
