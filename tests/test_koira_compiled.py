@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from helpers import play_budgeted, run_chunks
+from helpers import play_budgeted, play_cases, run_chunks
 from lockstep import assert_envs_play_alike
 from scenario import phase_two
 from test_env_observation import GOLDEN_OBSERVATIONS, random_states
@@ -334,19 +334,11 @@ def play_light(pair: tuple[KoiraGame, KoiraGame], seed: int, log: bool) -> int:
 def _chunk(chunk: int, chunks: int, total: int) -> tuple[int, int]:
     """Play games ``chunk, chunk + chunks, ...`` below ``total``, cycling through the cases:
     one in 1,000 as fully as the default run (``play_both``), the rest with ``play_light``."""
-    played = steps = 0
-    pairs = {}
-    for g in range(chunk, total, chunks):
-        case = CASES[g % len(CASES)]
-        case_id = _case_id(case)
-        if case_id not in pairs:
-            pairs[case_id] = games(*case)
-        if g % 1000 == 0:
-            steps += play_both(pairs[case_id], g)
-        else:
-            steps += play_light(pairs[case_id], g, log=g % 10 == 0)
-        played += 1
-    return played, steps
+    return play_cases(chunk, chunks, total, CASES, games, _play_one)
+
+
+def _play_one(pair: tuple, g: int) -> int:
+    return play_both(pair, g) if g % 1000 == 0 else play_light(pair, g, log=g % 10 == 0)
 
 
 @pytest.mark.slow

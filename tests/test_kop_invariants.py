@@ -13,6 +13,7 @@ from helpers import (
     random_game,
     random_moves,
     replayed,
+    swapped_deals,
 )
 from kop_scenario import deal, declare, play
 
@@ -101,18 +102,7 @@ def test_hidden_cards_swapped_change_nothing_a_seat_observes_until_seen():
     pass match."""
     game = make_game(4)
     checked = 0
-    for seed in range(400):
-        rng = random.Random(seed)
-        deck = game.new_state(seed=seed).deck[:16]
-        seat = rng.randrange(4)
-        a, b = rng.sample([i for i in range(16) if i % 4 != seat], 2)
-        if a % 4 == b % 4:
-            continue
-        swapped = deck[:]
-        swapped[a], swapped[b] = swapped[b], swapped[a]
-        one = game.new_state(deck, seed=seed)
-        two = game.new_state(swapped, seed=seed)
-        hidden = {deck[a], deck[b]}
+    for one, two, seat, hidden, rng in swapped_deals(game, range(400), lambda i: i % 4):
         moves = random_moves(rng)
         checked += play_in_step(one, two, [seat], moves, hidden.__contains__, translate=quietly)
     assert checked > 1000

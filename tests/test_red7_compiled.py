@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from helpers import play_budgeted, run_chunks
+from helpers import play_budgeted, play_cases, run_chunks
 from lockstep import assert_envs_play_alike
 from red7_scenario import deal, turn
 
@@ -383,33 +383,27 @@ def _chunk(chunk: int, chunks: int, total: int) -> tuple[int, int]:
     """Play games ``chunk, chunk + chunks, ...`` below ``total``, cycling through the cases:
     one in 50 as fully as the default run (``play_both``), the rest comparing the turns,
     legal sets and observations of the actor, and the whole state and log at the end."""
-    played = steps = 0
-    pairs: dict[str, tuple[Red7Game, Red7Game]] = {}
-    for g in range(chunk, total, chunks):
-        case = CASES[g % len(CASES)]
-        key = _case_id(case)
-        if key not in pairs:
-            pairs[key] = games(*case)
-        py, co = pairs[key]
-        if g % 50 == 0:
-            steps += play_both(pairs[key], g)
-        else:
-            ref = py.new_state(seed=g, log=g % 2 == 0)
-            com = co.new_state(seed=g, log=g % 2 == 0)
-            rng = random.Random(g)
-            while not ref.is_terminal:
-                legal = ref.legal_actions()
-                assert com.legal_actions() == legal and com.current == ref.current, g
-                seat = ref.current
-                assert co.observation(com, seat).tobytes() == py.observation(ref, seat).tobytes()
-                action = rng.choice(legal)
-                ref.apply(action)
-                com.apply(action)
-            assert snapshot(com) == snapshot(ref), g
-            assert com.returns() == ref.returns() and com.outcome() == ref.outcome(), g
-            steps += ref.actions_taken
-        played += 1
-    return played, steps
+    return play_cases(chunk, chunks, total, CASES, games, _play_one)
+
+
+def _play_one(pair: tuple[Red7Game, Red7Game], g: int) -> int:
+    if g % 50 == 0:
+        return play_both(pair, g)
+    py, co = pair
+    ref = py.new_state(seed=g, log=g % 2 == 0)
+    com = co.new_state(seed=g, log=g % 2 == 0)
+    rng = random.Random(g)
+    while not ref.is_terminal:
+        legal = ref.legal_actions()
+        assert com.legal_actions() == legal and com.current == ref.current, g
+        seat = ref.current
+        assert co.observation(com, seat).tobytes() == py.observation(ref, seat).tobytes()
+        action = rng.choice(legal)
+        ref.apply(action)
+        com.apply(action)
+    assert snapshot(com) == snapshot(ref), g
+    assert com.returns() == ref.returns() and com.outcome() == ref.outcome(), g
+    return ref.actions_taken
 
 
 @pytest.mark.slow

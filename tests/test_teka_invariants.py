@@ -14,6 +14,7 @@ from helpers import (
     random_game,
     random_moves,
     replayed,
+    swapped_deals,
 )
 from teka_scenario import STRONG, check_cards, deal, play
 
@@ -108,20 +109,9 @@ def test_hidden_cards_swapped_change_nothing_a_seat_observes_until_seen():
     (observation bytes and its legal actions) until one of them is played."""
     game = make_game(4)
     checked = 0
-    for seed in range(150):
-        rng = random.Random(seed)
-        deck = game.new_state(seed=seed).deck[:52]
-        seat = rng.randrange(4)
-        a, b = rng.sample([i for i in range(52) if i // 13 != seat], 2)
-        if a // 13 == b // 13:
-            continue
-        swapped = deck[:]
-        swapped[a], swapped[b] = swapped[b], swapped[a]
-        one = game.new_state(deck, seed=seed)
-        two = game.new_state(swapped, seed=seed)
+    for one, two, seat, hidden, rng in swapped_deals(game, range(150), lambda i: i // 13):
         if one.deal_no or two.deal_no:
             continue  # a swap that leaves a hand without honours redeals
-        hidden = {deck[a], deck[b]}
         checked += play_in_step(one, two, [seat], random_moves(rng), hidden.__contains__)
     assert checked > 1000
 
