@@ -183,24 +183,23 @@ def main() -> int:
     os.environ.update({k: cluster.env[k] for k in ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN_PATH")})
     os.environ.update(RAY_USAGE_STATS_ENABLED="0")
     os.environ.pop("RAY_ADDRESS", None)
-    local = Backend("ray")
-    start = time.perf_counter()
-    local.parallelism(None)
-    ray_start = time.perf_counter() - start
-    runs["ray 1 node"] = timed_tournament(config, root / "ray1", local)
-    overhead["ray 1 node"] = task_overheads(local)
-    local.release()
 
+    def on_ray(name: str, folder: str, backend: Backend) -> tuple[float, int]:
+        """Start (or reach) the Ray backend, time the tournament and the task overheads on
+        it, release it; the seconds to start and its CPUs."""
+        start = time.perf_counter()
+        cpus = backend.parallelism(None)
+        seconds = time.perf_counter() - start
+        runs[name] = timed_tournament(config, root / folder, backend)
+        overhead[name] = task_overheads(backend)
+        backend.release()
+        return seconds, cpus
+
+    ray_start, _ = on_ray("ray 1 node", "ray1", Backend("ray"))
     try:
         cluster.start()
         cluster.start()
-        remote = Backend("ray", cluster.address)
-        start = time.perf_counter()
-        cpus = remote.parallelism(None)
-        connect = time.perf_counter() - start
-        runs["ray 2 nodes"] = timed_tournament(config, root / "ray2", remote)
-        overhead["ray 2 nodes"] = task_overheads(remote)
-        remote.release()
+        connect, cpus = on_ray("ray 2 nodes", "ray2", Backend("ray", cluster.address))
     finally:
         cluster.stop()
         shutil.rmtree(root / "ray", ignore_errors=True)

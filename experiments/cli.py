@@ -305,10 +305,7 @@ def _add_run_args(p: argparse.ArgumentParser, workers: str, stop: str, stopped: 
     """Where and how far a resumable run goes: ``--workers`` (default ``workers``), the
     backend and its address, ``stop`` (after this many new ``stopped``) and ``--quiet``."""
     p.add_argument(
-        "--workers",
-        type=_at_least(1),
-        default=None,
-        help=f"processes, or Ray tasks at once (default {workers})",
+        "--workers", type=_at_least(1), help=f"processes, or Ray tasks at once (default {workers})"
     )
     p.add_argument(
         "--backend",
@@ -321,12 +318,7 @@ def _add_run_args(p: argparse.ArgumentParser, workers: str, stop: str, stopped: 
         help="with --backend ray: the cluster (head host:port, ray://host:port or auto); "
         "default: the Ray job's cluster, else a Ray started on this machine",
     )
-    p.add_argument(
-        stop,
-        type=_at_least(0),
-        default=None,
-        help=f"stop after this many new {stopped} (resumable)",
-    )
+    p.add_argument(stop, type=_at_least(0), help=f"stop after this many new {stopped} (resumable)")
     p.add_argument("--quiet", action="store_true", help="no progress output")
 
 

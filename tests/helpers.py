@@ -109,6 +109,39 @@ def check_champion_repeats(game: Any) -> None:
     assert first.actions == again.actions and not first.truncated
 
 
+def try_illegal(ref: Any, com: Any, rng: random.Random, snapshot: Callable[[Any], Any]) -> None:
+    """Illegal, out-of-range and non-integer actions raise the same error on the reference
+    engine ``ref`` and the compiled ``com`` and change nothing (``snapshot``: the state as a
+    comparable value); numpy integers are accepted as the ints they are."""
+    import pytest
+
+    from koira_env.core.game import IllegalActionError
+
+    legal = ref.legal_actions()
+    num_actions = ref.game.num_actions
+    illegal = [a for a in range(num_actions) if a not in legal]
+    before = snapshot(com)
+    for bad in [rng.choice(illegal), -1, num_actions, 10**30, float(legal[0]), True, "3", None]:
+        with pytest.raises(IllegalActionError) as expected:
+            ref.apply(bad)
+        with pytest.raises(IllegalActionError) as got:
+            com.apply(bad)
+        assert str(got.value) == str(expected.value)
+    assert snapshot(com) == before
+    twin = com.clone()
+    twin.apply(np.int64(legal[-1]))
+    assert twin.history[-1] == legal[-1] and type(twin.history[-1]) is int
+
+
+def random_games(game: Any, games: int) -> Iterator[Any]:
+    """``games`` finished random games (seeds 0, 1, ...), each checked zero-sum and not
+    truncated: the slow runs' first check."""
+    for seed in range(games):
+        state = random_game(game, seed)
+        assert abs(sum(state.returns())) < 1e-9 and not state.truncated, seed
+        yield state
+
+
 def play_out(env, rng: random.Random) -> tuple[dict[str, float], dict]:
     """Random legal play of an env to the end, every observation a float32 array in [0, 1];
     the summed rewards per agent and the end info."""

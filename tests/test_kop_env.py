@@ -70,7 +70,7 @@ def test_render_shows_only_the_actors_cards_and_records_replay():
     env.step(PASS)
     text = env.render()
     assert text.startswith("Kop") and "QC AH JS QS" in text and "JC TD" not in text
-    assert "player_1 next" in text and "Legal: call silent solo" in text
+    assert "player_1 next" in text and "Legal: call, silent, solo" in text
     env.step(17)  # silent: nobody else is told
     text = env.render()
     assert "player_2 next" in text and "silent" not in text and "QS" not in text

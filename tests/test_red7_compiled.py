@@ -17,9 +17,8 @@ import pickle
 import random
 from typing import Any
 
-import numpy as np
 import pytest
-from helpers import play_budgeted, play_cases, run_chunks
+from helpers import play_budgeted, play_cases, run_chunks, try_illegal
 from lockstep import assert_envs_play_alike
 from red7_scenario import deal, turn
 
@@ -92,24 +91,6 @@ def compare(py: Red7Game, co: Red7Game, ref: Any, com: Any) -> None:
     assert co.action_mask(legal).tobytes() == py.action_mask(legal).tobytes()
 
 
-def try_illegal(ref: Any, com: Any, rng: random.Random) -> None:
-    """Illegal, out-of-range and non-integer actions raise the same error on both engines and
-    change nothing; numpy integers are accepted as the ints they are."""
-    legal = ref.legal_actions()
-    illegal = [a for a in range(NUM_ACTIONS) if a not in legal]
-    before = snapshot(com)
-    for bad in [rng.choice(illegal), -1, NUM_ACTIONS, 10**30, float(legal[0]), True, "3", None]:
-        with pytest.raises(IllegalActionError) as expected:
-            ref.apply(bad)
-        with pytest.raises(IllegalActionError) as got:
-            com.apply(bad)
-        assert str(got.value) == str(expected.value)
-    assert snapshot(com) == before
-    twin = com.clone()
-    twin.apply(np.int64(legal[-1]))
-    assert twin.history[-1] == legal[-1] and type(twin.history[-1]) is int
-
-
 def play_out(py: Red7Game, co: Red7Game, ref: Any, com: Any, rng: random.Random) -> None:
     """Play both to the end with the same random choices, comparing every step."""
     while not ref.is_terminal:
@@ -164,7 +145,7 @@ def play_both(pair: tuple[Red7Game, Red7Game], seed: int, deep: bool = True) -> 
             break
         if deep and ref.actions_taken == probe:
             assert snapshot(com) == snapshot(ref)
-            try_illegal(ref, com, rng)
+            try_illegal(ref, com, rng, snapshot)
             check_clone(py, co, ref, com, seed)
             check_determinize(py, co, ref, com, seed)
         action = rng.choice(ref.legal_actions())

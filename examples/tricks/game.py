@@ -13,6 +13,7 @@ import numpy as np
 from koira_env.core import events
 from koira_env.core.encoding import layout
 from koira_env.core.game import Game, action_index
+from koira_env.core.text import dealt_hands, hand_and_moves, result_line
 
 from . import SPEC
 from .engine import NUM_CARDS, State, card_id, card_name
@@ -66,26 +67,19 @@ class TricksGame(Game):
         lines = [
             f"{self.title}: tricks won {list(view.tricks_won)}",
             f"Trick: {trick}",
-            f"Hand of player_{seat}: {' '.join(card_name(c) for c in view.hand) or '-'}",
         ]
-        if view.legal:
-            lines.append("Legal: " + " ".join(card_name(a) for a in view.legal))
+        lines += hand_and_moves(self, seat, map(card_name, view.hand), view.legal)
         if state.is_terminal:
-            lines.append(f"Game over. Places: {list(state.outcome().places)}")
+            lines.append(result_line(state, 1))
         return "\n".join(lines)
 
     def describe_event(self, event: dict[str, Any]) -> str:
         kind = event["type"]
         if kind == events.DEAL:
-            hands = "; ".join(f"player_{p}: {' '.join(h)}" for p, h in enumerate(event["hands"]))
-            return f"Deal. {hands}"
-        if kind == events.PLAY:
-            return f"player_{event['player']} plays {event['card']}"
+            return f"Deal. {dealt_hands(event)}"
         if kind == events.TRICK:
             return f"player_{event['winner']} takes {' '.join(event['cards'])}"
-        if kind == events.GAME_OVER:
-            return f"Game over: places {event['places']}"
-        raise KeyError(kind)
+        return super().describe_event(event)  # a card played, the result (core.text)
 
 
 def make_game(num_players: int = 4, **options: Any) -> TricksGame:

@@ -335,11 +335,15 @@ class Game:
         """A few lines of the table as ``seat`` sees it (public information, its own cards)."""
         raise NotImplementedError
 
+    # the one-line wording of the game's simple event kinds: kind -> ``str.format_map`` of the
+    # event (``"player_{player} bids {bid}"``); kinds whose line needs code are its own
+    event_text: ClassVar[dict[str, str]] = {}
+
     def describe_event(self, event: dict[str, Any]) -> str:
-        """One line for a logged event (``koira replay``). A game words its own kinds and
-        hands the rest on here: the kinds every game shares (``core.text.describe_shared``),
-        ``KeyError`` for any other."""
-        return describe_shared(event)
+        """One line for a logged event (``koira replay``). A game words the kinds that need
+        code and hands the rest on here: its ``event_text``, the kinds every game shares
+        (``core.text.describe_shared``), ``KeyError`` for any other."""
+        return describe_shared(event, self.event_text)
 
     def table(self, state: State, seat: int | None) -> dict[str, Any]:
         """The table as ``seat`` sees it (``None``: everything, for replays) as a JSON-ready

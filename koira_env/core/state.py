@@ -9,13 +9,12 @@ A pure-Python engine's ``State`` subclasses ``EngineState`` and writes only its 
   keeps the rest;
 * ``_act(action)``: play a legal action (``apply`` has already recorded it);
 * ``outcome()``, ``view`` and ``determinize`` (starting from ``_unseen_copy``);
-* its slots in three groups, each name written once: ``COPIED``, those ``clone`` copies one
-  level deep (a list, a bytearray), ``NESTED``, two (a list of lists), and ``SHARED``, the
-  rest, which copies share (ints, tuples, the frozen rules); then
-  ``__slots__ = COPIED + NESTED + SHARED``. ``clone`` is then written out for the class,
-  field by field, the way dataclasses writes ``__init__``: search clones all the time, and
-  straight-line code is as fast as a hand-written body. A game whose fields need more
-  (Koira's trick of lists) writes its own, starting from ``_copy()``.
+* ``COPIED`` and ``NESTED``: which of its slots ``clone`` copies one level deep (a list, a
+  bytearray) or two (a list of lists); every other slot is shared (ints, tuples, the frozen
+  rules). ``clone`` is then written out for the class, field by field, the way dataclasses
+  writes ``__init__``: search clones all the time, and straight-line code is as fast as a
+  hand-written body. A game whose fields need more (Koira's trick of lists) writes its own,
+  starting from ``_copy()``.
 
 ``apply`` is the template: integers only (numpy's too; ``as_action``), the legality check,
 then ``_act``; an illegal action raises ``IllegalActionError`` worded by ``_illegal`` and
@@ -53,7 +52,6 @@ class EngineState:
 
     COPIED: ClassVar[tuple[str, ...]] = ()  # own slots ``clone`` copies one level deep
     NESTED: ClassVar[tuple[str, ...]] = ()  # own slots ``clone`` copies two levels deep
-    SHARED: ClassVar[tuple[str, ...]] = ()  # own slots copies share (immutable values)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -8,7 +8,7 @@ alike for every game and a change of wording is one edit.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from . import events
@@ -34,6 +34,14 @@ def dealt_hands(event: dict[str, Any]) -> str:
     return "; ".join(f"player_{p}: {' '.join(h)}" for p, h in enumerate(event["hands"]))
 
 
+def hand_and_moves(game: Any, seat: int, cards: Iterable[str], legal: Iterable[int]) -> list[str]:
+    """The lines of a render that end a seat's part: its hand (``-`` when empty) and, when it
+    is to act, its legal moves by name (commas between: names may hold spaces)."""
+    lines = [f"Hand of player_{seat}: {' '.join(cards) or '-'}"]
+    moves = ", ".join(game.action_name(a) for a in legal)
+    return [*lines, f"Legal: {moves}"] if moves else lines
+
+
 def stopped_line(count: int, unit: str, limit: str) -> str:
     """The line of a game a limit stopped after ``count`` ``unit``s (option ``limit``)."""
     return f"Stopped after {counted(count, unit)} ({limit}): no result"
@@ -48,11 +56,14 @@ def result_line(state: Any, played: int, unit: str = "hand", limit: str = "max_h
     return f"Game over. Places: {per_seat(outcome.places)}"
 
 
-def describe_shared(event: dict[str, Any]) -> str:
-    """The line of an event of a kind every game words alike (``Game.describe_event``'s
-    default): a card played, a result by places, a limit reached; ``KeyError`` for any
+def describe_shared(event: dict[str, Any], templates: Mapping[str, str] | None = None) -> str:
+    """The line of an event ``Game.describe_event`` words without code of the game's: one of
+    the game's ``templates`` (kind -> ``str.format_map`` of the event), else a kind every game
+    words alike (a card played, a result by places, a limit reached); ``KeyError`` for any
     other kind (``core.record.describe_event`` then shows the raw JSON)."""
     kind = event["type"]
+    if templates and kind in templates:
+        return templates[kind].format_map(event)
     if kind == events.PLAY and "card" in event:
         return f"player_{event['player']} plays {event['card']}"
     if kind == events.GAME_OVER and "places" in event:

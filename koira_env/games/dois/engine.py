@@ -136,6 +136,31 @@ class DoisView(NamedTuple):
 class State(EngineState):
     """A game of Dois in progress: build it with ``DoisGame.new_state``; advance with ``apply``."""
 
+    __slots__ = (
+        "bids",
+        "decks_used",
+        "first",
+        "hand_delta",
+        "hand_no",
+        "hands",
+        "in_trick",
+        "leader",
+        "number",
+        "phase",
+        "played",
+        "plays",
+        "remains",
+        "rules",
+        "scores",
+        "shown",
+        "step",
+        "suit",
+        "tricks_played",
+        "trump",
+        "trumps_seen",
+        "void",
+        "won",
+    )
     COPIED = (
         "bids",
         "hand_delta",
@@ -149,20 +174,6 @@ class State(EngineState):
         "won",
     )
     NESTED = ("hands", "plays")
-    SHARED = (
-        "decks_used",
-        "first",
-        "hand_no",
-        "in_trick",
-        "leader",
-        "phase",
-        "rules",
-        "shown",
-        "step",
-        "tricks_played",
-        "trump",
-    )
-    __slots__ = COPIED + NESTED + SHARED
 
     def __init__(self, game: DoisGame, deck: list[int], seed: Any, log: bool = False) -> None:
         n = game.num_players

@@ -196,6 +196,8 @@ class DoisGame(Game):
                 lines.append("legal: " + " ".join(action_name(a) for a in view.legal))
         return "\n".join(lines)
 
+    event_text: ClassVar[dict[str, str]] = {"bid": "player_{player} bids {bid}"}
+
     def describe_event(self, event: dict[str, Any]) -> str:
         kind = event["type"]
         if kind == "deal":
@@ -209,8 +211,6 @@ class DoisGame(Game):
             if event["mode"] == "player":
                 return f"{who} shows {shown} and draws a new hand"
             return f"{who} shows {shown}: everyone is dealt again"
-        if kind == "bid":
-            return f"player_{event['player']} bids {event['bid']}"
         if kind == events.TRICK:
             shows = ", ".join(f"player_{p} {s}" for p, s in enumerate(event["shows"]))
             return f"player_{event['winner']} wins the trick ({shows})"

@@ -79,21 +79,30 @@ class KopView(NamedTuple):
 class State(EngineState):
     """A game of Kop in progress: build it with ``KopGame.new_state``; advance with ``apply``."""
 
-    COPIED = ("by", "hand_delta", "loc", "points", "side", "side_points", "trick", "tricks", "vc")
-    NESTED = ("hands",)
-    SHARED = (
+    __slots__ = (
         "best",
         "best_seat",
+        "by",
         "called_jack",
         "decider",
         "decision",
+        "hand_delta",
         "hand_no",
+        "hands",
         "leader",
+        "loc",
         "phase",
+        "points",
         "rules",
+        "side",
+        "side_points",
+        "trick",
         "trick_leader",
+        "tricks",
+        "vc",
     )
-    __slots__ = COPIED + NESTED + SHARED
+    COPIED = ("by", "hand_delta", "loc", "points", "side", "side_points", "trick", "tricks", "vc")
+    NESTED = ("hands",)
 
     def __init__(self, game: Any, deck: list[int], seed: Any, log: bool = False) -> None:
         super().__init__(game, PLAYERS, deck, seed, log)

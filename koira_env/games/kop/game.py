@@ -22,7 +22,7 @@ import numpy as np
 from ...core import events
 from ...core.encoding import code_table, layout, one_hot, one_hots, seat_one_hots
 from ...core.game import Game, action_index
-from ...core.text import dealt_hands, result_line
+from ...core.text import dealt_hands, hand_and_moves, result_line
 from . import SPEC
 from .cards import JACKS_HIGH_FIRST, NUM_CARDS, SUIT_OF, TOTAL_POINTS, card_id, card_name
 from .engine import (
@@ -177,10 +177,7 @@ class KopGame(Game):
         if view.trick:
             lines.append("Trick now: " + " ".join(f"{card_name(c)}(p{p})" for p, c in view.trick))
         lines.append("Points taken: " + ", ".join(f"p{p} {v}" for p, v in enumerate(view.points)))
-        hand = " ".join(card_name(c) for c in view.hand) or "-"
-        lines.append(f"Hand of player_{seat}: {hand}")
-        if view.legal:
-            lines.append("Legal: " + " ".join(action_name(a) for a in view.legal))
+        lines += hand_and_moves(self, seat, map(card_name, view.hand), view.legal)
         if state.phase == OVER:
             lines.append(result_line(state, state.hand_no + 1))
         return "\n".join(lines)

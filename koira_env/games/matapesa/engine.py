@@ -68,19 +68,25 @@ class MatapesaView(NamedTuple):
 class State(EngineState):
     """A Mätäpesä game in progress; build it with ``MatapesaGame.new_state``."""
 
-    COPIED = ("hand_sizes", "in_hands", "loc", "plays", "tricks_won")
-    NESTED = ("counts", "played")
-    SHARED = (
+    __slots__ = (
+        "counts",
+        "hand_sizes",
         "high",
+        "in_hands",
         "leader",
+        "loc",
         "loser",
         "need",
         "out_counts",
+        "played",
+        "plays",
         "trick_start",
         "tricks_done",
+        "tricks_won",
         "winner",
     )
-    __slots__ = COPIED + NESTED + SHARED
+    COPIED = ("hand_sizes", "in_hands", "loc", "plays", "tricks_won")
+    NESTED = ("counts", "played")
 
     def __init__(self, game: Any, deck: list[int], seed: Any, log: bool) -> None:
         """Deal ``deck``: one card at a time from player_0, ``52 // n`` each; the rest is

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -14,6 +14,7 @@ from ...core import events
 from ...core.deck import hand_deck
 from ...core.encoding import layout, one_hots, seat_one_hots
 from ...core.game import Game, action_index
+from ...core.text import hand_and_moves
 from . import SPEC
 from .engine import COUNT_SCALE, MAX_HAND, NUM_RANKS, PLAYED, MatapesaView, State
 from .rules import Rules, make_rules
@@ -110,10 +111,12 @@ class MatapesaGame(Game):
             plays = ", ".join(f"player_{p} {card_name(c)}" for p, c in v.trick)
             reach = f"; to reach: {RANKS[v.to_reach]}" if v.to_reach >= 0 else ""
             lines.append(f"Trick (led by player_{v.leader}): {plays}{reach}")
-        lines.append(f"Hand of player_{seat}: " + (_cards(v.hand) or "empty"))
-        if v.legal:
-            lines.append("Legal: " + " ".join(RANKS[a] for a in v.legal))
+        lines += hand_and_moves(self, seat, map(card_name, v.hand), v.legal)
         return "\n".join(lines)
+
+    event_text: ClassVar[dict[str, str]] = {
+        events.GAME_OVER: "player_{loser} won the last trick with {card} and loses"
+    }
 
     def describe_event(self, event: dict[str, Any]) -> str:
         kind = event["type"]
@@ -122,8 +125,6 @@ class MatapesaGame(Game):
         if kind == events.TRICK:
             cards = " ".join(event["cards"])
             return f"player_{event['player']} wins trick {event['trick']} ({cards})"
-        if kind == events.GAME_OVER:
-            return f"player_{event['loser']} won the last trick with {event['card']} and loses"
         return super().describe_event(event)
 
     def end_info(self, state: State) -> dict[str, Any]:

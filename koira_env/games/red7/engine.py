@@ -139,6 +139,30 @@ class Red7View(NamedTuple):
 class State(EngineState):
     """A game of Red7 in progress; build it with ``Red7Game.new_state``."""
 
+    __slots__ = (
+        "active",
+        "alive",
+        "best",
+        "canvas",
+        "draw",
+        "eliminated",
+        "folded",
+        "groups",
+        "hands",
+        "is_terminal",
+        "keys",
+        "leaders",
+        "leading",
+        "locs",
+        "masks",
+        "palettes",
+        "result",
+        "round",
+        "rule",
+        "scored",
+        "scores",
+        "winner",
+    )
     COPIED = (
         "active",
         "best",
@@ -153,8 +177,6 @@ class State(EngineState):
         "scores",
     )
     NESTED = ("folded", "groups", "hands", "palettes", "scored")
-    SHARED = ("alive", "is_terminal", "result", "round", "rule", "winner")
-    __slots__ = COPIED + NESTED + SHARED
 
     def __init__(self, game: Red7Game, deck: list[int], seed: Any, log: bool) -> None:
         n = game.num_players

@@ -26,7 +26,7 @@ from ...core import events
 from ...core.encoding import code_table, layout, one_hot, seat_one_hots
 from ...core.game import Game, action_index, choose_engine
 from ...core.table import legend_line
-from ...core.text import counted, result_line
+from ...core.text import counted, hand_and_moves, result_line
 from . import SPEC
 from .cards import COLOUR_NAMES, NUM_CARDS, NUM_COLOURS, RULE_NAMES, card_id, card_name
 from .engine import (
@@ -194,11 +194,8 @@ class Red7Game(Game):
             lines.append(line)
         if self.rules.canvas_draw:
             lines.append(f"Draw pile: {counted(view.draw_size, 'card')}")
-        hand = " ".join(card_name(c) for c in view.hand) or "-"
-        lines.append(f"Hand of player_{seat}: {hand}")
         lines.append(legend_line(FACES))
-        if view.legal:
-            lines.append("Legal: " + ", ".join(action_name(a) for a in view.legal))
+        lines += hand_and_moves(self, seat, map(card_name, view.hand), view.legal)
         if state.over:
             lines.append(result_line(state, state.round + 1, "round", "max_rounds"))
         return "\n".join(lines)

@@ -118,11 +118,11 @@ class TekaView(NamedTuple):
 class State(EngineState):
     """A game of Teka in progress: build it with ``TekaGame.new_state``; advance with ``apply``."""
 
-    COPIED = ("by", "calls", "hand_points", "loc", "raises", "scores", "trick", "tricks", "won")
-    NESTED = ("hands",)
-    SHARED = (
+    __slots__ = (
         "best",
         "best_seat",
+        "by",
+        "calls",
         "contract",
         "deal_no",
         "dealer",
@@ -130,15 +130,24 @@ class State(EngineState):
         "double",
         "first",
         "hand_no",
+        "hand_points",
+        "hands",
         "high",
         "leader",
+        "loc",
         "out",
         "phase",
         "raised",
+        "raises",
         "rules",
+        "scores",
+        "trick",
+        "tricks",
         "trump",
+        "won",
     )
-    __slots__ = COPIED + NESTED + SHARED
+    COPIED = ("by", "calls", "hand_points", "loc", "raises", "scores", "trick", "tricks", "won")
+    NESTED = ("hands",)
 
     def __init__(self, game: Any, deck: list[int], seed: Any, log: bool = False) -> None:
         super().__init__(game, PLAYERS, deck, seed, log)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from operator import itemgetter
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -19,7 +19,7 @@ from ... import cards as std
 from ...core import events
 from ...core.encoding import code_table, layout, one_hot, one_hots, seat_one_hots
 from ...core.game import Game, action_index
-from ...core.text import dealt_hands, result_line
+from ...core.text import dealt_hands, hand_and_moves, result_line
 from . import SPEC
 from .engine import (
     BEHI_TER,
@@ -160,13 +160,18 @@ class TekaGame(Game):
             )
         if view.declarer >= 0 and view.phase == "play":
             lines.append("Tricks: " + ", ".join(f"p{p} {w}" for p, w in enumerate(view.won)))
-        hand = " ".join(std.card_name(c) for c in view.hand) or "-"
-        lines.append(f"Hand of player_{seat}: {hand}")
-        if view.legal:
-            lines.append("Legal: " + ", ".join(action_name(a) for a in view.legal))
+        lines += hand_and_moves(self, seat, map(std.card_name, view.hand), view.legal)
         if state.phase == OVER:
             lines.append(result_line(state, state.hand_no + 1))
         return "\n".join(lines)
+
+    event_text: ClassVar[dict[str, str]] = {
+        "ask": "player_{player}: {choice}",
+        "call": "player_{player} calls {call}",
+        "throw_in": "Everybody passed: the hand is thrown in",
+        "trump": "player_{player} names {suit} trumps",
+        "raise": "player_{player} raises the contract to {contract}",
+    }
 
     def describe_event(self, event: dict[str, Any]) -> str:
         kind = event["type"]
@@ -176,16 +181,6 @@ class TekaGame(Game):
         if kind == "redeal":
             who = ", ".join(f"player_{p}" for p in event["players"])
             return f"No ace, king, queen or jack for {who}: a new deal"
-        if kind == "ask":
-            return f"player_{event['player']}: {event['choice']}"
-        if kind == "call":
-            return f"player_{event['player']} calls {event['call']}"
-        if kind == "throw_in":
-            return "Everybody passed: the hand is thrown in"
-        if kind == "trump":
-            return f"player_{event['player']} names {event['suit']} trumps"
-        if kind == "raise":
-            return f"player_{event['player']} raises the contract to {event['contract']}"
         if kind == events.TRICK:
             return f"player_{event['winner']} takes {' '.join(event['cards'])}"
         if kind == "hand_end":

@@ -103,22 +103,28 @@ class State(EngineState):
     plays are the hand itself (plus ``FOOL_HIGH``) in increasing order.
     """
 
-    COPIED = ("bids", "loc", "scores", "trick", "won")
-    NESTED = ("hands", "played")
-    SHARED = (
+    __slots__ = (
         "best",
         "best_player",
         "bid_total",
+        "bids",
         "bids_made",
         "first",
         "fool",
         "hand_no",
+        "hands",
         "leader",
+        "loc",
         "phase",
+        "played",
+        "scores",
         "size",
+        "trick",
         "tricks_played",
+        "won",
     )
-    __slots__ = COPIED + NESTED + SHARED
+    COPIED = ("bids", "loc", "scores", "trick", "won")
+    NESTED = ("hands", "played")
 
     def __init__(self, game: WhistGame, deck: list[int], seed: Any, log: bool = False) -> None:
         n = game.num_players

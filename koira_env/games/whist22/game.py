@@ -184,6 +184,8 @@ class WhistGame(Game):
             lines.append(f"to {what}: {names[state.current]}")
         return "\n".join(lines)
 
+    event_text: ClassVar[dict[str, str]] = {"bid": "player_{player} bids {bid}"}
+
     def describe_event(self, event: dict[str, Any]) -> str:
         kind = event["type"]
         if kind == "deal":
@@ -191,8 +193,6 @@ class WhistGame(Game):
                 f"hand {event['hand'] + 1}: player_{event['dealer']} deals {event['size']} "
                 f"card(s) each ({dealt_hands(event)}); aside: {' '.join(event['aside']) or '-'}"
             )
-        if kind == "bid":
-            return f"player_{event['player']} bids {event['bid']}"
         if kind == "play":
             return f"player_{event['player']} plays {_value(event['value'])}"
         if kind == events.TRICK:
