@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from helpers import play_budgeted, play_cases, run_chunks, try_illegal
+from helpers import play_budgeted, play_cases, random_game, run_chunks, try_illegal
 from lockstep import assert_envs_play_alike
 from scenario import phase_two
 from test_env_observation import GOLDEN_OBSERVATIONS, random_states
@@ -199,10 +199,7 @@ def test_rare_paths_are_reached_on_the_compiled_core():
     for preset, n, mix in CASES:
         game = make_game(n, preset, engine="compiled", **mix)
         for seed in range(12):
-            state = game.new_state(seed=seed, log=True)
-            rng = random.Random(seed)
-            while not state.is_terminal:
-                state.apply(rng.choice(state.legal_actions()))
+            state = random_game(game, seed, log=True)
             seen.update(event["type"] for event in state.log)
     expected = {
         "war",

@@ -18,7 +18,7 @@ import random
 from typing import Any
 
 import pytest
-from helpers import play_budgeted, play_cases, run_chunks, try_illegal
+from helpers import play_budgeted, play_cases, random_game, run_chunks, try_illegal
 from lockstep import assert_envs_play_alike
 from red7_scenario import deal, turn
 
@@ -186,10 +186,7 @@ def test_the_differential_games_reach_every_ending():
     for n, mix in CASES:
         game = make_game(n, engine="compiled", **mix)
         for seed in range(20):
-            state = game.new_state(seed=seed, log=True)
-            rng = random.Random(seed)
-            while not state.is_terminal:
-                state.apply(rng.choice(state.legal_actions()))
+            state = random_game(game, seed, log=True)
             seen.update(event["type"] for event in state.log)
             seen.update("drew" for event in state.log if "drew" in event)
             if state.truncated:

@@ -59,11 +59,13 @@ def result_line(state: Any, played: int, unit: str = "hand", limit: str = "max_h
 def describe_shared(event: dict[str, Any], templates: Mapping[str, str] | None = None) -> str:
     """The line of an event ``Game.describe_event`` words without code of the game's: one of
     the game's ``templates`` (kind -> ``str.format_map`` of the event), else a kind every game
-    words alike (a card played, a result by places, a limit reached); ``KeyError`` for any
+    words alike (a bid, a card played, a result by places, a limit reached); ``KeyError`` for any
     other kind (``core.record.describe_event`` then shows the raw JSON)."""
     kind = event["type"]
     if templates and kind in templates:
         return templates[kind].format_map(event)
+    if kind == events.BID:
+        return f"player_{event['player']} bids {event['bid']}"
     if kind == events.PLAY and "card" in event:
         return f"player_{event['player']} plays {event['card']}"
     if kind == events.GAME_OVER and "places" in event:

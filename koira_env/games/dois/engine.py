@@ -348,7 +348,7 @@ class State(EngineState):
         p = self.current
         self.bids[p] = bid
         if self.log is not None:
-            self._event("bid", player=p, bid=bid)
+            self._event(events.BID, player=p, bid=bid)
         self.current = (p + 1) % self.n
         if self.current == self.first:
             self.phase = FIRST

@@ -196,8 +196,6 @@ class DoisGame(Game):
                 lines.append("legal: " + " ".join(action_name(a) for a in view.legal))
         return "\n".join(lines)
 
-    event_text: ClassVar[dict[str, str]] = {"bid": "player_{player} bids {bid}"}
-
     def describe_event(self, event: dict[str, Any]) -> str:
         kind = event["type"]
         if kind == "deal":

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ...core import events
-from ...core.encoding import code_table, layout, one_hot, one_hots, seat_one_hots
+from ...core.encoding import code_table, exact_past_a_byte, layout, one_hot, one_hots, seat_one_hots
 from ...core.game import Game, action_index
 from ...core.text import dealt_hands, hand_and_moves, result_line
 from . import SPEC
@@ -135,9 +135,7 @@ class KopGame(Game):
             self._hand_no[state.hand_no] if state.hand_no < 256 else b"\xff",
         )
         obs = np.frombuffer(b"".join(parts), np.uint8) * self._scale
-        if state.hand_no > 255:  # past one byte (max_hands above 256): the exact fraction
-            obs[-1] = state.hand_no / self.rules.max_hands
-        return obs
+        return exact_past_a_byte(obs, state.hand_no, self.rules.max_hands)
 
     def _choice(self, state: State, seat: int) -> bytes:
         """call .. my_choice: a public call or solo, and the seat's own pending or silent

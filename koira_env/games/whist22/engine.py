@@ -219,7 +219,7 @@ class State(EngineState):
         self.bid_total += bid
         self.bids_made += 1
         if self.log is not None:
-            self._event("bid", player=p, bid=bid)
+            self._event(events.BID, player=p, bid=bid)
         if self.bids_made == self.n:
             self.phase = PLAYING
             self.current = self.first

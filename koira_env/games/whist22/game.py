@@ -184,8 +184,6 @@ class WhistGame(Game):
             lines.append(f"to {what}: {names[state.current]}")
         return "\n".join(lines)
 
-    event_text: ClassVar[dict[str, str]] = {"bid": "player_{player} bids {bid}"}
-
     def describe_event(self, event: dict[str, Any]) -> str:
         kind = event["type"]
         if kind == "deal":
