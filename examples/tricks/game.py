@@ -11,7 +11,6 @@ from typing import Any
 import numpy as np
 
 from koira_env.core import events
-from koira_env.core.encoding import layout
 from koira_env.core.game import Game, action_index
 from koira_env.core.text import dealt_hands, hand_and_moves, result_line
 
@@ -29,9 +28,7 @@ class TricksGame(Game):
     state_class = State  # what the kit's new_state deals
 
     def __init__(self, rules: Rules) -> None:
-        self.rules = rules
-        self.num_players = n = rules.num_players
-        self.num_actions = NUM_CARDS  # action a: play card a
+        n = rules.num_players
         fields = [
             ("cards_mine", NUM_CARDS, 1.0),
             ("cards_trick", NUM_CARDS, 1.0),
@@ -39,8 +36,7 @@ class TricksGame(Game):
             ("trick_leader", n, 1.0),  # seat-relative: entry r is r seats after me
             ("tricks_won", n, 1.0 / rules.hand_size),
         ]
-        self.observation_layout, self._scale = layout(fields)
-        self.observation_size = len(self._scale)
+        super().__init__(rules, NUM_CARDS, fields)  # action a: play card a
 
     card_name = staticmethod(card_name)
     card_id = staticmethod(card_id)

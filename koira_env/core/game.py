@@ -35,6 +35,7 @@ from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
+from .encoding import Field, layout
 from .text import describe_shared
 
 
@@ -258,6 +259,18 @@ class Game:
     # a compiled batch stepper for ``core.vector_env`` (Koira's ``_vector``: ``write_decisions``,
     # ``first_illegal``, ``step``), or None: the vector env then steps each state in Python
     batch: Any = None
+
+    def __init__(self, rules: Any, num_actions: int, fields: Sequence[Field]) -> None:
+        """The sizes every game declares: the rule set (``num_players`` from it), the action
+        count and the observation's fields (``core.encoding.layout``: ``observation_layout``,
+        ``observation_size`` and the per-entry scale ``_scale`` the encoder multiplies by).
+        A game whose observation is built otherwise (Koira's encoder, Red7's floats) sets
+        them itself."""
+        self.rules = rules
+        self.num_players = rules.num_players
+        self.num_actions = num_actions
+        self.observation_layout, self._scale = layout(fields)
+        self.observation_size = len(self._scale)
 
     @property
     def id(self) -> str:

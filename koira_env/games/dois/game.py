@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ...core import events
-from ...core.encoding import Field, layout, one_hot, one_hots, seat_one_hots
+from ...core.encoding import Field, one_hot, one_hots, seat_one_hots
 from ...core.game import Game, action_index
 from ...core.table import legend_line
 from ...core.text import dealt_hands, result_line
@@ -75,11 +75,7 @@ class DoisGame(Game):
 
     def __init__(self, rules: Rules) -> None:
         n = rules.num_players
-        self.rules = rules
-        self.num_players = n
-        self.num_actions = NUM_ACTIONS
-        self.observation_layout, self._scale = layout(_fields(n, rules.hands))
-        self.observation_size = len(self._scale)
+        super().__init__(rules, NUM_ACTIONS, _fields(n, rules.hands))
         # shows: per (suit + 1, number): the suit one-hot then the number one-hot
         self._shows = [
             [

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ...core import events
-from ...core.encoding import code_table, exact_past_a_byte, layout, one_hot, one_hots, seat_one_hots
+from ...core.encoding import code_table, exact_past_a_byte, one_hot, one_hots, seat_one_hots
 from ...core.game import Game, action_index
 from ...core.text import dealt_hands, hand_and_moves, result_line
 from . import SPEC
@@ -82,11 +82,7 @@ class KopGame(Game):
     deck_size = NUM_CARDS
 
     def __init__(self, rules: Rules) -> None:
-        self.rules = rules
-        self.num_players = PLAYERS
-        self.num_actions = NUM_ACTIONS
-        self.observation_layout, self._scale = layout(_fields(rules))
-        self.observation_size = len(self._scale)
+        super().__init__(rules, NUM_ACTIONS, _fields(rules))
         self._hand_no = [bytes((k,)) for k in range(256)]
         self._hand_tables = [code_table({HAND + s}) for s in range(PLAYERS)]
         self._won_tables = [

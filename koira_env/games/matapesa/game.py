@@ -12,7 +12,7 @@ import numpy as np
 from ...cards import NUM_CARDS, RANK_OF, RANKS, card_id, card_name
 from ...core import events
 from ...core.deck import hand_deck
-from ...core.encoding import layout, one_hots, seat_one_hots
+from ...core.encoding import one_hots, seat_one_hots
 from ...core.game import Game, action_index
 from ...core.text import hand_and_moves
 from . import SPEC
@@ -29,15 +29,11 @@ class MatapesaGame(Game):
 
     def __init__(self, rules: Rules) -> None:
         n = rules.num_players
-        self.rules = rules
-        self.num_players = n
-        self.num_actions = NUM_RANKS
+        super().__init__(rules, NUM_RANKS, _fields(n))
         self.hand_size = self.num_tricks = NUM_CARDS // n
         self.follow_highest = rules.follow == "highest"
         self.lowest_anytime = rules.lowest_anytime
         self.tie_last = rules.tie_winner == "last"
-        self.observation_layout, self._scale = layout(_fields(n))
-        self.observation_size = len(self._scale)
         # Encoder tables. one_hot[seat][p] is seat-relative; index -1 (p = -1) is all zeros.
         self._one_hot = seat_one_hots(n)
         self._rank_one_hot = one_hots(NUM_RANKS)

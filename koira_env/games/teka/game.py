@@ -17,7 +17,7 @@ import numpy as np
 
 from ... import cards as std
 from ...core import events
-from ...core.encoding import code_table, exact_past_a_byte, layout, one_hot, one_hots, seat_one_hots
+from ...core.encoding import code_table, exact_past_a_byte, one_hot, one_hots, seat_one_hots
 from ...core.game import Game, action_index
 from ...core.text import dealt_hands, hand_and_moves, result_line
 from . import SPEC
@@ -73,11 +73,7 @@ class TekaGame(Game):
     deck_size = std.NUM_CARDS
 
     def __init__(self, rules: Rules) -> None:
-        self.rules = rules
-        self.num_players = PLAYERS
-        self.num_actions = NUM_ACTIONS
-        self.observation_layout, self._scale = layout(_fields(rules))
-        self.observation_size = len(self._scale)
+        super().__init__(rules, NUM_ACTIONS, _fields(rules))
         self._hand_tables = [code_table({HAND + s}) for s in range(PLAYERS)]
         self._trick_table = code_table({TRICK})
         self._by_tables = [

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ...core import events
-from ...core.encoding import code_table, layout, one_hot, one_hots, seat_one_hots
+from ...core.encoding import code_table, one_hot, one_hots, seat_one_hots
 from ...core.game import Game, action_index
 from ...core.text import dealt_hands, result_line
 from . import SPEC, engine
@@ -75,13 +75,9 @@ class WhistGame(Game):
 
     def __init__(self, rules: Rules) -> None:
         n = rules.num_players
-        self.rules = rules
-        self.num_players = n
         self.max_hand = top = NUM_CARDS // n
+        super().__init__(rules, BID + top + 1, _fields(n, top, rules.start_score))
         self.cycle = hand_cycle(rules)
-        self.num_actions = BID + top + 1
-        self.observation_layout, self._scale = layout(_fields(n, top, rules.start_score))
-        self.observation_size = len(self._scale)
         # Per seat: translate tables for the card blocks (own hand, then every player's
         # finished tricks and current trick, seat-relative) and the relative player order.
         self._tables = []
