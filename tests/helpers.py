@@ -11,7 +11,7 @@ import random
 import sys
 import time
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -140,6 +140,19 @@ def random_games(game: Any, games: int) -> Iterator[Any]:
         state = random_game(game, seed)
         assert abs(sum(state.returns())) < 1e-9 and not state.truncated, seed
         yield state
+
+
+def check_sampled_deal(
+    hands: Sequence[int], state: Any, seat: int, forbidden: Sequence[int]
+) -> None:
+    """A deal sampled for ``seat`` (a card bitmask per seat) could be the true one: the seat's
+    own hand as dealt, every hand of its size, the same cards each once, and no seat holding
+    a card ``forbidden`` to it."""
+    true = [sum(1 << c for c in h) for h in state.hands]
+    assert hands[seat] == true[seat]
+    assert [bin(h).count("1") for h in hands] == [len(h) for h in state.hands]
+    assert sum(hands) == sum(true)  # the same cards, each once
+    assert all(not hands[p] & forbidden[p] for p in range(len(hands)))
 
 
 def play_out(env, rng: random.Random) -> tuple[dict[str, float], dict]:
