@@ -13,9 +13,12 @@ from typing import Any
 
 from . import events
 
-# what a game counts when a limit stops it, the event field holding the count, and the option
-LIMITS = (("hand", "hands", "max_hands"), ("round", "rounds", "max_rounds"))
-ACTION_LIMIT = ("action", "actions", "max_actions")
+# what a limit counts, the ``truncated`` event's field holding the count, and the option
+LIMITS = (
+    ("hand", "hands", "max_hands"),
+    ("round", "rounds", "max_rounds"),
+    ("action", "actions", "max_actions"),
+)
 
 
 def counted(count: int, noun: str, plural: str | None = None) -> str:
@@ -72,7 +75,7 @@ def describe_shared(event: dict[str, Any], templates: Mapping[str, str] | None =
         line = f"Game over. Places: {per_seat(event['places'])}"
         return f"{line}; scores: {per_seat(event['scores'])}" if "scores" in event else line
     if kind == events.TRUNCATED:
-        for unit, field, limit in (*LIMITS, ACTION_LIMIT):
+        for unit, field, limit in LIMITS:
             if field in event:
                 return stopped_line(event[field], unit, limit)
     raise KeyError(kind)

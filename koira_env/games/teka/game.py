@@ -165,6 +165,8 @@ class TekaGame(Game):
         "throw_in": "Everybody passed: the hand is thrown in",
         "trump": "player_{player} names {suit} trumps",
         "raise": "player_{player} raises the contract to {contract}",
+        # the scores are the two sides' points, not one per seat
+        events.GAME_OVER: "Game over: places {places}, the sides' points {scores}",
     }
 
     def describe_event(self, event: dict[str, Any]) -> str:
