@@ -24,7 +24,7 @@ from koira_env.core.game import Game
 
 from .cardnet import ARCH as CARDS
 from .cardnet import CardNetPolicy
-from .ppo import MODELS, check_compatible, model_metadata
+from .ppo import MODELS, check_compatible, check_format, model_metadata
 
 if TYPE_CHECKING:
     from koira_env.core.agent import Turn
@@ -147,9 +147,7 @@ def parse_net(source: Any, name: str) -> NetPolicy | CardNetPolicy:
         raise ValueError(
             f"{name} is not a koira network (corrupt or another file: {err})"
         ) from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        found = meta.get("format") if isinstance(meta, dict) else None
-        raise ValueError(f"{name} has network format {found!r}, expected {FORMAT!r}")
+    meta = check_format(meta, name, "network", FORMAT)
     try:
         if meta.get("arch", MLP) == MLP:
             return NetPolicy(arrays, meta)

@@ -388,20 +388,3 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         choices=CHOICES,
         help="the choice probed: risking the stock card, or a card that ties (a war)",
     )
-
-
-def main(args: argparse.Namespace) -> dict[str, Any]:
-    return run(
-        args.out,
-        quick=args.quick,
-        deals=args.deals,
-        rollouts=args.rollouts,
-        seed=args.seed,
-        rules=args.rules,
-        policy=args.policy,
-        choice=args.choice,
-        workers=args.workers,
-        max_tasks=args.max_tasks,
-        progress=not args.quiet,
-        backend=Backend(args.backend, args.address),
-    )
