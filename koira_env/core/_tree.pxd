@@ -1,32 +1,17 @@
 # SO-ISMCTS and flat Monte Carlo for the compiled game cores (_tree.pyx has the documentation):
 # the tree, the deals of the hidden cards and the loops, written once. A game's _search.pyx
 # subclasses `Search` and fills in its own parts (its hidden cards, how a deal is placed, its
-# legal moves, its rollout policy and returns):
+# legal moves, its rollout policy and returns; core/_hidden.pxd holds the hidden cards):
 #
-#     from koira_env.core._tree cimport Hidden, Search, hide
+#     from koira_env.core._tree cimport Search
 
 from libc.stdint cimport uint8_t, uint64_t
 
+from koira_env.core._hidden cimport Hidden
 from koira_env.core._rng cimport Rng
 
 cdef enum:
-    MAX_HIDDEN = 64  # hidden cards at the most (a card mask's bits)
     MAX_SEATS = 8
-
-
-cdef struct Hidden:
-    int count
-    uint64_t mask  # the hidden cards as a card mask
-    uint8_t cards[MAX_HIDDEN]  # in id order
-    uint8_t places[MAX_HIDDEN]  # where each lies (the game's location code)
-
-
-cdef inline void hide(Hidden* h, int card, int place) noexcept nogil:
-    """Add ``card``, lying at ``place``, to the hidden cards (in id order: call in that order)."""
-    h.cards[h.count] = card
-    h.places[h.count] = place
-    h.mask |= (<uint64_t>1) << card
-    h.count += 1
 
 
 cdef struct Node:
@@ -41,7 +26,7 @@ cdef struct Node:
 
 cdef class Search:
     cdef Rng rng
-    cdef Hidden hidden  # the subclass fills it (`hide`) when it is made
+    cdef Hidden hidden  # the subclass fills it (its game's `find_hidden`) when it is made
     cdef int seat
     cdef int num_actions  # action ids are 0 .. num_actions - 1
     cdef int max_legal  # legal moves at the most

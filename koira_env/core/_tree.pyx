@@ -7,9 +7,9 @@ and ``agents/flat.py`` in C, written once for every game that has a compiled sea
 the results differ from theirs only in the random streams (splitmix64, ``_rng.pxd``). A game's
 ``_search.pyx`` subclasses ``Search`` with what only the game knows:
 
-* which cards its seat cannot see (``hide`` each into ``hidden`` when the search is made) and
-  how a shuffle of them is placed into the working state (``place``: the reference's
-  ``State.determinize``, the hidden cards shuffled uniformly into the same places);
+* which cards its seat cannot see (``hidden``: the game's ``find_hidden`` fills it when the
+  search is made) and how a shuffle of them is placed into the working state (``place``: the
+  game's ``place_hidden``, as its ``State.determinize`` places the reference's shuffle);
 * its legal moves and who moves (``legal``, 0 when the game is over) and a move (``play``);
 * its rollout policy and returns (``finish``: play the game out, write every seat's return).
 
@@ -27,6 +27,7 @@ from libc.stdlib cimport free, malloc
 
 from time import perf_counter
 
+from koira_env.core._hidden cimport MAX_HIDDEN, copy_order, hidden_list
 from koira_env.core._rng cimport Rng, below, next_u64, shuffle
 
 
@@ -64,17 +65,15 @@ cdef class Search:
         """The deal that puts ``shuffled`` (the hidden cards in some order) where the hidden
         cards lie, for the tests against the reference's ``State.determinize``."""
         cdef uint8_t order[MAX_HIDDEN]
-        cdef int i
-        if sorted(shuffled) != self.hidden_cards():
+        if sorted(shuffled) != hidden_list(&self.hidden):
             raise ValueError("shuffled must be the hidden cards in some order")
-        for i in range(self.hidden.count):
-            order[i] = shuffled[i]
+        copy_order(&self.hidden, list(shuffled), order)
         self.place(order)
         return 0
 
     def hidden_cards(self) -> list:
         """The cards the seat cannot see, in id order (``State.determinize``'s ``hidden``)."""
-        return [self.hidden.cards[i] for i in range(self.hidden.count)]
+        return hidden_list(&self.hidden)
 
     cdef dict visits(self, int iterations, double exploration, uint64_t seed, max_seconds):
         """Root visit counts ``{action: visits}`` of ``iterations`` SO-ISMCTS iterations (fewer

@@ -5,9 +5,9 @@
 
 ``agents/ismcts.py`` is the readable reference of the algorithm and calls ``search`` here for
 a compiled Koira state (``agents/flat.py`` likewise ``action_values``); the two differ only in
-their random streams. What is Koira's: the cards the seat cannot see (``hidden_from``) and
-how a shuffle of them is placed (``place_hidden``: the reference's distribution, a uniform
-shuffle of the hidden cards into the same places), the rollout policy (``dumper``: the move
+their random streams. What is Koira's: the cards the seat cannot see and how a shuffle of
+them is placed (``_compiled``'s ``find_hidden`` and ``place_hidden``, as ``State.determinize``
+deals: the reference's distribution), the rollout policy (``dumper``: the move
 ``bots.dumper_move`` picks, or uniformly random moves) and the returns (``returns_into``).
 
 ``dumper_action(state)`` exposes the rollout policy so that a test can compare it with
@@ -16,22 +16,19 @@ shuffle of the hidden cards into the same places), the rollout policy (``dumper`
 
 from libc.stdint cimport uint8_t, uint64_t
 
-from koira_env.core._bits cimport lowest
 from koira_env.core._rng cimport Rng, below
-from koira_env.core._tree cimport Hidden, Search, hide
+from koira_env.core._tree cimport Search
 
 from koira_env.games.koira._compiled cimport (
     GAME_OVER,
-    HAND,
     MAX_LEGAL,
-    NUM_CARDS,
     PHASE_ONE,
     RISK,
     TAKE,
-    TRUMP_ASIDE,
-    UNKNOWN,
     Data,
     State,
+    find_hidden,
+    place_hidden,
 )
 
 from .heuristics import ACT_LEN, ACT_RANK, ACT_SUIT
@@ -134,53 +131,6 @@ def dumper_action(State state):
     return dumper(state, legal, count)
 
 
-# ============================================================================ determinization
-cdef void hidden_from(Data* d, int seat, Hidden* h) noexcept:
-    """engine.State.determinize's hidden cards: unknown to ``seat`` and not its own (nor the
-    trump card it set aside)."""
-    cdef int c
-    for c in range(NUM_CARDS):
-        if (
-            d.pub[c] == UNKNOWN
-            and d.loc[c] != HAND + seat
-            and not (d.loc[c] == TRUMP_ASIDE and d.trump_holder == seat)
-        ):
-            hide(h, c, d.loc[c])
-
-
-cdef void place_hidden(
-    Data* out, const Data* root, const Hidden* h, const uint8_t* shuffled, int n
-) noexcept:
-    """``root`` with hidden card ``shuffled[i]`` where ``h.cards[i]`` was (its location and its
-    place in hand), as engine.State.determinize places its shuffle."""
-    cdef int new_for[NUM_CARDS]
-    cdef int i, p, old, new
-    cdef uint64_t old_hand
-    out[0] = root[0]
-    if h.count == 0:
-        return
-    for i in range(NUM_CARDS):
-        new_for[i] = i
-    for i in range(h.count):
-        old = h.cards[i]
-        new = shuffled[i]
-        new_for[old] = new
-        out.loc[new] = root.loc[old]
-        out.stamp[new] = root.stamp[old]  # the new card takes the old one's place in hand
-    for p in range(n):
-        old_hand = out.hand[p] & h.mask
-        out.hand[p] &= ~h.mask
-        while old_hand:
-            out.hand[p] |= (<uint64_t>1) << new_for[lowest(old_hand)]
-            old_hand &= old_hand - 1
-    if out.phase != PHASE_ONE:
-        out.hands_sorted = True  # the reference sorts hands outside phase one
-    for i in range(out.stock_len):
-        out.stock[i] = new_for[out.stock[i]]
-    if out.trump_card >= 0:
-        out.trump_card = new_for[out.trump_card]
-
-
 cdef void returns_into(State s, double* out) noexcept:
     """engine.State.returns: zero-sum terminal rewards (zeros when truncated)."""
     cdef Data* d = &s.d
@@ -215,7 +165,7 @@ cdef class KoiraSearch(Search):
         self.num_actions = NUM_ACTION_IDS
         self.max_legal = MAX_LEGAL
         self.random_rollout = random_rollout
-        hidden_from(&self.root, seat, &self.hidden)
+        find_hidden(&self.root, seat, &self.hidden)
 
     cdef void place(self, const uint8_t* shuffled) noexcept:
         place_hidden(&self.s.d, &self.root, &self.hidden, shuffled, self.s.opt.n)
@@ -281,8 +231,6 @@ def action_values(State state, int seat, int playouts, uint64_t seed):
     ``playouts`` times, deal the cards ``seat`` cannot see afresh, play the action and finish
     the game with the dumper in every seat. Every action sees the same deals (common random
     numbers), so their differences are not noise from the deals. ``agents/flat.py``."""
-    if playouts < 1:
-        raise ValueError(f"playouts must be at least 1, got {playouts}")
     if state.d.is_terminal or state.d.current != seat:
         raise ValueError(f"player_{seat} is not to act")
     return KoiraSearch(state, seat).values(playouts, seed, False)

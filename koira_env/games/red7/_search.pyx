@@ -7,13 +7,14 @@
 ``agents/ismcts.py`` and ``agents/flat.py`` are the readable references of the algorithms and
 call ``search`` / ``action_values`` here for a compiled Red7 state (``bots.compiled_search``,
 ``bots.compiled_flat``); the results differ from theirs only in the random streams. A deal
-(``determinize_into``) is the reference's distribution: the cards the seat cannot see (other
-hands, folded hands of others, the draw pile) shuffled uniformly into the same places, as
-``engine.State.determinize`` does. Rollouts play ``thrifty`` in every seat (``bots.
-thrifty_rollout``: the legal turn with the smallest ``bots.spend``, the first on a tie) or
-uniformly random legal turns. Returns are the engine's (``returns_from_places`` of the
-places). A points game (``scoring="points"``) deals new rounds from its deck, which a deal
-of the hidden cards cannot know, so this module refuses it and the reference loops run.
+(``_compiled``'s ``find_hidden`` and ``place_hidden``, as ``State.determinize`` deals) is the
+reference's distribution: the cards the seat cannot see (other hands, folded hands of others,
+the draw pile) shuffled uniformly into the same places, as ``engine.State.determinize`` does.
+Rollouts play ``thrifty`` in every seat (``bots.thrifty_rollout``: the legal turn with the
+smallest ``bots.spend``, the first on a tie) or uniformly random legal turns. Returns are the
+engine's (``returns_from_places`` of the places). A points game (``scoring="points"``) deals
+new rounds from its deck, which a deal of the hidden cards cannot know, so this module
+refuses it and the reference loops run.
 
 ``thrifty_action``, ``hidden_cards``, ``determinized`` and ``search_returns`` expose the pieces
 so that tests can compare them with ``bots.thrifty_rollout``, ``engine.State.determinize`` and
@@ -23,21 +24,18 @@ so that tests can compare them with ``bots.thrifty_rollout``, ``engine.State.det
 from libc.stdint cimport uint8_t, uint64_t
 
 from koira_env.core._rng cimport Rng, below
-from koira_env.core._tree cimport Hidden, Search, hide
+from koira_env.core._tree cimport Search
 
 from koira_env.games.red7._compiled cimport (
-    DRAW,
-    FOLDED,
-    DEAD,
     MAX_LEGAL,
     MAX_PLAYERS,
     NUM_ACTIONS,
-    NUM_CARDS,
-    PALETTE,
     PASS,
     SLOTS,
     Data,
     State,
+    find_hidden,
+    place_hidden,
 )
 
 cdef enum:
@@ -79,51 +77,6 @@ def thrifty_action(State state):
     if count == 0:
         raise ValueError("the game is over: no turn to play")
     return thrifty(legal, count)
-
-
-# ============================================================================ determinization
-cdef inline bint hidden_from(int code, int seat) noexcept nogil:
-    """engine._hidden_from: a card at location ``code`` is hidden from ``seat``."""
-    return (
-        code == DRAW
-        or (code < PALETTE and code != seat)
-        or (FOLDED <= code < DEAD and code - FOLDED != seat)
-    )
-
-
-cdef void find_hidden(const Data* d, int seat, Hidden* h) noexcept:
-    """The cards ``seat`` cannot see and where they lie (engine.State.determinize's)."""
-    cdef int c
-    for c in range(NUM_CARDS):
-        if hidden_from(d.loc[c], seat):
-            hide(h, c, d.loc[c])
-
-
-cdef void place_hidden(
-    Data* out, const Data* root, const Hidden* h, const uint8_t* shuffled, int n, int seat
-) noexcept:
-    """``root`` with ``shuffled[i]`` put where ``h.cards[i]`` lay, hands, draw pile and folded
-    hands rebuilt in that order, as engine.State.determinize places its shuffle."""
-    cdef int i, q, card, code
-    out[0] = root[0]
-    for q in range(n):
-        if q != seat:
-            out.hand[q] = 0
-            out.folded_len[q] = 0
-    out.draw_len = 0
-    for i in range(h.count):
-        card = shuffled[i]
-        code = h.places[i]
-        out.loc[card] = code
-        if code == DRAW:
-            out.draw[out.draw_len] = card
-            out.draw_len += 1
-        elif code < PALETTE:
-            out.hand[code] |= (<uint64_t>1) << card
-        else:
-            q = code - FOLDED
-            out.folded[q][out.folded_len[q]] = card
-            out.folded_len[q] += 1
 
 
 # ============================================================================ returns
@@ -253,7 +206,5 @@ def action_values(State state, int seat, int playouts, uint64_t seed, bint rando
     deals (common random numbers), so their differences are not noise from the deals
     (``agents/flat.py``); random rollouts draw from a second generator, seeded by the deal,
     so that they do not move the deals of the next turns."""
-    if playouts < 1:
-        raise ValueError(f"playouts must be at least 1, got {playouts}")
     check(state, seat)
     return Red7Search(state, seat, random_rollout).values(playouts, seed, True)
