@@ -276,7 +276,13 @@ def play_games(args: Args, round_no: int, indices: list[int], student: str | Non
         rng = random.Random(f"distill/{args.seed}/{round_no}/{g}")
         keep_rng = random.Random(f"distill/{args.seed}/{round_no}/{g}/keep")
         recorder = Recorder(
-            game, teacher, policy, args.decisive_only, args.rollout_share, keep_rng, args.temperature
+            game,
+            teacher,
+            policy,
+            args.decisive_only,
+            args.rollout_share,
+            keep_rng,
+            args.temperature,
         )
         seat = g % n
         agents = [
