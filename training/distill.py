@@ -119,6 +119,10 @@ class Args:
     """rounds of play / fit / evaluate (later rounds play the network's moves: DAgger)"""
     games_per_round: int = 960_000
     """games per round; the recorded seat rotates"""
+    temperature: float = 0.0
+    """flat Monte Carlo's and PIMC's labels: 0, their best moves (shared on a tie); above 0, a
+    softmax of their mean values at this temperature (in units of the game's return), a soft
+    target that keeps how close the runner-up moves were where the best move is noise"""
     decisive_only: bool = True
     """record only the decisions whose label prefers some legal moves to others (one that
     weighs them all the same teaches the policy nothing: most of flat Monte Carlo's labels in
@@ -186,17 +190,21 @@ def _teacher(args: Args) -> Any:
     return make_agent(args.teacher, args.game)
 
 
-def teacher_label(teacher: Any, turn: Turn) -> tuple[dict[int, float], bool]:
+def teacher_label(
+    teacher: Any, turn: Turn, temperature: float = 0.0
+) -> tuple[dict[int, float], bool]:
     """The teacher's weights over the legal moves, and whether its search made them (else the
     move of a phase it does not search, which ``--rollout-share`` thins out).
 
     ISMCTS: its root visits (its rollout move where its phase budget is 0). Flat Monte Carlo
-    and PIMC: their best moves by value, shared equally on a tie (flat's rollout move outside
-    its phase; PIMC's fallback where the game's solver does not reach, such as Kop's
-    declarations). The endgame solver (Koira's ``champion``): every move that escapes in the
-    most deals, else its fallback search's visits (``SolverAgent.label``). Any other agent: its
-    move, the whole label (a bot that does not search makes every label alike, so all count as
-    searched)."""
+    and PIMC: their best moves by value, shared equally on a tie, or with ``temperature`` above
+    0 a softmax of their values (Red7's flat:48 picks a different best move from itself on
+    four decisions in ten, nearly equal values; the softmax keeps them nearly equal) (flat's
+    rollout move outside its phase; PIMC's fallback where the game's solver does not reach,
+    such as Kop's declarations). The endgame solver (Koira's ``champion``): every move that
+    escapes in the most deals, else its fallback search's visits (``SolverAgent.label``). Any
+    other agent: its move, the whole label (a bot that does not search makes every label alike,
+    so all count as searched)."""
     values: dict[int, float] | None = None
     if isinstance(teacher, ISMCTSAgent):
         if teacher.budget(turn):
@@ -215,6 +223,8 @@ def teacher_label(teacher: Any, turn: Turn) -> tuple[dict[int, float], bool]:
     if values is None:
         return {teacher.act(turn): 1.0}, False  # a phase it does not search: its rollout move
     best = max(values.values())
+    if temperature > 0:
+        return {a: float(np.exp((v - best) / temperature)) for a, v in values.items()}, True
     return {a: 1.0 for a, v in values.items() if v >= best - 1e-9}, True
 
 
@@ -231,15 +241,17 @@ class Recorder:
         decisive_only: bool = False,
         rollout_share: float = 1.0,
         rng: random.Random | None = None,
+        temperature: float = 0.0,
     ) -> None:
         self.game, self.teacher, self.student = game, teacher, student
+        self.temperature = temperature
         self.decisive_only = decisive_only
         self.rollout_share, self.rng = rollout_share, rng or random.Random(0)
         self.scale = game.observation_scale
         self.rows: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
     def act(self, turn: Turn) -> int:
-        visits, searched = teacher_label(self.teacher, turn)
+        visits, searched = teacher_label(self.teacher, turn, self.temperature)
         keep = self.rollout_share >= 1.0 or searched
         if not keep:
             keep = self.rng.random() < self.rollout_share
@@ -273,7 +285,15 @@ def play_games(args: Args, round_no: int, indices: list[int], student: bytes | N
     for g in indices:
         rng = random.Random(f"distill/{args.seed}/{round_no}/{g}")
         keep_rng = random.Random(f"distill/{args.seed}/{round_no}/{g}/keep")
-        recorder = Recorder(game, teacher, policy, args.decisive_only, args.rollout_share, keep_rng)
+        recorder = Recorder(
+            game,
+            teacher,
+            policy,
+            args.decisive_only,
+            args.rollout_share,
+            keep_rng,
+            args.temperature,
+        )
         seat = g % n
         agents = [
             recorder if s == seat else make_agent(rng.choice(args.field), game.id) for s in range(n)
@@ -475,6 +495,8 @@ def train(args: Args) -> Path:
     _teacher(args)  # a bad teacher is an error before any work or file
     if not 0.0 < args.rollout_share <= 1.0:
         raise ValueError(f"--rollout-share must be in (0, 1], got {args.rollout_share}")
+    if args.temperature < 0:
+        raise ValueError(f"--temperature must be 0 or more, got {args.temperature}")
     backend = Backend(args.backend, args.address or None)  # a bad one: an error before any file
     folder = args.folder()
     config = _config(args)
