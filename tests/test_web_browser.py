@@ -62,7 +62,8 @@ def new_page(browser: Any, errors: list[str], width: int = 1280, height: int = 9
 
 def lobby(page: Any, url: str) -> None:
     """Open the lobby and wait until it lists the game's options."""
-    lobby(page, url)
+    page.goto(url + "/")
+    page.wait_for_selector("#f-options .option")
 
 
 @pytest.fixture
