@@ -90,15 +90,13 @@ def pooled(h: np.ndarray) -> np.ndarray:
 class CardNetPolicy:
     """The forward pass in numpy, with ``NetPolicy``'s interface (``choose``, ``value``)."""
 
-    def __init__(
-        self,
-        arrays: dict[str, np.ndarray],
-        meta: dict[str, Any],
-        layout: dict[str, slice] | None = None,
-    ) -> None:
+    def __init__(self, arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> None:
         self.meta = meta
-        self.tokens = CardTokens(layout or _layout_of(meta), NUM_CARDS + int(meta["extra_actions"]))
-        f32 = lambda k: np.ascontiguousarray(arrays[k], np.float32)  # noqa: E731
+        self.tokens = CardTokens(_layout_of(meta), NUM_CARDS + int(meta["extra_actions"]))
+
+        def f32(name: str) -> np.ndarray:
+            return np.ascontiguousarray(arrays[name], np.float32)
+
         self.layers = [
             (f32(f"card{k}"), f32(f"ctx{k}"), f32(f"bias{k}")) for k in range(int(meta["layers"]))
         ]

@@ -274,13 +274,14 @@ class Recorder:
         return self.student.choose(observation, mask)
 
 
-def play_games(args: Args, round_no: int, indices: list[int], student: bytes | None) -> dict:
+def play_games(
+    args: Args, round_no: int, indices: list[int], student: NetPolicy | CardNetPolicy | None
+) -> dict:
     """Games ``indices`` of round ``round_no``: every labelled decision of the recorded seat,
     with the seat's final return. A pure function of its arguments."""
     game = args.make_game()
     n = game.num_players
     teacher = _teacher(args)
-    policy = load_bytes(student, game) if student else None
     obs, masks, targets, returns = [], [], [], []
     for g in indices:
         rng = random.Random(f"distill/{args.seed}/{round_no}/{g}")
@@ -288,7 +289,7 @@ def play_games(args: Args, round_no: int, indices: list[int], student: bytes | N
         recorder = Recorder(
             game,
             teacher,
-            policy,
+            student,
             args.decisive_only,
             args.rollout_share,
             keep_rng,
@@ -314,9 +315,20 @@ def play_games(args: Args, round_no: int, indices: list[int], student: bytes | N
     }
 
 
-def _play_chunk(task: tuple[Args, int, list[int], bytes | None]) -> tuple[list[int], dict]:
-    args, round_no, indices, student = task
-    return indices, play_games(args, round_no, indices, student)
+_STUDENT: NetPolicy | CardNetPolicy | None = None  # in a worker: the round's student
+
+
+def _receive_student(data: bytes | None, args: Args) -> None:
+    """The round's student network, from its file's bytes: once per worker and round (the
+    map's initializer), not with every chunk; on Ray it travels once through the object store,
+    since a worker may not see the driver's disk."""
+    global _STUDENT
+    _STUDENT = load_bytes(data, args.make_game()) if data else None
+
+
+def _play_chunk(task: tuple[Args, int, list[int]]) -> tuple[list[int], dict]:
+    args, round_no, indices = task
+    return indices, play_games(args, round_no, indices, _STUDENT)
 
 
 def _save_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
@@ -328,17 +340,20 @@ def _save_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
 def generate(
     args: Args, folder: Path, round_no: int, student: bytes | None, backend: Backend = PROCESS
 ) -> None:
-    """The round's shards (chunks of 20 games), skipping those already on disk. The student's
-    network (its file's bytes) travels inside the tasks: a Ray worker may not see this disk."""
+    """The round's shards (chunks of 20 games), skipping those already on disk, played by
+    ``student`` (a network file's bytes) in the recorded seat after round 0."""
     out = folder / "data" / f"round-{round_no:03d}"
     out.mkdir(parents=True, exist_ok=True)
     chunks = list(chunked(list(range(args.games_per_round)), 20))
     todo = [c for c in chunks if not (out / f"games-{c[0]:05d}.npz").exists()]
-    tasks = [(args, round_no, c, student) for c in todo]
+    tasks = [(args, round_no, c) for c in todo]
+    start = (student, args)
     if backend.local and (args.workers <= 1 or len(tasks) <= 1):
+        _receive_student(*start)
         results = map(_play_chunk, tasks)
     else:
-        results = map_chunks(_play_chunk, tasks, backend.parallelism(args.workers), backend=backend)
+        workers = backend.parallelism(args.workers)
+        results = map_chunks(_play_chunk, tasks, workers, _receive_student, start, backend)
     for indices, arrays in results:
         _save_npz(out / f"games-{indices[0]:05d}.npz", arrays)
 
