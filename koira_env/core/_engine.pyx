@@ -11,13 +11,19 @@ cdef class CompiledEngine:
     """One rule set as C values, and the observation writer of its core."""
 
     cdef int write(self, object state, int seat, float* out) except -1:
-        """Write what ``seat`` may know of ``state`` into ``out`` (``size`` floats), after
-        checking that the state is this engine's and the seat one of its table."""
+        """Write what ``seat`` (one of the table) may know of ``state`` into ``out`` (``size``
+        floats), after checking that the state is this engine's."""
         raise NotImplementedError
+
+    cdef int seat_of_table(self, int seat) except -1:
+        if not 0 <= seat < self.players:
+            raise ValueError(f"seat must be in 0..{self.players - 1}, got {seat}")
+        return 0
 
     def observation(self, state, int seat):
         """A fresh float32 vector of everything ``seat`` may know (``observation_layout``)."""
         cdef cnp.npy_intp size = self.size
+        self.seat_of_table(seat)
         array = cnp.PyArray_EMPTY(1, &size, cnp.NPY_FLOAT32, 0)
         self.write(state, seat, <float*>cnp.PyArray_DATA(array))
         return array
@@ -27,6 +33,7 @@ cdef class CompiledEngine:
         (for batched envs that keep one preallocated array)."""
         if out.shape[0] != self.size:
             raise ValueError(f"out must hold {self.size} floats, got {out.shape[0]}")
+        self.seat_of_table(seat)
         self.write(state, seat, &out[0])
 
     def action_mask(self, legal):

@@ -134,7 +134,6 @@ ctypedef struct Data:
 cdef class Engine(CompiledEngine):
     cdef Options opt
     cdef Layout layout
-    cdef int _check(self, State state, int seat) except -1
 
 
 cdef class State:

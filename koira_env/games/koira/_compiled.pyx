@@ -196,7 +196,7 @@ cdef class Engine:
     def __init__(self, rules):
         cdef Options* o = &self.opt
         self.rules = rules
-        o.n = rules.num_players
+        self.players = o.n = rules.num_players
         if not 2 <= o.n <= MAX_PLAYERS:
             raise ValueError(f"num_players must be 2-{MAX_PLAYERS}, got {o.n}")
         self.num_actions = o.num_actions = reference.num_actions(rules)
@@ -225,18 +225,12 @@ cdef class Engine:
     def __reduce__(self):
         return Engine, (self.rules,)
 
-    cdef int _check(self, State state, int seat) except -1:
-        if state.opt.n != self.opt.n:
-            raise ValueError(
-                f"a {state.opt.n}-player state cannot be observed by a {self.opt.n}-player engine"
-            )
-        if not 0 <= seat < self.opt.n:
-            raise ValueError(f"seat must be in 0..{self.opt.n - 1}, got {seat}")
-        return 0
-
     cdef int write(self, object state, int seat, float* out) except -1:
         cdef State s = state  # a TypeError for anything else
-        self._check(s, seat)
+        if s.opt.n != self.opt.n:
+            raise ValueError(
+                f"a {s.opt.n}-player state cannot be observed by a {self.opt.n}-player engine"
+            )
         write_observation(s, seat, out)
         return 0
 

@@ -285,7 +285,7 @@ cdef class Engine:
         cdef Layout* lay = &self.layout
         cdef int seat, r, code, q, n
         self.rules = rules
-        n = o.n = rules.num_players
+        n = self.players = o.n = rules.num_players
         if not 2 <= n <= MAX_PLAYERS:
             raise ValueError(f"num_players must be 2-{MAX_PLAYERS}, got {n}")
         o.points = rules.scoring == "points"
@@ -334,16 +334,10 @@ cdef class Engine:
     def __reduce__(self):
         return Engine, (self.rules,)
 
-    cdef int _check(self, State state, int seat) except -1:
-        if state.opt.n != self.opt.n or state.opt.points != self.opt.points:
-            raise ValueError("the state was not dealt under this engine's rules")
-        if not 0 <= seat < self.opt.n:
-            raise ValueError(f"seat must be in 0..{self.opt.n - 1}, got {seat}")
-        return 0
-
     cdef int write(self, object state, int seat, float* out) except -1:
         cdef State s = state  # a TypeError for anything else
-        self._check(s, seat)
+        if s.opt.n != self.opt.n or s.opt.points != self.opt.points:
+            raise ValueError("the state was not dealt under this engine's rules")
         write_observation(s, seat, out)
         return 0
 
