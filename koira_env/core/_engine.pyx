@@ -1,3 +1,6 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False, embedsignature=True
+# cython: binding=False
 """The base of the compiled cores' engines (``_engine.pxd`` says what a core writes)."""
 
 cimport numpy as cnp
