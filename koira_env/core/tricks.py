@@ -16,11 +16,13 @@ whose sides are fixed for the hand).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 
-class TrickRules(Protocol):
-    """One game's rules, as the solver needs them."""
+class TrickRules:
+    """One game's rules, as the solver needs them: a game's ``solver.py`` subclasses this.
+    The defaults fit a game whose plays are its cards and whose sides are fixed for the hand
+    (the value is what the tricks add up to)."""
 
     size: int  # plays in a full trick
     low: int  # below every value: where a maximizing seat starts
@@ -28,27 +30,35 @@ class TrickRules(Protocol):
 
     def mover(self, leader: int, n: int) -> int:
         """The seat that plays the trick's ``n``-th card (from 0)."""
+        raise NotImplementedError
 
     def plays(self, hand: int, trick: Sequence[int], best: int) -> list[int]:
         """The legal plays of ``hand`` in search order (``best``: the play winning so far)."""
-
-    def card(self, play: int) -> int:
-        """The card a play takes out of the hand."""
+        raise NotImplementedError
 
     def takes(self, play: int, best: int) -> bool:
-        """Whether ``play`` beats ``best``, the winning play so far (-1 before the lead)."""
+        """Whether ``play`` beats ``best``, the winning play so far."""
+        raise NotImplementedError
 
     def maximizing(self, seat: int) -> bool:
         """Whether ``seat`` plays for the side whose value the solver returns."""
+        raise NotImplementedError
 
     def gain(self, trick: Sequence[int], winner: int) -> int:
         """What a completed trick adds to the value."""
+        raise NotImplementedError
+
+    def card(self, play: int) -> int:
+        """The card a play takes out of the hand."""
+        return play
 
     def state_after(self, state: int, winner: int) -> int:
         """``state`` for the next trick, once ``winner`` took this one."""
+        return state
 
     def final(self, state: int) -> int:
         """The value once every card is played."""
+        return 0
 
 
 def cards_of(mask: int) -> list[int]:

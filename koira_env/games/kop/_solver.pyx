@@ -6,10 +6,9 @@
 reference, and not changing any value: moves are ordered (the richest card first), and the
 value of the rest of the hand at each trick boundary is kept in a table shared by every call.
 A boundary position is keyed on the four hands, who leads and the queens' side. The search,
-the table and the sampler are the trick solvers' shared ``core/_tricks.pxi``; this module
+the table and the sampler are the trick solvers' shared ``core/_tricks.pxi`` (not reentrant:
+the table and the working hands are the module's, and a search holds the GIL); this module
 holds Kop's rules: who plays, what is legal, what a trick is worth.
-
-Not reentrant: the table and the working hands are the module's, and a search holds the GIL.
 """
 
 from libc.stdint cimport uint64_t

@@ -47,7 +47,7 @@ def legal_mask(hand: int, led: int, best: int) -> int:
     return allowed & BEATERS_MASK[best] or allowed
 
 
-class Rules:
+class Rules(tricks.TrickRules):
     """Kop for ``core.tricks``: the queens' side (``queens``, a seat mask) maximizes the card
     points it takes."""
 
@@ -64,9 +64,6 @@ class Rules:
     def plays(self, hand: int, trick: Any, best: int) -> list[int]:
         return cards_of(legal_mask(hand, trick[0] if trick else -1, best))
 
-    def card(self, play: int) -> int:
-        return play
-
     def takes(self, play: int, best: int) -> bool:
         return beats(play, best)
 
@@ -75,12 +72,6 @@ class Rules:
 
     def gain(self, trick: Any, winner: int) -> int:
         return sum(POINTS[c] for c in trick) if self.queens >> winner & 1 else 0
-
-    def state_after(self, state: int, winner: int) -> int:
-        return state
-
-    def final(self, state: int) -> int:
-        return 0
 
 
 def position(state: Any) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:

@@ -9,13 +9,12 @@ leading), of several cards of one suit with no card of another active hand or of
 between them only one is searched (equivalent cards), and the rest of the hand's value at
 each trick boundary is kept in a table shared by every call, keyed on the four hands, who
 leads, trumps, the declaring side and the idle seat. The search, the table and the sampler
-are the trick solvers' shared ``core/_tricks.pxi``; this module holds Teka's rules.
+are the trick solvers' shared ``core/_tricks.pxi`` (not reentrant: the table and the working
+hands are the module's, and a search holds the GIL); this module holds Teka's rules.
 
 ``playout`` plays a position to the end with ``counter``'s card rules on open cards (a
 master is the highest card of its suit left in the active hands and the trick), the cheap
 value PIMC uses while too many cards are left to solve.
-
-Not reentrant: the table and the working hands are the module's, and a search holds the GIL.
 """
 
 from libc.stdint cimport uint64_t

@@ -47,7 +47,7 @@ def next_seat(p: int, out: int) -> int:
     return (p + 1) % PLAYERS if p == out else p
 
 
-class Rules:
+class Rules(tricks.TrickRules):
     """Teka for ``core.tricks``: the declaring side (``declarers``, a seat mask) maximizes the
     tricks it takes, ``trump`` the trump suit, ``out`` the seat sitting out (-1: none)."""
 
@@ -68,9 +68,6 @@ class Rules:
     def plays(self, hand: int, trick: Any, best: int) -> list[int]:
         return cards_of(legal_mask(hand, trick[0] if trick else -1))
 
-    def card(self, play: int) -> int:
-        return play
-
     def takes(self, play: int, best: int) -> bool:
         return beats(play, best, self.trump)
 
@@ -79,12 +76,6 @@ class Rules:
 
     def gain(self, trick: Any, winner: int) -> int:
         return self.declarers >> winner & 1
-
-    def state_after(self, state: int, winner: int) -> int:
-        return state
-
-    def final(self, state: int) -> int:
-        return 0
 
 
 def position(state: Any) -> tuple[tuple[int, ...], tuple[int, ...], int, int, int, int]:

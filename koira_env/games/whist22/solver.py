@@ -49,7 +49,7 @@ def card_of(value: int) -> int:
     return FOOL if value == FOOL_HIGH else value
 
 
-class Rules:
+class Rules(tricks.TrickRules):
     """Whist 22 for ``core.tricks``: ``seat`` of ``n`` players maximizes ``-|need - t|``,
     ``need`` (the carried state) its bid less the tricks it has taken, the others minimize."""
 
