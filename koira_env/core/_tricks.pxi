@@ -49,12 +49,15 @@ cdef long long NODES = 0
 cdef int TRICKS[STRIDE * LEVELS]
 
 
-cdef void* new_table(int bits, size_t entry, str game) except NULL:
+cdef void* new_table(int bits, size_t entry) except NULL:
     """A zeroed table of ``2**bits`` entries (a zero entry is empty: no real key is zero)."""
     cdef void* table = calloc(<size_t>1 << bits, entry)
     if table == NULL:
-        raise MemoryError(f"the {game} solver could not allocate its table")
+        raise MemoryError(f"an open-card solver could not allocate its table ({bits} bits)")
     return table
+
+
+TABLE = <Entry*>new_table(TABLE_BITS, sizeof(Entry))
 
 
 cdef int search(int* trick, int n, int leader, int best, int best_seat, int state,

@@ -143,9 +143,7 @@ include "../../core/_tricks.pxi"
 
 
 cdef void _setup() except *:
-    global TABLE
     cdef int c
-    TABLE = <Entry*>new_table(TABLE_BITS, sizeof(Entry), "Kop")
     for c in range(3):
         SUIT_MASK[c] = SUIT_MASK_LIST[c]
     for c in range(NUM_CARDS):

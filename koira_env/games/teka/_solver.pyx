@@ -185,15 +185,9 @@ cdef inline int state_after(int state, int winner) noexcept nogil:
 include "../../core/_tricks.pxi"
 
 
-cdef void _setup() except *:
-    global TABLE
-    cdef int s
-    TABLE = <Entry*>new_table(TABLE_BITS, sizeof(Entry), "Teka")
-    for s in range(4):
-        SUIT_MASK[s] = (<uint64_t>0x1FFF) << (13 * s)
-
-
-_setup()
+cdef int _s
+for _s in range(4):
+    SUIT_MASK[_s] = (<uint64_t>0x1FFF) << (13 * _s)
 
 
 cdef int load(hands, trick, int leader, int trump, int declarers, int out,

@@ -162,8 +162,6 @@ cdef inline int state_after(int need, int winner) noexcept nogil:
 
 include "../../core/_tricks.pxi"
 
-TABLE = <Entry*>new_table(TABLE_BITS, sizeof(Entry), "Whist 22")
-
 
 cdef int load(hands, trick, int leader, int seat, int* best_seat) except -2:
     """Sets the players, the seat and the hands; loads the trick (its best value,
@@ -293,7 +291,7 @@ cdef int ASIDE = 0
 cdef double THRESHOLD = 0.5
 
 
-MTABLE = <MEntry*>new_table(TABLE_BITS, sizeof(MEntry), "Whist 22")
+MTABLE = <MEntry*>new_table(TABLE_BITS, sizeof(MEntry))
 
 
 cdef inline double win_chance(int value, int best, int later, int unseen) noexcept nogil:
