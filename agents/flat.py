@@ -21,7 +21,7 @@ from koira_env.core.agent import Turn
 from koira_env.core.game import State
 from koira_env.registry import spec
 
-from .ismcts import ENGINES, game_rollout, rollout_move
+from .ismcts import check_engine, game_rollout, rollout_move
 
 
 @cache
@@ -66,10 +66,8 @@ class FlatAgent:
     def __init__(self, playouts: int = 8, engine: str = "auto", phase: int | None = None) -> None:
         if playouts < 1:
             raise ValueError(f"flat needs at least one playout, got {playouts}")
-        if engine not in ENGINES:
-            raise ValueError(f"engine must be one of {list(ENGINES)}, got {engine!r}")
         self.playouts = playouts
-        self.engine = engine
+        self.engine = check_engine(engine)
         self.phase = phase
 
     def searches(self, turn: Turn) -> bool:

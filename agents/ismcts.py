@@ -48,6 +48,14 @@ class _Node:
 ENGINES = ("auto", "python")
 
 
+def check_engine(engine: str) -> str:
+    """A search agent's ``engine`` (``ENGINES``: the compiled search where the game has one,
+    or the reference Python loop), or a ``ValueError`` naming the choices."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {list(ENGINES)}, got {engine!r}")
+    return engine
+
+
 @cache
 def game_rollout(game_id: str) -> Callable[[State], int] | None:
     """The game's own rollout policy, or ``None`` (then rollouts are uniformly random)."""
@@ -101,9 +109,7 @@ class ISMCTSAgent:
             raise ValueError(f"ismcts needs at least 1 iteration, got {iterations}")
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {list(ROLLOUTS)}, got {rollout!r}")
-        if engine not in ENGINES:
-            raise ValueError(f"engine must be one of {list(ENGINES)}, got {engine!r}")
-        self.engine = engine
+        self.engine = check_engine(engine)
         self.iterations = iterations
         self.per_phase = None if isinstance(iterations, int) else counts
         self.max_seconds = max_seconds

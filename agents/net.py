@@ -10,6 +10,7 @@ one small matrix product per layer (well under a millisecond on one core): this 
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import zipfile
@@ -21,12 +22,15 @@ import numpy as np
 
 from koira_env.core.game import Game
 
-from .ppo import MODELS, check_compatible, model_metadata
+from .cardnet import ARCH as CARDS
+from .cardnet import CardNetPolicy
+from .ppo import MODELS, check_compatible, check_format, model_metadata
 
 if TYPE_CHECKING:
     from koira_env.core.agent import Turn
 
 FORMAT = "koira-net/1"
+MLP = "mlp"  # the metadata's ``arch``: absent in files from before card networks
 
 
 def net_path(spec: str | Path) -> Path:
@@ -50,17 +54,26 @@ def save_net(
     half: bool = False,
     **extra: Any,
 ) -> None:
-    """Weights (``(out, in)`` matrices and biases, ReLU between layers) and metadata,
-    written to a temp file then renamed. ``half`` stores float16, compressed: a shipped file
-    at a third of the size, played in float32 (the rounding moves no measured decision)."""
-    meta = {**model_metadata(game), "format": FORMAT, "layers": len(layers), **extra}
-    arrays: dict[str, np.ndarray] = {"meta": np.array(json.dumps(meta))}
-    dtype = np.float16 if half else np.float32
+    """An MLP's weights (``(out, in)`` matrices and biases, ReLU between layers) and metadata
+    (``save_arrays``)."""
+    arrays: dict[str, np.ndarray] = {}
     for k, (w, b) in enumerate([*layers, policy, value]):
-        arrays[f"w{k}"] = np.asarray(w, dtype)
-        arrays[f"b{k}"] = np.asarray(b, dtype)
+        arrays[f"w{k}"], arrays[f"b{k}"] = w, b
+    save_arrays(path, game, arrays, half, layers=len(layers), **extra)
+
+
+def save_arrays(
+    path: Path, game: Game, arrays: dict[str, np.ndarray], half: bool = False, **extra: Any
+) -> None:
+    """A network's named weights and metadata (``extra``: ``arch``, ``layers``, ...), written to
+    a temp file then renamed. ``half`` stores float16, compressed: a shipped file at a third of
+    the size, played in float32 (the rounding moves no measured decision)."""
+    meta = {**model_metadata(game), "format": FORMAT, **extra}
+    dtype = np.float16 if half else np.float32
+    saved = {"meta": np.array(json.dumps(meta))}
+    saved.update({k: np.asarray(v, dtype) for k, v in arrays.items()})
     tmp = path.with_name(path.name + ".tmp.npz")
-    (np.savez_compressed if half else np.savez)(tmp, **arrays)
+    (np.savez_compressed if half else np.savez)(tmp, **saved)
     os.replace(tmp, path)
 
 
@@ -79,7 +92,7 @@ class NetPolicy:
         self.policy, self.value_head = layer(count), layer(count + 1)
 
     @staticmethod
-    def load(path: str | Path, game: Game | None = None) -> NetPolicy:
+    def load(path: str | Path, game: Game | None = None) -> NetPolicy | CardNetPolicy:
         """``ValueError`` naming the problem for a missing, corrupt or mismatched file."""
         path = Path(path)
         stat = path.stat() if path.is_file() else None
@@ -107,25 +120,44 @@ class NetPolicy:
 
 
 @lru_cache(maxsize=16)
-def _load(path: str, mtime_ns: int, size: int) -> NetPolicy:
+def _load(path: str, mtime_ns: int, size: int) -> NetPolicy | CardNetPolicy:
     """Cached per file version, so tournament workers load a network once."""
     if not Path(path).is_file():
         raise ValueError(f"no network file at {path}")
+    return parse_net(path, path)
+
+
+def load_bytes(data: bytes, game: Game | None = None) -> NetPolicy | CardNetPolicy:
+    """A network from a file's bytes (a network sent to a worker that cannot read the
+    driver's disk, as distillation's students on Ray), checked as ``NetPolicy.load`` does."""
+    policy = parse_net(io.BytesIO(data), "the network sent")
+    if game is not None:
+        check_compatible(policy.meta, game, Path("the network sent"))
+    return policy
+
+
+def parse_net(source: Any, name: str) -> NetPolicy | CardNetPolicy:
+    """The policy in ``source`` (a path or a binary file), or a ``ValueError`` naming ``name``
+    and the problem."""
     try:
-        with np.load(path, allow_pickle=False) as data:
+        with np.load(source, allow_pickle=False) as data:
             arrays = {k: data[k] for k in data.files}
         meta = json.loads(str(arrays["meta"]))
     except (OSError, ValueError, KeyError, zipfile.BadZipFile, json.JSONDecodeError) as err:
         raise ValueError(
-            f"{path} is not a koira network (corrupt or another file: {err})"
+            f"{name} is not a koira network (corrupt or another file: {err})"
         ) from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        found = meta.get("format") if isinstance(meta, dict) else None
-        raise ValueError(f"{path} has network format {found!r}, expected {FORMAT!r}")
+    meta = check_format(meta, name, "network", FORMAT)
     try:
-        return NetPolicy(arrays, meta)
+        if meta.get("arch", MLP) == MLP:
+            return NetPolicy(arrays, meta)
+        if meta["arch"] == CARDS:
+            return CardNetPolicy(arrays, meta)
+        raise ValueError(
+            f"{name} has network architecture {meta['arch']!r}, expected {MLP!r} or {CARDS!r}"
+        )
     except KeyError as err:
-        raise ValueError(f"{path} lacks the layer {err} its metadata promises") from None
+        raise ValueError(f"{name} lacks the layer {err} its metadata promises") from None
 
 
 class NetAgent:

@@ -23,7 +23,7 @@ from typing import Any
 from koira_env.core.agent import Turn
 from koira_env.registry import spec
 
-from .ismcts import ENGINES, rollout_move
+from .ismcts import ENGINES, check_engine, rollout_move
 
 
 @cache
@@ -41,11 +41,9 @@ class PIMCAgent:
     def __init__(self, deals: int = 16, fallback: str = "", engine: str = "auto") -> None:
         if deals < 1:
             raise ValueError(f"pimc needs at least 1 deal, got {deals}")
-        if engine not in ENGINES:
-            raise ValueError(f"engine must be one of {list(ENGINES)}, got {engine!r}")
         self.deals = deals
         self.fallback_spec = fallback
-        self.engine = engine
+        self.engine = check_engine(engine)
         self._fallback: Any = None
 
     def values(self, turn: Turn) -> dict[int, float] | None:

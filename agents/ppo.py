@@ -76,9 +76,15 @@ def read_metadata(path: str | Path) -> dict[str, Any]:
         raise ValueError(
             f"{path} is not a koira PPO model (corrupt or written by something else: {err})"
         ) from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+    return check_format(meta, path, "model", FORMAT)
+
+
+def check_format(meta: Any, path: str | Path, kind: str, expected: str) -> dict[str, Any]:
+    """``meta``, a file's metadata, if it is a dict of the ``expected`` format; else a
+    ``ValueError`` saying which format the file at ``path`` has (models and networks)."""
+    if not isinstance(meta, dict) or meta.get("format") != expected:
         found = meta.get("format") if isinstance(meta, dict) else None
-        raise ValueError(f"{path} has model format {found!r}, expected {FORMAT!r}")
+        raise ValueError(f"{path} has {kind} format {found!r}, expected {expected!r}")
     return meta
 
 

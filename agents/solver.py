@@ -63,21 +63,45 @@ class SolverAgent:
         legal = turn.view.legal
         if len(legal) == 1:
             return legal[0]
+        candidates, _ = self.candidates(turn)
+        if len(candidates) == 1:
+            return candidates[0]
+        return self.fallback(turn, candidates)
+
+    def candidates(self, turn: Turn, complete: bool = False) -> tuple[list[int], bool | None]:
+        """The moves left to choose from, and whether they escape: those escaping in the most
+        deals (``True``), else those not proven caught in every deal, or every legal move when
+        all are caught (``False``), or every legal move out of the solver's reach (``None``).
+        ``complete`` solves every move even when nothing is hidden (the agent stops at the first
+        escape, which is enough to play but not to name every escaping move)."""
+        legal = list(turn.view.legal)
         endgame = game_endgame(turn.game.id)
         if endgame is None:
             raise ValueError(f"solver: {turn.game.title} has no endgame solver")
-        verdicts = endgame(turn, self.deals, self.max_cards, self.max_nodes)
+        verdicts = endgame(turn, self.deals, self.max_cards, self.max_nodes, complete)
         if verdicts is None:
-            return self.fallback(turn, legal)
+            return legal, None
         escapes = {a: sum(v is True for v in verdicts[a]) for a in legal}
         best = max(escapes.values())
         if best:
-            candidates = [a for a in legal if escapes[a] == best]
-        else:
-            candidates = [a for a in legal if not all(v is False for v in verdicts[a])]
-        if len(candidates) == 1:
-            return candidates[0]
-        return self.fallback(turn, candidates or legal)
+            return [a for a in legal if escapes[a] == best], True
+        open_ = [a for a in legal if not all(v is False for v in verdicts[a])]
+        return open_ or legal, False
+
+    def label(self, turn: Turn) -> tuple[dict[int, float], bool]:
+        """Distillation's label (``training.distill.teacher_label``): weights over the legal
+        moves, and whether a solver or search made them. Every move that escapes in the most
+        deals, shared equally; else the fallback search's visits over the candidates; else (no
+        search in this phase) the rollout move, which is not searched unless the solver chose
+        the candidates."""
+        candidates, escaped = self.candidates(turn, complete=True)
+        if escaped:
+            return dict.fromkeys(candidates, 1.0), True
+        if self.search is not None and self.search.budget(turn) > 0:
+            visits = self.search.search(turn)
+            weights = {a: float(visits.get(a, 0)) for a in candidates}
+            return (weights if any(weights.values()) else dict.fromkeys(candidates, 1.0)), True
+        return {self.fallback(turn, candidates): 1.0}, escaped is not None
 
     def fallback(self, turn: Turn, candidates: Sequence[int]) -> int:
         """The fallback's choice among ``candidates``: the rollout move if it is one (else the

@@ -152,6 +152,11 @@ def task_overhead(backend: Backend, workers: int, tasks: int = 300) -> float:
     return (time.perf_counter() - start) / tasks
 
 
+def task_overheads(backend: Backend) -> dict[str, float]:
+    """``task_overhead`` with one chunk in flight (a round trip) and with two (pipelined)."""
+    return {"round_trip": task_overhead(backend, 1), "pipelined": task_overhead(backend, 2)}
+
+
 def timed_tournament(config: TournamentConfig, folder: Path, backend: Backend) -> dict[str, Any]:
     start = time.perf_counter()
     summary = run_tournament(config, folder, workers=2, backend=backend)
@@ -172,39 +177,29 @@ def main() -> int:
     overhead: dict[str, dict[str, float]] = {}
     run_tournament(config, root / "warm", workers=2, max_games=0)  # imports paid
     runs["pool"] = timed_tournament(config, root / "pool", PROCESS)
-    overhead["pool"] = {
-        "round_trip": task_overhead(PROCESS, 1),
-        "pipelined": task_overhead(PROCESS, 2),
-    }
+    overhead["pool"] = task_overheads(PROCESS)
 
     cluster = LocalCluster(root)
     os.environ.update({k: cluster.env[k] for k in ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN_PATH")})
     os.environ.update(RAY_USAGE_STATS_ENABLED="0")
     os.environ.pop("RAY_ADDRESS", None)
-    local = Backend("ray")
-    start = time.perf_counter()
-    local.parallelism(None)
-    ray_start = time.perf_counter() - start
-    runs["ray 1 node"] = timed_tournament(config, root / "ray1", local)
-    overhead["ray 1 node"] = {
-        "round_trip": task_overhead(local, 1),
-        "pipelined": task_overhead(local, 2),
-    }
-    local.release()
 
+    def on_ray(name: str, folder: str, backend: Backend) -> tuple[float, int]:
+        """Start (or reach) the Ray backend, time the tournament and the task overheads on
+        it, release it; the seconds to start and its CPUs."""
+        start = time.perf_counter()
+        cpus = backend.parallelism(None)
+        seconds = time.perf_counter() - start
+        runs[name] = timed_tournament(config, root / folder, backend)
+        overhead[name] = task_overheads(backend)
+        backend.release()
+        return seconds, cpus
+
+    ray_start, _ = on_ray("ray 1 node", "ray1", Backend("ray"))
     try:
         cluster.start()
         cluster.start()
-        remote = Backend("ray", cluster.address)
-        start = time.perf_counter()
-        cpus = remote.parallelism(None)
-        connect = time.perf_counter() - start
-        runs["ray 2 nodes"] = timed_tournament(config, root / "ray2", remote)
-        overhead["ray 2 nodes"] = {
-            "round_trip": task_overhead(remote, 1),
-            "pipelined": task_overhead(remote, 2),
-        }
-        remote.release()
+        connect, cpus = on_ray("ray 2 nodes", "ray2", Backend("ray", cluster.address))
     finally:
         cluster.stop()
         shutil.rmtree(root / "ray", ignore_errors=True)

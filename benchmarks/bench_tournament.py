@@ -29,6 +29,7 @@ from agents.base import play_game
 from agents.registry import default_agents, make_agent
 from agents.schedule import TournamentConfig, deal_key
 from agents.tournament import run_tournament
+from experiments.cli import tournament_config
 from training.recipes import recipe
 
 
@@ -57,18 +58,13 @@ def main() -> int:
     )
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--rules", default=None, help="the game's preset (Koira: koira, ...)")
+    parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", help="also write the numbers here")
     args = parser.parse_args()
     league = recipe(args.game).bots  # Koira: its six heuristics, as before
     default = league or [a for a in default_agents(args.game) if a != "random"]
     agents = args.agents.split(",") if args.agents else default
-    config = TournamentConfig(
-        agents=tuple(agents),
-        game=args.game,
-        rules=args.rules,
-        players=args.players,
-        deals=args.games,
-    )
+    config = tournament_config(args, agents)
     with tempfile.TemporaryDirectory() as folder:
         cpu0, start = children_cpu(), time.perf_counter()
         summary = run_tournament(config, Path(folder), workers=args.workers, max_games=0)

@@ -17,7 +17,7 @@ from agents.entrants import default_entrants
 from agents.games import choices
 from agents.registry import default_opponent, make_agent, resolve
 from agents.tournament import TIMING, TournamentConfig, run_tournament
-from experiments.common import WORKERS
+from experiments.common import WORKERS, run_from_args
 from koira_env import __version__
 from koira_env.core.files import write_json
 from koira_env.core.game import Game
@@ -100,10 +100,12 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def _tournament(args: argparse.Namespace) -> int:
-    options = _options(args)
-    agents = _split(args.agents) if args.agents else default_entrants(_game(args))
-    config = TournamentConfig(
+def tournament_config(
+    args: argparse.Namespace, agents: list[str], options: tuple[tuple[str, Any], ...] = ()
+) -> TournamentConfig:
+    """The tournament of ``agents`` a command line asks for: ``--game``, ``--rules``,
+    ``--players``, ``--games`` (deals, each played in every rotation) and ``--seed``."""
+    return TournamentConfig(
         agents=tuple(agents),
         game=args.game,
         rules=args.rules,
@@ -112,6 +114,11 @@ def _tournament(args: argparse.Namespace) -> int:
         seed=args.seed,
         options=options,
     )
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    agents = _split(args.agents) if args.agents else default_entrants(_game(args))
+    config = tournament_config(args, agents, _options(args))
     summary = run_tournament(
         config,
         args.out,
@@ -294,7 +301,12 @@ def _add_rule_args(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_backend_args(p: argparse.ArgumentParser) -> None:
+def _add_run_args(p: argparse.ArgumentParser, workers: str, stop: str, stopped: str) -> None:
+    """Where and how far a resumable run goes: ``--workers`` (default ``workers``), the
+    backend and its address, ``stop`` (after this many new ``stopped``) and ``--quiet``."""
+    p.add_argument(
+        "--workers", type=_at_least(1), help=f"processes, or Ray tasks at once (default {workers})"
+    )
     p.add_argument(
         "--backend",
         choices=BACKENDS,
@@ -306,6 +318,8 @@ def _add_backend_args(p: argparse.ArgumentParser) -> None:
         help="with --backend ray: the cluster (head host:port, ray://host:port or auto); "
         "default: the Ray job's cluster, else a Ray started on this machine",
     )
+    p.add_argument(stop, type=_at_least(0), help=f"stop after this many new {stopped} (resumable)")
+    p.add_argument("--quiet", action="store_true", help="no progress output")
 
 
 def _train(args: argparse.Namespace) -> int:
@@ -346,19 +360,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     tour.add_argument("--seed", type=int, default=0)
     tour.add_argument("--out", default="results/tournament", help="results folder")
-    tour.add_argument(
-        "--workers",
-        type=_at_least(1),
-        default=None,
-        help="processes, or Ray tasks at once (default: all cores, of the cluster with Ray)",
-    )
-    _add_backend_args(tour)
-    tour.add_argument(
-        "--max-games",
-        type=_at_least(0),
-        default=None,
-        help="stop after this many new games (resumable)",
-    )
+    _add_run_args(tour, "all cores; with Ray: the cluster's", "--max-games", "games")
     tour.add_argument(
         "--save-records",
         type=_at_least(0),
@@ -366,7 +368,6 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="save game records of the first N games to OUT/records/",
     )
-    tour.add_argument("--quiet", action="store_true", help="no progress bar")
     tour.set_defaults(func=_tournament)
 
     play = sub.add_parser("play", help="play against bots in the terminal")
@@ -466,22 +467,9 @@ def build_parser() -> argparse.ArgumentParser:
         e.add_argument("--quick", action="store_true", help="the small setting used by the tests")
         e.add_argument("--out", default=f"results/{name}", help="results folder (resumable)")
         e.add_argument("--seed", type=int, default=0)
-        e.add_argument(
-            "--workers",
-            type=_at_least(1),
-            default=None,
-            help="processes, or Ray tasks at once (default 2; with Ray: the cluster's cores)",
-        )
-        _add_backend_args(e)
-        e.add_argument(
-            "--max-tasks",
-            type=_at_least(0),
-            default=None,
-            help="stop after this many new games/tasks",
-        )
-        e.add_argument("--quiet", action="store_true", help="no progress output")
+        _add_run_args(e, "2; with Ray: the cluster's cores", "--max-tasks", "games/tasks")
         module.add_arguments(e)
-        e.set_defaults(func=_experiment, run=module.main, headline=module.headline)
+        e.set_defaults(func=_experiment, run=module.run, headline=module.headline)
     return parser
 
 
@@ -498,7 +486,7 @@ def first_sentence(doc: str) -> str:
 def _experiment(args: argparse.Namespace) -> int:
     if args.workers is None and args.backend == "process":
         args.workers = WORKERS
-    result = args.run(args)
+    result = run_from_args(args.run, args)
     print(args.headline(result))
     print(f"results in {args.out}/")
     if not result["complete"]:

@@ -10,7 +10,9 @@ stopped and restarted writes the same files as an uninterrupted one.
 
 from __future__ import annotations
 
+import argparse
 import importlib
+import inspect
 import json
 import sys
 import time
@@ -59,6 +61,17 @@ def interval(value: float | None, low: float | None, high: float | None, digits:
     if low is None or high is None:
         return f"{value:.{digits}f}"
     return f"{value:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def run_from_args(run: Callable[..., dict[str, Any]], args: argparse.Namespace) -> dict[str, Any]:
+    """``run(args.out, ...)`` for ``koira experiment``: each keyword parameter of an
+    experiment's ``run`` takes the argument of its name (the shared ``--quick``, ``--seed``,
+    ``--workers``, ``--max-tasks`` and the experiment's own), ``progress`` is not ``--quiet``
+    and ``backend`` is ``--backend`` at ``--address``; a parameter with no argument of its
+    name is an ``AttributeError``, not a silent default."""
+    given = {"progress": not args.quiet, "backend": Backend(args.backend, args.address)}
+    names = list(inspect.signature(run).parameters)[1:]
+    return run(args.out, **{n: given[n] if n in given else getattr(args, n) for n in names})
 
 
 def _run_chunk(fn: Callable[[Any], dict[str, Any]], chunk: list[tuple[str, Any]]) -> list[dict]:

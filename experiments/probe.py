@@ -1,5 +1,6 @@
 """Counterfactual probe: at a phase-one decision, is risking the top stock card better than
-playing the best card in hand?
+playing the best card in hand? (``--choice tie``: is a card that ties, starting a war, better
+than the best card that does not?)
 
 ``probe(state, rollouts, seed)`` compares every legal action of the acting seat under common
 random numbers: rollout ``i`` deals the cards hidden from the seat once (``determinize`` with a
@@ -7,9 +8,9 @@ seeded generator) and continues every candidate action from that same deal with 
 continuation policy and seeds. Differences between actions are then free of deal luck, so a few
 hundred rollouts separate them. The experiment (``run``) probes decision points sampled from
 games between fixed bots and tabulates risk minus best card by context (stock size, best rank
-in hand, whether the hand can still lead or tie the round). Writes the overall difference with
-its 95% interval (``probe.json``), one row per point (``points.csv``), the table by context
-(``table.csv``) and its heatmaps (``probe_heatmap.png``).
+in hand, whether the hand can still lead or tie the round, its position in the trick). Writes
+the overall difference with its 95% interval (``probe.json``), one row per point
+(``points.csv``), the table by context (``table.csv``) and its heatmaps (``probe_heatmap.png``).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from koira_env.games.koira.rules import make_rules
 from .common import WORKERS, interval, run_tasks
 
 FORMAT = "koira-probe/2"  # 2: each point records its position in the round
+CHOICES = ("risk", "tie")  # the probed choice: risk the stock card, or play a card that ties
 STOCK_BINS = ((2, 9), (10, 19), (20, 29), (30, 40))
 
 
@@ -74,23 +76,53 @@ def probe(
 
 def risk_minus_best(values: dict[int, ActionValue]) -> dict[str, float]:
     """Risk minus the best hand card (by mean return), with a paired 95% interval."""
-    cards = [v for a, v in values.items() if a != RISK]
-    best = max(cards, key=lambda v: (v.mean_return, -v.action))
-    diffs = [r - b for r, b in zip(values[RISK].returns, best.returns, strict=True)]
+    return option_minus_best(values, {RISK}, "risk")
+
+
+def option_minus_best(values: dict[int, ActionValue], options: set[int], name: str) -> dict:
+    """The best of ``options`` minus the best other action (by mean return), with a paired
+    95% interval; keys ``{name}_card``, ``{name}_return``, ``{name}_loss``, ``best_card``,
+    ``best_return``, ``best_loss`` and ``diff``."""
+
+    def best_of(actions: list[ActionValue]) -> ActionValue:
+        return max(actions, key=lambda v: (v.mean_return, -v.action))
+
+    chosen = best_of([v for a, v in values.items() if a in options])
+    best = best_of([v for a, v in values.items() if a not in options])
+    diffs = [r - b for r, b in zip(chosen.returns, best.returns, strict=True)]
     n = len(diffs)
     mean = sum(diffs) / n
     sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else math.inf
     half = 1.96 * sd / math.sqrt(n)
     return {
+        f"{name}_card": chosen.action,
         "best_card": best.action,
-        "risk_return": values[RISK].mean_return,
+        f"{name}_return": chosen.mean_return,
         "best_return": best.mean_return,
         "diff": mean,
         "diff_low": mean - half,
         "diff_high": mean + half,
-        "risk_loss": values[RISK].loss_rate,
+        f"{name}_loss": chosen.loss_rate,
         "best_loss": best.loss_rate,
     }
+
+
+def tying_cards(state: State) -> set[int]:
+    """The acting seat's legal cards that tie the round's highest card so far (a war, unless a
+    later player changes it), by the engine's war trigger."""
+    mask, top, tie = round_summary(state.round_cards)
+    any_tie = state.rules.war_trigger == "any_tie"
+    legal = [a for a in state.legal_actions() if a < RISK]
+    return {a for a in legal if card_outcome(RANK_OF[a], mask, top, tie, any_tie) == WAR}
+
+
+def options(state: State, choice: str) -> set[int]:
+    """The actions of the probed choice at ``state`` (empty: no such choice there)."""
+    legal = state.legal_actions()
+    if state.phase != PHASE_ONE or len(legal) < 2:
+        return set()
+    found = {RISK} & set(legal) if choice == "risk" else tying_cards(state)
+    return found if len(found) < len(legal) else set()
 
 
 def context(state: State) -> dict[str, Any]:
@@ -124,6 +156,7 @@ class Point:
     index: int
     rollouts: int
     policy: str
+    choice: str = "risk"
 
 
 def _game(point: Point) -> State:
@@ -136,14 +169,14 @@ def _game(point: Point) -> State:
 
 
 def decision_points(point: Point) -> list[int]:
-    """Indices (in the action history) of the game's phase-one decisions where risking is legal
-    and the seat also holds a card."""
+    """Indices (in the action history) of the game's phase-one decisions offering the point's
+    choice beside another move: risking while the seat holds a card, or a tying card beside one
+    that does not tie."""
     game = _game(point)
     state = new_game(rules=game.rules, deck=list(game.deck))
     found = []
     for i, action in enumerate(game.history):
-        legal = state.legal_actions()
-        if state.phase == PHASE_ONE and RISK in legal and len(legal) > 1:
+        if options(state, point.choice):
             found.append(i)
         state.apply(action)
     return found
@@ -166,16 +199,24 @@ def probe_point(point: Point) -> dict[str, Any]:
         seed=point.seed * 7919 + point.deal * 131 + point.index,
         policy=point.policy,
     )
-    return {"deal": point.deal, "index": point.index, **context(state), **risk_minus_best(values)}
+    compared = option_minus_best(values, options(state, point.choice), point.choice)
+    return {"deal": point.deal, "index": point.index, **context(state), **compared}
 
 
 def sample_points(
-    rules: str, players: int, seed: int, deals: int, per_deal: int, rollouts: int, policy: str
+    rules: str,
+    players: int,
+    seed: int,
+    deals: int,
+    per_deal: int,
+    rollouts: int,
+    policy: str,
+    choice: str = "risk",
 ) -> list[Point]:
     """``per_deal`` decision points drawn at random (seeded) from each deal's game."""
     points = []
     for deal in range(deals):
-        game = Point(rules, players, seed, deal, 0, rollouts, policy)
+        game = Point(rules, players, seed, deal, 0, rollouts, policy, choice)
         found = decision_points(game)
         rng = random.Random(f"{seed}/points/{deal}")
         for index in sorted(rng.sample(found, min(per_deal, len(found)))):
@@ -191,19 +232,24 @@ def run(
     seed: int = 0,
     rules: str = "koira",
     policy: str = "greedy",
+    choice: str = "risk",
     workers: int | None = WORKERS,
     max_tasks: int | None = None,
     progress: bool = False,
     backend: Backend = PROCESS,
 ) -> dict[str, Any]:
     """Probe sampled decision points and write ``points.csv``, ``table.csv`` and heatmaps."""
+    if choice not in CHOICES:
+        raise ValueError(f"--choice must be one of {', '.join(CHOICES)}, got {choice!r}")
     out = Path(out)
     deals = deals or (4 if quick else 160)
     rollouts = rollouts or (12 if quick else 80)
     per_deal = 2 if quick else 3
     config = {"format": FORMAT, "rules": rules, "players": 4, "seed": seed, "deals": deals}
     config.update(per_deal=per_deal, rollouts=rollouts, policy=policy)
-    points = sample_points(rules, 4, seed, deals, per_deal, rollouts, policy)
+    if choice != "risk":  # risk runs keep the config (and the resumable results) they had
+        config["choice"] = choice
+    points = sample_points(rules, 4, seed, deals, per_deal, rollouts, policy, choice)
     tasks = [(f"{p.deal}.{p.index}", p) for p in points]
     rows = run_tasks(
         out, config, tasks, probe_point, workers, max_tasks, progress, "probe points", backend
@@ -211,31 +257,39 @@ def run(
     table = tabulate(rows)
     result = {"config": config, "complete": len(rows) == len(tasks), "points": len(rows)}
     result["overall"] = _mean_ci([r["diff"] for r in rows])
-    result["overall_loss"] = _mean_ci([r["risk_loss"] - r["best_loss"] for r in rows])
-    result["risk_better_share"] = sum(r["diff"] > 0 for r in rows) / len(rows) if rows else None
+    result["overall_loss"] = _mean_ci([r[f"{choice}_loss"] - r["best_loss"] for r in rows])
+    result["better_share"] = sum(r["diff"] > 0 for r in rows) / len(rows) if rows else None
     result["table"] = table
     write_json(out / "probe.json", result)
     columns = ["key", "deal", "index", "stock", "max_rank", "hand_size", "leading", "played"]
-    columns += ["in_war"]
-    columns += ["beatable", "best_card", "risk_return", "best_return", "diff", "diff_low"]
-    columns += ["diff_high", "risk_loss", "best_loss"]
+    columns += ["in_war", "beatable"]
+    columns += [] if choice == "risk" else [f"{choice}_card"]  # risk_card: always RISK
+    columns += ["best_card", f"{choice}_return", "best_return", "diff", "diff_low"]
+    columns += ["diff_high", f"{choice}_loss", "best_loss"]
     write_csv(out / "points.csv", columns, rows)
     write_csv(out / "table.csv", ["by", "stock_bin", "group", "n", "diff", "low", "high"], table)
-    plot(table, out)
+    plot(table, out, choice)
     return result
 
 
 def headline(result: dict[str, Any]) -> str:
-    """The mean return of risking minus the best card over every probed point."""
+    """The mean return of the probed choice minus the best other move over every point."""
     diff, loss = result["overall"], result["overall_loss"]
     if not diff["n"]:
         return "no decision points probed yet"
+    what = TITLES[result["config"].get("choice", "risk")]
     return (
-        f"risking minus the best card in hand over {diff['n']} decision points: return "
+        f"{what} over {diff['n']} decision points: return "
         f"{interval(diff['mean'], diff['low'], diff['high'])}, loss rate "
-        f"{interval(loss['mean'], loss['low'], loss['high'])}; risking better at "
-        f"{result['risk_better_share']:.0%}"
+        f"{interval(loss['mean'], loss['low'], loss['high'])}; the choice better at "
+        f"{result['better_share']:.0%}"
     )
+
+
+TITLES = {
+    "risk": "risking minus the best card in hand",
+    "tie": "the best tying card minus the best card that does not tie",
+}
 
 
 def _stock_bin(stock: int) -> str:
@@ -275,9 +329,9 @@ def tabulate(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return table
 
 
-def plot(table: list[dict[str, Any]], out: Path) -> None:
-    """Heatmaps of risk minus best card (seat return) by stock and max rank / beatable /
-    position in the trick."""
+def plot(table: list[dict[str, Any]], out: Path, choice: str = "risk") -> None:
+    """Heatmaps of the choice minus the best other move (seat return) by stock and max rank /
+    beatable / position in the trick."""
     plt = pyplot()
     bins = [f"{lo}-{hi}" for lo, hi in STOCK_BINS]
     ranks = "23456789TJQKA"
@@ -317,7 +371,7 @@ def plot(table: list[dict[str, Any]], out: Path) -> None:
         ax.set_yticks(range(len(groups)), names)
         ax.set_xlabel("stock size")
         ax.set_ylabel(labels[by])
-    axes[0].set_title("return: risk minus best card (n points)")
+    axes[0].set_title(f"return: {TITLES[choice]} (n points)")
     fig.colorbar(image, ax=axes[2])
     fig.tight_layout()
     save_figure(fig, out / "probe_heatmap.png")
@@ -328,19 +382,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rollouts", type=int, default=None, help="rollouts per point (default 80)")
     p.add_argument("--rules", default="koira")
     p.add_argument("--policy", default="greedy", help="bot for every seat (sampling and rollouts)")
-
-
-def main(args: argparse.Namespace) -> dict[str, Any]:
-    return run(
-        args.out,
-        quick=args.quick,
-        deals=args.deals,
-        rollouts=args.rollouts,
-        seed=args.seed,
-        rules=args.rules,
-        policy=args.policy,
-        workers=args.workers,
-        max_tasks=args.max_tasks,
-        progress=not args.quiet,
-        backend=Backend(args.backend, args.address),
+    p.add_argument(
+        "--choice",
+        default="risk",
+        choices=CHOICES,
+        help="the choice probed: risking the stock card, or a card that ties (a war)",
     )

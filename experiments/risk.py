@@ -200,7 +200,7 @@ def run(
     seed: int = 0,
     rules: str = "koira",
     workers: int | None = WORKERS,
-    max_games: int | None = None,
+    max_tasks: int | None = None,
     progress: bool = False,
     backend: Backend = PROCESS,
     fields: tuple[str, ...] | None = None,
@@ -213,7 +213,7 @@ def run(
     config.update(fields=list(s.fields), policies=list(s.policies))
     out.mkdir(parents=True, exist_ok=True)
     claim_folder(out, config, TASKS, "experiment")
-    budget = max_games
+    budget = max_tasks
     rows: list[dict[str, Any]] = []
     complete = True
     jobs = [(f, p) for f in s.fields for p in s.policies]
@@ -421,19 +421,3 @@ def _agents(text: str) -> tuple[str, ...]:
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
     return names
-
-
-def main(args: argparse.Namespace) -> dict[str, Any]:
-    return run(
-        args.out,
-        quick=args.quick,
-        deals=args.deals,
-        seed=args.seed,
-        rules=args.rules,
-        workers=args.workers,
-        max_games=args.max_tasks,
-        progress=not args.quiet,
-        backend=Backend(args.backend, args.address),
-        fields=args.fields,
-        bases=args.bases,
-    )

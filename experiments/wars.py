@@ -365,16 +365,3 @@ def _short(lineup: str) -> str:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--deals", type=int, default=None, help="deals per rule set (default 1200)")
-
-
-def main(args: argparse.Namespace) -> dict[str, Any]:
-    return run(
-        args.out,
-        quick=args.quick,
-        deals=args.deals,
-        seed=args.seed,
-        workers=args.workers,
-        max_tasks=args.max_tasks,
-        progress=not args.quiet,
-        backend=Backend(args.backend, args.address),
-    )

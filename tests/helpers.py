@@ -11,7 +11,7 @@ import random
 import sys
 import time
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -44,6 +44,115 @@ def random_game(game: Any, seed: int, *, log: bool = False) -> Any:
     while not state.is_terminal:
         state.apply(rng.choice(state.legal_actions()))
     return state
+
+
+def walk(game: Any, games: int, seed: int = 0, *, last: bool = False) -> Iterator[Any]:
+    """The live state at every decision of ``games`` random games (deal seeds ``seed``,
+    ``seed + 1``, ...; game g's moves drawn by ``random.Random(g)``); with ``last``, each
+    finished state too."""
+    for g in range(games):
+        state = game.new_state(seed=seed + g)
+        rng = random.Random(g)
+        while not state.is_terminal:
+            yield state
+            state.apply(rng.choice(state.legal_actions()))
+        if last:
+            yield state
+
+
+def swapped_deals(
+    game: Any, seeds: Iterable[int], holder: Callable[[int], int]
+) -> Iterator[tuple[Any, Any, int, set[int], random.Random]]:
+    """Per seed, the seed's first deal and that deal with two cards of two other seats swapped
+    (``holder(i)``: the seat dealt deck position ``i``), both dealt: ``(one, two, seat, the
+    two cards, rng)``, the rng (seeded by the seed) having drawn the seat and the positions."""
+    size = game.deck_size
+    for seed in seeds:
+        rng = random.Random(seed)
+        deck = game.new_state(seed=seed).deck[:size]
+        seat = rng.randrange(game.num_players)
+        a, b = rng.sample([i for i in range(size) if holder(i) != seat], 2)
+        if holder(a) == holder(b):
+            continue
+        swapped = deck[:]
+        swapped[a], swapped[b] = swapped[b], swapped[a]
+        one, two = game.new_state(deck, seed=seed), game.new_state(swapped, seed=seed)
+        yield one, two, seat, {deck[a], deck[b]}, rng
+
+
+def early_states(
+    game: Any, seeds: Iterable[int], rng: random.Random, phase: int, hands: int = 2
+) -> Iterator[Any]:
+    """The live state at every turn in ``phase`` of the first ``hands`` hands of random games
+    (one per seed, every move drawn by ``rng``)."""
+    for seed in seeds:
+        state = game.new_state(seed=seed)
+        while not state.is_terminal and state.hand_no < hands:
+            if state.phase == phase:
+                yield state
+            state.apply(rng.choice(state.legal_actions()))
+
+
+def check_champion_repeats(game: Any) -> None:
+    """The game's champion, seated with ``counter`` and ``random``, plays a whole game to its
+    end, and the same seeds play it again move for move."""
+    from agents.base import play_game
+    from agents.registry import make_agent
+
+    lineup = ["champion", "counter", "random", "champion"][: game.num_players]
+
+    def played() -> Any:
+        agents = [make_agent(a, game.id) for a in lineup]
+        return play_game(agents, game, None, seed=3, deal_seed=3)
+
+    first, again = played(), played()
+    assert first.actions == again.actions and not first.truncated
+
+
+def try_illegal(ref: Any, com: Any, rng: random.Random, snapshot: Callable[[Any], Any]) -> None:
+    """Illegal, out-of-range and non-integer actions raise the same error on the reference
+    engine ``ref`` and the compiled ``com`` and change nothing (``snapshot``: the state as a
+    comparable value); numpy integers are accepted as the ints they are."""
+    import pytest
+
+    from koira_env.core.game import IllegalActionError
+
+    legal = ref.legal_actions()
+    num_actions = ref.game.num_actions
+    illegal = [a for a in range(num_actions) if a not in legal]
+    before = snapshot(com)
+    for bad in [rng.choice(illegal), -1, num_actions, 10**30, float(legal[0]), True, "3", None]:
+        with pytest.raises(IllegalActionError) as expected:
+            ref.apply(bad)
+        with pytest.raises(IllegalActionError) as got:
+            com.apply(bad)
+        assert str(got.value) == str(expected.value)
+    assert snapshot(com) == before
+    twin = com.clone()
+    twin.apply(np.int64(legal[-1]))
+    assert twin.history[-1] == legal[-1] and type(twin.history[-1]) is int
+
+
+def random_games(game: Any, games: int) -> Iterator[Any]:
+    """``games`` finished random games (seeds 0, 1, ...), each checked zero-sum and not
+    truncated: the slow runs' first check."""
+    for seed in range(games):
+        state = random_game(game, seed)
+        assert abs(sum(state.returns())) < 1e-9 and not state.truncated, seed
+        yield state
+
+
+def check_sampled_deal(
+    hands: Sequence[int], state: Any, seat: int, forbidden: Sequence[int]
+) -> None:
+    """A deal sampled for ``seat`` (a card bitmask per seat) could be the true one: the seat's
+    own hand as dealt, every hand of its size, the same cards each once, and no seat holding
+    a card ``forbidden`` to it."""
+    true = [sum(1 << c for c in h) for h in state.hands]
+    assert hands[seat] == true[seat]
+    assert [bin(h).count("1") for h in hands] == [len(h) for h in state.hands]
+    assert sum(hands) == sum(true)  # the same cards, each once
+    assert all(not hands[p] & forbidden[p] for p in range(len(hands)))
 
 
 def play_out(env, rng: random.Random) -> tuple[dict[str, float], dict]:
@@ -280,6 +389,28 @@ def play_budgeted(
         steps += play(base + played, played % 3 == 0)
         played += 1
     print(f"{name}: {played} games, {steps} steps")
+
+
+def play_cases(
+    chunk: int,
+    chunks: int,
+    total: int,
+    cases: list[Any],
+    pair: Callable[..., Any],
+    play: Callable[[Any, int], int],
+) -> tuple[int, int]:
+    """One chunk of a slow differential run: games ``chunk, chunk + chunks, ...`` below
+    ``total``, game g of ``cases[g % len(cases)]`` played by ``play(pair(*case), g)`` (its
+    steps; the pair of engines built once a case). Returns (games, steps)."""
+    played = steps = 0
+    pairs: dict[int, Any] = {}
+    for g in range(chunk, total, chunks):
+        k = g % len(cases)
+        if k not in pairs:
+            pairs[k] = pair(*cases[k])
+        steps += play(pairs[k], g)
+        played += 1
+    return played, steps
 
 
 def run_chunks(chunk: Callable[[int, int, int], tuple[int, int]], chunks: int, total: int) -> None:

@@ -273,6 +273,26 @@ def test_a_pimc_teacher_labels_its_best_moves_shared_on_a_tie_and_its_fallback_e
     assert distill.teacher_label(teacher, declaring) == ({move: 1.0}, False)
 
 
+def test_a_temperature_labels_a_softmax_of_the_values_and_nothing_else_changes():
+    from agents.flat import FlatAgent
+
+    turn = kop_turn()
+    legal = turn.view.legal
+
+    class Graded(FlatAgent):
+        def values(self, turn):
+            return [(a, 1.0 - 0.1 * k) for k, a in enumerate(turn.view.legal)]
+
+    label, searched = distill.teacher_label(Graded(4), turn, temperature=0.05)
+    assert searched and list(label) == list(legal)
+    assert label[legal[0]] == 1.0 and np.isclose(label[legal[1]], np.exp(-2.0))  # 0.1 / 0.05
+    assert distill.teacher_label(Graded(4), turn) == ({legal[0]: 1.0}, True)  # 0: the best
+    counter = make_agent("counter", "kop")  # a bot's label is its move at any temperature
+    assert distill.teacher_label(counter, turn, 0.05) == ({counter.act(turn): 1.0}, True)
+    with pytest.raises(ValueError, match="--temperature"):
+        distill.train(distill.Args(game="kop", temperature=-1, run_dir="unused"))
+
+
 def test_a_plain_bot_teacher_labels_its_own_move_alone():
     turn = kop_turn(seed=3)
     counter = make_agent("counter", "kop")

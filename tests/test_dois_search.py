@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import check_champion_repeats
 
 from agents.base import play_game
 from agents.pimc import pimc
@@ -133,11 +134,7 @@ def test_a_redeal_show_takes_pythons_deals():
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_champion_plays_legal_reproducible_games(players):
-    game = make_game("dois", players, hands=2)
-    lineup = ["champion", "counter", "random", "champion"][:players]
-    first = play_game([make_agent(a, "dois") for a in lineup], game, None, seed=3, deal_seed=3)
-    again = play_game([make_agent(a, "dois") for a in lineup], game, None, seed=3, deal_seed=3)
-    assert first.actions == again.actions and not first.truncated
+    check_champion_repeats(make_game("dois", players, hands=2))
 
 
 def test_reference_engine_plays_a_hand():

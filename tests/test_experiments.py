@@ -16,7 +16,7 @@ from agents.registry import agent_factories, default_agents, make_agent
 from experiments import probe, risk, wars
 from experiments.cli import build_parser, first_sentence, main
 from koira_env import make_game
-from koira_env.cards import card_id
+from koira_env.cards import RANK_OF, card_id
 from koira_env.games.koira.engine import HAND, RISK, STOCK, TRICK, UNKNOWN, WON, State, new_game
 
 OUTPUTS = {
@@ -272,3 +272,26 @@ def test_endgame_census_counts_decisions_and_an_exact_player_misses_no_escape(tm
     assert [r["cards"] for r in rows] == ["2-8", "9-12"]  # --max-cards 12
     assert sum(r["decisive"] for r in rows) > 0  # decisions the exact player met ...
     assert sum(r["missed"] for r in rows) == 0  # ... and never got wrong
+
+
+def test_the_tie_probe_compares_the_best_tying_card_with_the_best_other(tmp_path):
+    """``--choice tie``: every sampled point offers a card that ties the round's top card so far
+    (by the engine's trigger: a later war is what the game then shows) and one that does not."""
+    state = war_position(["9S", "4C"], LOW)  # seat 3 in a war over 5C: nothing ties a 5 here
+    assert probe.tying_cards(state) == set()
+    tied = new_game(4, "koira", seed=0)
+    while not (tied.round_cards and probe.options(tied, "tie")):
+        tied.apply(tied.legal_actions()[-1])
+    played = {RANK_OF[c] for _, c in tied.round_cards}
+    assert all(RANK_OF[card] in played for card in probe.tying_cards(tied))
+    values = probe.probe(tied, 12, seed=1)
+    row = probe.option_minus_best(values, probe.options(tied, "tie"), "tie")
+    assert row["tie_card"] in probe.tying_cards(tied)
+    assert row["best_card"] not in probe.tying_cards(tied)
+    assert row["diff"] == pytest.approx(row["tie_return"] - row["best_return"])
+    result = probe.run(tmp_path, quick=True, workers=1, choice="tie")
+    assert result["config"]["choice"] == "tie" and result["overall"]["n"] == result["points"] > 0
+    points = list(csv.DictReader((tmp_path / "points.csv").open()))
+    assert all(p["tie_card"] != p["best_card"] for p in points)
+    with pytest.raises(ValueError, match="--choice must be one of risk, tie"):
+        probe.run(tmp_path / "bad", quick=True, choice="war")

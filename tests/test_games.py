@@ -126,6 +126,36 @@ def test_bad_player_counts_and_options_name_the_valid_choices(game_id):
         make(game_id, lo, render_mode="rgb")
 
 
+# A bad value of each kind of option, per game, and the words its error must use: an unknown
+# option lists the valid ones, a choice names its choices, a number its range, a flag its two.
+BAD_OPTIONS = [
+    ("kop", {"colour": "red"}, r"valid options: \[.*'silent_scoring'"),
+    ("kop", {"tie": "split"}, r"choose one of \['nobody', 'queens_lose'\]"),
+    ("kop", {"victory_cards": 0}, r"victory_cards must be an int in 1\.\.20"),
+    ("kop", {"single_hand": "yes"}, "single_hand must be True or False"),
+    ("teka", {"colour": "red"}, r"valid options: \[.*'failed_bid'"),
+    ("teka", {"failed_bid": "half"}, r"choose one of \['opponents', 'double', 'nothing'\]"),
+    ("teka", {"no_honours": True}, r"choose one of \['redeal', 'ask', 'keep'\]"),
+    ("teka", {"target": 500}, r"target must be an int in 8\.\.200"),
+    ("teka", {"single_hand": "yes"}, "single_hand must be True or False"),
+    ("dois", {"trumps": 2}, r"valid options: \['bidding', 'hands', 'redeal'\]"),
+    ("dois", {"bidding": "secret"}, r"choose one of \['open', 'sealed'\]"),
+    ("dois", {"redeal": True}, r"choose one of \['player', 'all'\]"),
+    ("dois", {"hands": 0}, r"hands must be an int in 1\.\.20"),
+    ("red7", {"advanced": True}, r"valid options: \[.*'canvas_draw'"),
+    ("red7", {"scoring": "rounds"}, r"choose one of \['last_standing', 'points'\]"),
+    ("red7", {"first_player": "dealer"}, r"choose one of \['left_of_leader', 'player_0'\]"),
+    ("red7", {"max_rounds": 0}, r"max_rounds must be an int in 1\.\.100000"),
+    ("red7", {"canvas_draw": 1}, "canvas_draw must be True or False"),
+]
+
+
+@pytest.mark.parametrize(("game_id", "options", "message"), BAD_OPTIONS)
+def test_bad_option_values_name_the_valid_choices(game_id, options, message):
+    with pytest.raises(ValueError, match=message):
+        make(game_id, **options)
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_metadata_names_the_game_and_env_forms_agree(game_id):
     assert make(game_id).metadata["name"] == f"{game_id}_v0"

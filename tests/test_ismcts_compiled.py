@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from bench_scripts import load_benchmark
+from helpers import walk
 from koira_env.games.koira._search import determinized, dumper_action, hidden_cards, search
 from test_koira_compiled import CASES, _case_id, snapshot
 
@@ -32,13 +33,7 @@ from koira_env.games.koira.rules import make_rules
 
 def random_states(preset: str, n: int, mix: dict[str, Any], games: int, seed: int = 0):
     """Every state of ``games`` random games of one rule set on the compiled core."""
-    game = koira_game.game_for(make_rules(n, preset, **mix), "compiled")
-    for g in range(games):
-        state = game.new_state(seed=seed + g)
-        rng = random.Random(g)
-        while not state.is_terminal:
-            yield state
-            state.apply(rng.choice(state.legal_actions()))
+    return walk(koira_game.game_for(make_rules(n, preset, **mix), "compiled"), games, seed)
 
 
 @pytest.mark.parametrize("case", CASES[::3], ids=_case_id)

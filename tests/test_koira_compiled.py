@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from helpers import play_budgeted, run_chunks
+from helpers import play_budgeted, play_cases, random_game, run_chunks, try_illegal
 from lockstep import assert_envs_play_alike
 from scenario import phase_two
 from test_env_observation import GOLDEN_OBSERVATIONS, random_states
@@ -96,24 +96,6 @@ def snapshot(s: Any) -> tuple[str, ...]:
     return (*(repr(getattr(s, name)) for name in names), repr(s.loser), repr(s.game.rules))
 
 
-def try_illegal(ref: Any, com: Any, rng: random.Random) -> None:
-    """Illegal, out-of-range and non-integer actions raise the same error on both engines and
-    change nothing; numpy integers are accepted as the ints they are."""
-    legal = ref.legal_actions()
-    illegal = [a for a in range(ref.game.num_actions) if a not in legal]
-    before = snapshot(com)
-    for bad in [rng.choice(illegal), -1, 10**30, float(legal[0]), True, "3", None]:
-        with pytest.raises(IllegalActionError) as expected:
-            ref.apply(bad)
-        with pytest.raises(IllegalActionError) as got:
-            com.apply(bad)
-        assert str(got.value) == str(expected.value)
-    assert snapshot(com) == before
-    twin = com.clone()
-    twin.apply(np.int64(legal[0]))
-    assert twin.history[-1] == legal[0] and type(twin.history[-1]) is int
-
-
 def play_out(ref: Any, com: Any, rng: random.Random, game: KoiraGame) -> None:
     """Play both to the end with the same random choices, comparing what a player can see."""
     n = ref.n
@@ -176,7 +158,7 @@ def play_both(
         assert com.view(seat) == ref.view(seat)
         if deep and ref.actions_taken == probe:
             assert snapshot(com) == snapshot(ref)
-            try_illegal(ref, com, rng)
+            try_illegal(ref, com, rng, snapshot)
             check_clone(ref, com, co, seed)
             check_determinize(ref, com, co, seed)
         action = rng.choice(legal)
@@ -217,10 +199,7 @@ def test_rare_paths_are_reached_on_the_compiled_core():
     for preset, n, mix in CASES:
         game = make_game(n, preset, engine="compiled", **mix)
         for seed in range(12):
-            state = game.new_state(seed=seed, log=True)
-            rng = random.Random(seed)
-            while not state.is_terminal:
-                state.apply(rng.choice(state.legal_actions()))
+            state = random_game(game, seed, log=True)
             seen.update(event["type"] for event in state.log)
     expected = {
         "war",
@@ -334,19 +313,11 @@ def play_light(pair: tuple[KoiraGame, KoiraGame], seed: int, log: bool) -> int:
 def _chunk(chunk: int, chunks: int, total: int) -> tuple[int, int]:
     """Play games ``chunk, chunk + chunks, ...`` below ``total``, cycling through the cases:
     one in 1,000 as fully as the default run (``play_both``), the rest with ``play_light``."""
-    played = steps = 0
-    pairs = {}
-    for g in range(chunk, total, chunks):
-        case = CASES[g % len(CASES)]
-        case_id = _case_id(case)
-        if case_id not in pairs:
-            pairs[case_id] = games(*case)
-        if g % 1000 == 0:
-            steps += play_both(pairs[case_id], g)
-        else:
-            steps += play_light(pairs[case_id], g, log=g % 10 == 0)
-        played += 1
-    return played, steps
+    return play_cases(chunk, chunks, total, CASES, games, _play_one)
+
+
+def _play_one(pair: tuple, g: int) -> int:
+    return play_both(pair, g) if g % 1000 == 0 else play_light(pair, g, log=g % 10 == 0)
 
 
 @pytest.mark.slow

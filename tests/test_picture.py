@@ -134,7 +134,7 @@ def test_picture_text_keeps_the_fonts_spacing_at_small_sizes(text, size):
 
 
 def test_counted_words_agree_with_their_number():
-    from koira_env.core.table import counted
+    from koira_env.core.text import counted
 
     assert counted(1, "card") == "1 card" and counted(0, "card") == "0 cards"
     assert counted(3, "victory card") == "3 victory cards"

@@ -268,3 +268,25 @@ def test_koira_train_plays_its_warm_start_on_ray(cluster):
     field, imitate = ("greedy", "dumper"), ("greedy",)
     here = warmstart.collect(args.make_game(), field, imitate, 1000, seed=7, shards=4)
     assert same_demonstrations(on_ray, here)
+
+
+@pytest.mark.ray
+def test_distillation_labels_the_same_games_on_ray(cluster, tmp_path):
+    """``koira train --algo distill --backend ray``: the same shards, network and curve as the
+    process pool, the second round's student sent to the workers as bytes."""
+    from training import distill
+
+    tiny = ["--teacher", "champion", "--arch", "cards", "--hidden", "8", "--rounds", "2"]
+    tiny += ["--games-per-round", "40", "--eval-deals", "1", "--batch-size", "64"]
+    distill.main([*tiny, "--workers", "2", "--run-dir", str(tmp_path / "pool")])
+    ray = ["--backend", "ray", "--address", cluster.address]
+    distill.main([*tiny, *ray, "--run-dir", str(tmp_path / "ray")])
+    files = {}
+    for name in ("pool", "ray"):
+        folder = tmp_path / name
+        files[name] = {
+            str(p.relative_to(folder)): p.read_bytes()
+            for p in sorted((folder / "data").rglob("*.npz"))
+        }
+        files[name]["latest.npz"] = (folder / "latest.npz").read_bytes()
+    assert len(files["ray"]) == 5 and files["ray"] == files["pool"]  # 2 rounds of 2 shards

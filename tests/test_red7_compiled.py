@@ -17,9 +17,8 @@ import pickle
 import random
 from typing import Any
 
-import numpy as np
 import pytest
-from helpers import play_budgeted, run_chunks
+from helpers import play_budgeted, play_cases, random_game, run_chunks, try_illegal
 from lockstep import assert_envs_play_alike
 from red7_scenario import deal, turn
 
@@ -92,24 +91,6 @@ def compare(py: Red7Game, co: Red7Game, ref: Any, com: Any) -> None:
     assert co.action_mask(legal).tobytes() == py.action_mask(legal).tobytes()
 
 
-def try_illegal(ref: Any, com: Any, rng: random.Random) -> None:
-    """Illegal, out-of-range and non-integer actions raise the same error on both engines and
-    change nothing; numpy integers are accepted as the ints they are."""
-    legal = ref.legal_actions()
-    illegal = [a for a in range(NUM_ACTIONS) if a not in legal]
-    before = snapshot(com)
-    for bad in [rng.choice(illegal), -1, NUM_ACTIONS, 10**30, float(legal[0]), True, "3", None]:
-        with pytest.raises(IllegalActionError) as expected:
-            ref.apply(bad)
-        with pytest.raises(IllegalActionError) as got:
-            com.apply(bad)
-        assert str(got.value) == str(expected.value)
-    assert snapshot(com) == before
-    twin = com.clone()
-    twin.apply(np.int64(legal[-1]))
-    assert twin.history[-1] == legal[-1] and type(twin.history[-1]) is int
-
-
 def play_out(py: Red7Game, co: Red7Game, ref: Any, com: Any, rng: random.Random) -> None:
     """Play both to the end with the same random choices, comparing every step."""
     while not ref.is_terminal:
@@ -164,7 +145,7 @@ def play_both(pair: tuple[Red7Game, Red7Game], seed: int, deep: bool = True) -> 
             break
         if deep and ref.actions_taken == probe:
             assert snapshot(com) == snapshot(ref)
-            try_illegal(ref, com, rng)
+            try_illegal(ref, com, rng, snapshot)
             check_clone(py, co, ref, com, seed)
             check_determinize(py, co, ref, com, seed)
         action = rng.choice(ref.legal_actions())
@@ -205,10 +186,7 @@ def test_the_differential_games_reach_every_ending():
     for n, mix in CASES:
         game = make_game(n, engine="compiled", **mix)
         for seed in range(20):
-            state = game.new_state(seed=seed, log=True)
-            rng = random.Random(seed)
-            while not state.is_terminal:
-                state.apply(rng.choice(state.legal_actions()))
+            state = random_game(game, seed, log=True)
             seen.update(event["type"] for event in state.log)
             seen.update("drew" for event in state.log if "drew" in event)
             if state.truncated:
@@ -383,33 +361,27 @@ def _chunk(chunk: int, chunks: int, total: int) -> tuple[int, int]:
     """Play games ``chunk, chunk + chunks, ...`` below ``total``, cycling through the cases:
     one in 50 as fully as the default run (``play_both``), the rest comparing the turns,
     legal sets and observations of the actor, and the whole state and log at the end."""
-    played = steps = 0
-    pairs: dict[str, tuple[Red7Game, Red7Game]] = {}
-    for g in range(chunk, total, chunks):
-        case = CASES[g % len(CASES)]
-        key = _case_id(case)
-        if key not in pairs:
-            pairs[key] = games(*case)
-        py, co = pairs[key]
-        if g % 50 == 0:
-            steps += play_both(pairs[key], g)
-        else:
-            ref = py.new_state(seed=g, log=g % 2 == 0)
-            com = co.new_state(seed=g, log=g % 2 == 0)
-            rng = random.Random(g)
-            while not ref.is_terminal:
-                legal = ref.legal_actions()
-                assert com.legal_actions() == legal and com.current == ref.current, g
-                seat = ref.current
-                assert co.observation(com, seat).tobytes() == py.observation(ref, seat).tobytes()
-                action = rng.choice(legal)
-                ref.apply(action)
-                com.apply(action)
-            assert snapshot(com) == snapshot(ref), g
-            assert com.returns() == ref.returns() and com.outcome() == ref.outcome(), g
-            steps += ref.actions_taken
-        played += 1
-    return played, steps
+    return play_cases(chunk, chunks, total, CASES, games, _play_one)
+
+
+def _play_one(pair: tuple[Red7Game, Red7Game], g: int) -> int:
+    if g % 50 == 0:
+        return play_both(pair, g)
+    py, co = pair
+    ref = py.new_state(seed=g, log=g % 2 == 0)
+    com = co.new_state(seed=g, log=g % 2 == 0)
+    rng = random.Random(g)
+    while not ref.is_terminal:
+        legal = ref.legal_actions()
+        assert com.legal_actions() == legal and com.current == ref.current, g
+        seat = ref.current
+        assert co.observation(com, seat).tobytes() == py.observation(ref, seat).tobytes()
+        action = rng.choice(legal)
+        ref.apply(action)
+        com.apply(action)
+    assert snapshot(com) == snapshot(ref), g
+    assert com.returns() == ref.returns() and com.outcome() == ref.outcome(), g
+    return ref.actions_taken
 
 
 @pytest.mark.slow

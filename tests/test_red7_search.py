@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from helpers import walk
 from koira_env.games.red7._search import action_values as compiled_values
 from koira_env.games.red7._search import (
     determinized,
@@ -41,14 +42,7 @@ ONE_ROUND = [mix for mix in MIXES if mix.get("scoring") != "points"]
 
 def random_states(n: int, mix: dict[str, Any], games: int, seed: int = 0) -> Iterator[Any]:
     """Every state of ``games`` random games of one rule set on the compiled core."""
-    game = make_game(n, engine="compiled", **mix)
-    for g in range(games):
-        state = game.new_state(seed=seed + g)
-        rng = random.Random(g)
-        while not state.is_terminal:
-            yield state
-            state.apply(rng.choice(state.legal_actions()))
-        yield state
+    return walk(make_game(n, engine="compiled", **mix), games, seed, last=True)
 
 
 def decisions(n: int, count: int, seed: int = 0, **mix: Any) -> list[Any]:

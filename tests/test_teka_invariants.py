@@ -12,8 +12,10 @@ from helpers import (
     play_checked,
     play_in_step,
     random_game,
+    random_games,
     random_moves,
     replayed,
+    swapped_deals,
 )
 from teka_scenario import STRONG, check_cards, deal, play
 
@@ -108,20 +110,9 @@ def test_hidden_cards_swapped_change_nothing_a_seat_observes_until_seen():
     (observation bytes and its legal actions) until one of them is played."""
     game = make_game(4)
     checked = 0
-    for seed in range(150):
-        rng = random.Random(seed)
-        deck = game.new_state(seed=seed).deck[:52]
-        seat = rng.randrange(4)
-        a, b = rng.sample([i for i in range(52) if i // 13 != seat], 2)
-        if a // 13 == b // 13:
-            continue
-        swapped = deck[:]
-        swapped[a], swapped[b] = swapped[b], swapped[a]
-        one = game.new_state(deck, seed=seed)
-        two = game.new_state(swapped, seed=seed)
+    for one, two, seat, hidden, rng in swapped_deals(game, range(150), lambda i: i // 13):
         if one.deal_no or two.deal_no:
             continue  # a swap that leaves a hand without honours redeals
-        hidden = {deck[a], deck[b]}
         checked += play_in_step(one, two, [seat], random_moves(rng), hidden.__contains__)
     assert checked > 1000
 
@@ -163,8 +154,5 @@ def test_determinize_of_a_double_thirteen_redeals_the_idle_hand():
 
 @pytest.mark.slow
 def test_many_more_random_games():
-    game = make_game(4)
-    for seed in range(10_000):
-        state = random_game(game, seed)
-        assert sum(state.returns()) == pytest.approx(0) and not state.truncated
+    for state in random_games(make_game(4), 10_000):
         assert state.hand_no < 26

@@ -51,13 +51,26 @@ def console_errors() -> list[str]:
     return []
 
 
-@pytest.fixture
-def page(browser, console_errors):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    errors = console_errors
+def new_page(browser: Any, errors: list[str], width: int = 1280, height: int = 900) -> Any:
+    """A page in a fresh context of that viewport whose script errors and console errors go
+    to ``errors`` (close it with ``page.context.close()``)."""
+    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
     page.on("pageerror", lambda err: errors.append(str(err)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    return page
+
+
+def lobby(page: Any, url: str) -> None:
+    """Open the lobby and wait until it lists the game's options."""
+    page.goto(url + "/")
+    page.wait_for_selector("#f-options .option")
+
+
+@pytest.fixture
+def page(browser, console_errors):
+    errors = console_errors
+    page = new_page(browser, errors)
+    context = page.context
     requests: list[str] = []
     page.on("request", lambda request: requests.append(request.url))
     yield page
@@ -326,12 +339,8 @@ def test_every_game_is_played_by_clicking_with_the_hand_and_the_trick_on_screen(
     # issue 29 item 3: at 390x844 the trick and the hand were 1,000 px apart
     url, store = server
     width, height = VIEWPORTS[viewport]
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
-    page.on("pageerror", lambda err: console_errors.append(str(err)))
-    page.on("console", lambda m: console_errors.append(m.text) if m.type == "error" else None)
-    page.goto(url + "/")
-    page.wait_for_selector("#f-options .option")
+    page = new_page(browser, console_errors, width, height)
+    lobby(page, url)
     page.select_option("#f-game", game_id)
     for field in page.locator("#f-opponents input").all():
         field.fill("random")  # quick opponents: the page is under test, not the bots
@@ -353,7 +362,7 @@ def test_every_game_is_played_by_clicking_with_the_hand_and_the_trick_on_screen(
             expect(rows.first.locator("td").first).to_have_text("1")
     else:
         expect(page.locator("#scores")).to_have_count(0)
-    context.close()
+    page.context.close()
     assert not console_errors, console_errors
 
 
@@ -364,12 +373,8 @@ def test_eight_players_sit_around_the_table_with_your_hand_and_moves_on_screen(
     # issue 29 item 3: at 1280x800 with 8 players the hand and "risk" fell below the screen
     url, store = server
     width, height = VIEWPORTS[viewport]
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
-    page.on("pageerror", lambda err: console_errors.append(str(err)))
-    page.on("console", lambda m: console_errors.append(m.text) if m.type == "error" else None)
-    page.goto(url + "/")
-    page.wait_for_selector("#f-options .option")
+    page = new_page(browser, console_errors, width, height)
+    lobby(page, url)
     page.fill("#f-players", "8")
     page.dispatch_event("#f-players", "change")
     expect(page.locator("#f-opponents input")).to_have_count(7)
@@ -387,15 +392,14 @@ def test_eight_players_sit_around_the_table_with_your_hand_and_moves_on_screen(
         assert seats == ["4", "5"]  # the next player sits at your left
     table, _ = play_by_clicking(page, store, seed=5, check=hand_and_trick_on_screen)
     assert table.state.is_terminal
-    context.close()
+    page.context.close()
     assert not console_errors, console_errors
 
 
 def test_a_red7_move_is_a_palette_card_then_a_canvas_card_by_mouse_or_keys(server, page):
     # issue 29 item 2: a Red7 turn was a wall of text buttons ("palette G2 canvas I5")
     url, store = server
-    page.goto(url + "/")
-    page.wait_for_selector("#f-options .option")
+    lobby(page, url)
     page.select_option("#f-game", "red7")
     for field in page.locator("#f-opponents input").all():
         field.fill("random")
@@ -462,8 +466,7 @@ def test_arrows_and_enter_play_a_move(server, page):
 def test_the_lobby_describes_every_option(server, page):
     # issue 29 item 4: option names were raw (trump_only_when_void) with no description
     url, _ = server
-    page.goto(url + "/")
-    page.wait_for_selector("#f-options .option")
+    lobby(page, url)
     option = page.locator('#f-options .option[data-name="trump_only_when_void"]')
     expect(option.locator(".option-name")).to_have_text("trump only when void")
     expect(option.locator(".description")).to_contain_text("only when void in that suit")
@@ -560,8 +563,7 @@ def test_the_hint_values_every_legal_move_in_every_game(server, page, game_id):
     # issue 29, what to build 2: "a 'hint' button in play shows the same for the current decision"
     url, store = server
     page.set_viewport_size({"width": 1280, "height": 800})
-    page.goto(url + "/")
-    page.wait_for_selector("#f-options .option")
+    lobby(page, url)
     page.select_option("#f-game", game_id)
     for field in page.locator("#f-opponents input").all():
         field.fill("random")
@@ -662,12 +664,8 @@ def test_on_a_phone_the_hint_and_the_analysis_stay_on_screen_after_a_finished_ga
     server, browser, console_errors
 ):
     url, store = server
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    page = context.new_page()
-    page.on("pageerror", lambda err: console_errors.append(str(err)))
-    page.on("console", lambda m: console_errors.append(m.text) if m.type == "error" else None)
-    page.goto(url + "/")
-    page.wait_for_selector("#f-options .option")
+    page = new_page(browser, console_errors, 390, 844)
+    lobby(page, url)
     page.select_option("#f-game", "kop")
     for field in page.locator("#f-opponents input").all():
         field.fill("random")
@@ -697,7 +695,7 @@ def test_on_a_phone_the_hint_and_the_analysis_stay_on_screen_after_a_finished_ga
     for selector in ("#analysis-summary", "#decision .valued", "#r-next", "#replay-board .middle"):
         on_screen(page, selector)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
-    context.close()
+    page.context.close()
     assert not console_errors, console_errors
 
 
@@ -705,8 +703,7 @@ def test_undo_takes_back_your_move_by_button_and_by_key(server, page, console_er
     # issue 29 table point 4: "no hint, no undo"
     url, store = server
     page.set_viewport_size({"width": 390, "height": 844})
-    page.goto(url + "/")
-    page.wait_for_selector("#f-options .option")
+    lobby(page, url)
     page.select_option("#f-game", "kop")
     for field in page.locator("#f-opponents input").all():
         field.fill("random")

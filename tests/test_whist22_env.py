@@ -205,9 +205,9 @@ def test_every_event_and_state_has_text():
             game.render(state, state.current)
         )
         state.apply(rng.choice(state.legal_actions()))
-    assert "game over; places" in game.render(state, 0)
+    assert "Game over. Places: player_0 " in game.render(state, 0)
     kinds = {event["type"] for event in state.log}
     assert kinds == {"deal", "bid", "play", "trick_won", "hand_end", "game_over"}
     lines = [game.describe_event(event) for event in state.log]
     assert lines[0].startswith("hand 1: player_2 deals 7 card(s) each (player_0: ")
-    assert lines[-1].startswith("game over; places: player_0 ")
+    assert lines[-1].startswith("Game over. Places: player_0 ")

@@ -52,18 +52,21 @@ from typing import Any
 import numpy as np
 
 from agents.base import play_out
+from agents.cardnet import ARCH as CARDS
+from agents.cardnet import CardNetPolicy
 from agents.flat import FlatAgent
 from agents.games import choices
 from agents.ismcts import ISMCTSAgent
-from agents.net import NetPolicy, save_net
+from agents.net import MLP, NetPolicy, load_bytes, save_arrays
 from agents.pimc import PIMCAgent
 from agents.registry import default_agents, make_agent
 from agents.schedule import TournamentConfig
+from agents.solver import SolverAgent
 from agents.tournament import run_tournament
 from koira_env.core.agent import Turn
 from koira_env.core.files import write_json
 from koira_env.core.game import Game
-from koira_env.core.jobs import PROCESS, chunked, map_chunks
+from koira_env.core.jobs import PROCESS, Backend, chunked, map_chunks
 from koira_env.registry import make_game
 
 from .args import dataclass_flags
@@ -72,6 +75,7 @@ from .plot import plot_curve
 from .recipes import recipe
 
 CHECKPOINT, LATEST, EVAL_CSV, CONFIG = "checkpoint.pt", "latest.npz", "eval.csv", "config.json"
+ARCHS = (MLP, CARDS)
 EVAL_PNG = "eval.png"
 # eval.csv: PPO's evaluation columns (``round`` where PPO has ``timesteps``), then the fit's
 FIT_COLUMNS = [
@@ -83,7 +87,9 @@ FIT_COLUMNS = [
     "value_loss",
 ]
 # Arguments that only say how long or where to run: a resumed run may change them.
-RUN_LENGTH = frozenset({"rounds", "minutes", "resume", "workers", "progress", "export"})
+RUN_LENGTH = frozenset(
+    {"rounds", "minutes", "resume", "workers", "backend", "address", "progress", "export"}
+)
 
 
 @dataclass
@@ -113,6 +119,10 @@ class Args:
     """rounds of play / fit / evaluate (later rounds play the network's moves: DAgger)"""
     games_per_round: int = 960_000
     """games per round; the recorded seat rotates"""
+    temperature: float = 0.0
+    """flat Monte Carlo's and PIMC's labels: 0, their best moves (shared on a tie); above 0, a
+    softmax of their mean values at this temperature (in units of the game's return), a soft
+    target that keeps how close the runner-up moves were where the best move is noise"""
     decisive_only: bool = True
     """record only the decisions whose label prefers some legal moves to others (one that
     weighs them all the same teaches the policy nothing: most of flat Monte Carlo's labels in
@@ -123,8 +133,11 @@ class Args:
     games buy more searched labels without the window filling with cheap ones"""
     window: int = 8_000_000
     """the network is fitted to the last this many labelled decisions"""
+    arch: str = "mlp"
+    """the network: "mlp" (the flat observation through the --hidden layers) or "cards" (Koira:
+    one token per card through --hidden per-card layers, agents/cardnet.py)"""
     hidden: tuple[int, ...] = (1024, 512)
-    """hidden layer sizes of the MLP"""
+    """hidden layer sizes of the MLP (per-card layer sizes of the card network)"""
     epochs: int = 3
     """passes over the window per round"""
     batch_size: int = 512
@@ -134,7 +147,14 @@ class Args:
     eval_deals: int = 250
     """deals of the evaluation tournament (Koira: against three dumpers, 4 games each)"""
     workers: int = 2
-    """processes playing and labelling games"""
+    """processes playing and labelling games (with --backend ray: Ray tasks at once; 0: every
+    core of the cluster)"""
+    backend: str = "process"
+    """where the games are played and labelled: "process" (a pool here) or "ray" (a Ray
+    cluster, docs/ray.md); the shards are the same either way"""
+    address: str = ""
+    """with --backend ray: the cluster (head host:port, ray://host:port or auto); empty: the
+    job's cluster, else a Ray started for the run"""
     minutes: float = 110.0
     """the time budget, counted across sittings: a round starts only while one as long as this
     sitting's last still fits (0: no limit; as koira train's rounds)"""
@@ -146,6 +166,8 @@ class Args:
     """continue the run in run_dir (same arguments, or only run-length ones changed)"""
 
     def __post_init__(self) -> None:
+        if self.arch not in ARCHS:
+            raise ValueError(f"--arch must be one of {', '.join(ARCHS)}, got {self.arch!r}")
         # the game's defaults, resolved here so that config.json names the bots played
         own = recipe(self.game)
         if not self.field:
@@ -168,15 +190,21 @@ def _teacher(args: Args) -> Any:
     return make_agent(args.teacher, args.game)
 
 
-def teacher_label(teacher: Any, turn: Turn) -> tuple[dict[int, float], bool]:
+def teacher_label(
+    teacher: Any, turn: Turn, temperature: float = 0.0
+) -> tuple[dict[int, float], bool]:
     """The teacher's weights over the legal moves, and whether its search made them (else the
     move of a phase it does not search, which ``--rollout-share`` thins out).
 
     ISMCTS: its root visits (its rollout move where its phase budget is 0). Flat Monte Carlo
-    and PIMC: their best moves by value, shared equally on a tie (flat's rollout move outside
-    its phase; PIMC's fallback where the game's solver does not reach, such as Kop's
-    declarations). Any other agent: its move, the whole label (a bot that does not search
-    makes every label alike, so all count as searched)."""
+    and PIMC: their best moves by value, shared equally on a tie, or with ``temperature`` above
+    0 a softmax of their values (Red7's flat:48 picks a different best move from itself on
+    four decisions in ten, nearly equal values; the softmax keeps them nearly equal) (flat's
+    rollout move outside its phase; PIMC's fallback where the game's solver does not reach,
+    such as Kop's declarations). The endgame solver (Koira's ``champion``): every move that
+    escapes in the most deals, else its fallback search's visits (``SolverAgent.label``). Any
+    other agent: its move, the whole label (a bot that does not search makes every label alike,
+    so all count as searched)."""
     values: dict[int, float] | None = None
     if isinstance(teacher, ISMCTSAgent):
         if teacher.budget(turn):
@@ -184,6 +212,8 @@ def teacher_label(teacher: Any, turn: Turn) -> tuple[dict[int, float], bool]:
     elif isinstance(teacher, FlatAgent):
         if teacher.searches(turn):
             values = dict(teacher.values(turn))
+    elif isinstance(teacher, SolverAgent):
+        return teacher.label(turn)
     elif isinstance(teacher, PIMCAgent):
         values = teacher.values(turn)
         if values is None:
@@ -193,6 +223,8 @@ def teacher_label(teacher: Any, turn: Turn) -> tuple[dict[int, float], bool]:
     if values is None:
         return {teacher.act(turn): 1.0}, False  # a phase it does not search: its rollout move
     best = max(values.values())
+    if temperature > 0:
+        return {a: float(np.exp((v - best) / temperature)) for a, v in values.items()}, True
     return {a: 1.0 for a, v in values.items() if v >= best - 1e-9}, True
 
 
@@ -205,19 +237,21 @@ class Recorder:
         self,
         game: Game,
         teacher: Any,
-        student: NetPolicy | None,
+        student: NetPolicy | CardNetPolicy | None,
         decisive_only: bool = False,
         rollout_share: float = 1.0,
         rng: random.Random | None = None,
+        temperature: float = 0.0,
     ) -> None:
         self.game, self.teacher, self.student = game, teacher, student
+        self.temperature = temperature
         self.decisive_only = decisive_only
         self.rollout_share, self.rng = rollout_share, rng or random.Random(0)
         self.scale = game.observation_scale
         self.rows: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
     def act(self, turn: Turn) -> int:
-        visits, searched = teacher_label(self.teacher, turn)
+        visits, searched = teacher_label(self.teacher, turn, self.temperature)
         keep = self.rollout_share >= 1.0 or searched
         if not keep:
             keep = self.rng.random() < self.rollout_share
@@ -240,18 +274,27 @@ class Recorder:
         return self.student.choose(observation, mask)
 
 
-def play_games(args: Args, round_no: int, indices: list[int], student: str | None) -> dict:
+def play_games(
+    args: Args, round_no: int, indices: list[int], student: NetPolicy | CardNetPolicy | None
+) -> dict:
     """Games ``indices`` of round ``round_no``: every labelled decision of the recorded seat,
     with the seat's final return. A pure function of its arguments."""
     game = args.make_game()
     n = game.num_players
     teacher = _teacher(args)
-    policy = NetPolicy.load(student, game) if student else None
     obs, masks, targets, returns = [], [], [], []
     for g in indices:
         rng = random.Random(f"distill/{args.seed}/{round_no}/{g}")
         keep_rng = random.Random(f"distill/{args.seed}/{round_no}/{g}/keep")
-        recorder = Recorder(game, teacher, policy, args.decisive_only, args.rollout_share, keep_rng)
+        recorder = Recorder(
+            game,
+            teacher,
+            student,
+            args.decisive_only,
+            args.rollout_share,
+            keep_rng,
+            args.temperature,
+        )
         seat = g % n
         agents = [
             recorder if s == seat else make_agent(rng.choice(args.field), game.id) for s in range(n)
@@ -272,9 +315,20 @@ def play_games(args: Args, round_no: int, indices: list[int], student: str | Non
     }
 
 
-def _play_chunk(task: tuple[Args, int, list[int], str | None]) -> tuple[list[int], dict]:
-    args, round_no, indices, student = task
-    return indices, play_games(args, round_no, indices, student)
+_STUDENT: NetPolicy | CardNetPolicy | None = None  # in a worker: the round's student
+
+
+def _receive_student(data: bytes | None, args: Args) -> None:
+    """The round's student network, from its file's bytes: once per worker and round (the
+    map's initializer), not with every chunk; on Ray it travels once through the object store,
+    since a worker may not see the driver's disk."""
+    global _STUDENT
+    _STUDENT = load_bytes(data, args.make_game()) if data else None
+
+
+def _play_chunk(task: tuple[Args, int, list[int]]) -> tuple[list[int], dict]:
+    args, round_no, indices = task
+    return indices, play_games(args, round_no, indices, _STUDENT)
 
 
 def _save_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
@@ -283,17 +337,23 @@ def _save_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
     os.replace(tmp, path)
 
 
-def generate(args: Args, folder: Path, round_no: int, student: str | None) -> None:
-    """The round's shards (chunks of 20 games), skipping those already on disk."""
+def generate(
+    args: Args, folder: Path, round_no: int, student: bytes | None, backend: Backend = PROCESS
+) -> None:
+    """The round's shards (chunks of 20 games), skipping those already on disk, played by
+    ``student`` (a network file's bytes) in the recorded seat after round 0."""
     out = folder / "data" / f"round-{round_no:03d}"
     out.mkdir(parents=True, exist_ok=True)
     chunks = list(chunked(list(range(args.games_per_round)), 20))
     todo = [c for c in chunks if not (out / f"games-{c[0]:05d}.npz").exists()]
-    tasks = [(args, round_no, c, student) for c in todo]
-    if args.workers <= 1 or len(tasks) <= 1:
+    tasks = [(args, round_no, c) for c in todo]
+    start = (student, args)
+    if backend.local and (args.workers <= 1 or len(tasks) <= 1):
+        _receive_student(*start)
         results = map(_play_chunk, tasks)
     else:
-        results = map_chunks(_play_chunk, tasks, args.workers, backend=PROCESS)
+        workers = backend.parallelism(args.workers)
+        results = map_chunks(_play_chunk, tasks, workers, _receive_student, start, backend)
     for indices, arrays in results:
         _save_npz(out / f"games-{indices[0]:05d}.npz", arrays)
 
@@ -315,9 +375,15 @@ def load_window(folder: Path, window: int) -> dict[str, np.ndarray]:
 
 
 # ------------------------------------------------------------------ the network
-def build_network(game: Game, hidden: tuple[int, ...]) -> Any:
+def build_network(game: Game, hidden: tuple[int, ...], arch: str = MLP) -> Any:
+    """The torch network of ``arch``, with ``arrays()``: its numpy weights and metadata."""
     import torch
     from torch import nn
+
+    if arch == CARDS:
+        from .cardnet import CardNet
+
+        return CardNet(game, hidden)
 
     class Net(nn.Module):
         def __init__(self) -> None:
@@ -334,6 +400,13 @@ def build_network(game: Game, hidden: tuple[int, ...]) -> Any:
         def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
             h = self.body(x)
             return self.policy(h), self.value(h).squeeze(-1)
+
+        def arrays(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+            linear = [m for m in self.body if hasattr(m, "weight")]
+            out: dict[str, np.ndarray] = {}
+            for k, m in enumerate([*linear, self.policy, self.value]):
+                out[f"w{k}"], out[f"b{k}"] = m.weight.detach().numpy(), m.bias.detach().numpy()
+            return out, {"arch": MLP, "layers": len(linear)}
 
     return Net()
 
@@ -395,13 +468,10 @@ def fit(
     }
 
 
-def export(net: Any, game: Game, args: Args, path: Path, **extra: Any) -> None:
+def export(net: Any, game: Game, args: Args, path: Path, half: bool = False, **extra: Any) -> None:
     """The network as numpy weights (``agents.net``): plays without torch."""
-    layers = [m for m in net.body if hasattr(m, "weight")]
-    weights = [(m.weight.detach().numpy(), m.bias.detach().numpy()) for m in layers]
-    policy = (net.policy.weight.detach().numpy(), net.policy.bias.detach().numpy())
-    value = (net.value.weight.detach().numpy(), net.value.bias.detach().numpy())
-    save_net(path, game, weights, policy, value, teacher=args.teacher, **extra)
+    arrays, meta = net.arrays()
+    save_arrays(path, game, arrays, half, teacher=args.teacher, **meta, **extra)
 
 
 # ------------------------------------------------------------------ evaluation
@@ -440,6 +510,9 @@ def train(args: Args) -> Path:
     _teacher(args)  # a bad teacher is an error before any work or file
     if not 0.0 < args.rollout_share <= 1.0:
         raise ValueError(f"--rollout-share must be in (0, 1], got {args.rollout_share}")
+    if args.temperature < 0:
+        raise ValueError(f"--temperature must be 0 or more, got {args.temperature}")
+    backend = Backend(args.backend, args.address or None)  # a bad one: an error before any file
     folder = args.folder()
     config = _config(args)
     checkpoint = folder / CHECKPOINT
@@ -458,7 +531,7 @@ def train(args: Args) -> Path:
     game = args.make_game()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads)
-    net = build_network(game, args.hidden)
+    net = build_network(game, args.hidden, args.arch)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
     start_round, minutes = 0, 0.0
     if checkpoint.exists():
@@ -483,8 +556,8 @@ def train(args: Args) -> Path:
         if not round_fits(args.minutes, minutes, last_round):
             break
         began = time.perf_counter()
-        student = str(latest) if round_no > 0 and latest.exists() else None
-        generate(args, folder, round_no, student)
+        student = latest.read_bytes() if round_no > 0 and latest.exists() else None
+        generate(args, folder, round_no, student, backend)
         data = load_window(folder, args.window)
         stats = fit(args, net, optimizer, data, round_no, game.observation_scale)
         export(net, game, args, latest, round=round_no)
@@ -519,6 +592,7 @@ def train(args: Args) -> Path:
             f"{row['minutes']:.1f} min",
             flush=True,
         )
+    backend.release()
     writer.close()
     if (folder / EVAL_CSV).exists():
         plot_curve(folder, folder / EVAL_PNG, policy="distilled network")

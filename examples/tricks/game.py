@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 
 from koira_env.core import events
-from koira_env.core.encoding import layout
 from koira_env.core.game import Game, action_index
+from koira_env.core.text import dealt_hands, hand_and_moves, result_line
 
 from . import SPEC
 from .engine import NUM_CARDS, State, card_id, card_name
@@ -28,9 +28,7 @@ class TricksGame(Game):
     state_class = State  # what the kit's new_state deals
 
     def __init__(self, rules: Rules) -> None:
-        self.rules = rules
-        self.num_players = n = rules.num_players
-        self.num_actions = NUM_CARDS  # action a: play card a
+        n = rules.num_players
         fields = [
             ("cards_mine", NUM_CARDS, 1.0),
             ("cards_trick", NUM_CARDS, 1.0),
@@ -38,8 +36,7 @@ class TricksGame(Game):
             ("trick_leader", n, 1.0),  # seat-relative: entry r is r seats after me
             ("tricks_won", n, 1.0 / rules.hand_size),
         ]
-        self.observation_layout, self._scale = layout(fields)
-        self.observation_size = len(self._scale)
+        super().__init__(rules, NUM_CARDS, fields)  # action a: play card a
 
     card_name = staticmethod(card_name)
     card_id = staticmethod(card_id)
@@ -66,26 +63,19 @@ class TricksGame(Game):
         lines = [
             f"{self.title}: tricks won {list(view.tricks_won)}",
             f"Trick: {trick}",
-            f"Hand of player_{seat}: {' '.join(card_name(c) for c in view.hand) or '-'}",
         ]
-        if view.legal:
-            lines.append("Legal: " + " ".join(card_name(a) for a in view.legal))
+        lines += hand_and_moves(self, seat, map(card_name, view.hand), view.legal)
         if state.is_terminal:
-            lines.append(f"Game over. Places: {list(state.outcome().places)}")
+            lines.append(result_line(state, 1))
         return "\n".join(lines)
 
     def describe_event(self, event: dict[str, Any]) -> str:
         kind = event["type"]
         if kind == events.DEAL:
-            hands = "; ".join(f"player_{p}: {' '.join(h)}" for p, h in enumerate(event["hands"]))
-            return f"Deal. {hands}"
-        if kind == events.PLAY:
-            return f"player_{event['player']} plays {event['card']}"
+            return f"Deal. {dealt_hands(event)}"
         if kind == events.TRICK:
             return f"player_{event['winner']} takes {' '.join(event['cards'])}"
-        if kind == events.GAME_OVER:
-            return f"Game over: places {event['places']}"
-        raise KeyError(kind)
+        return super().describe_event(event)  # a card played, the result (core.text)
 
 
 def make_game(num_players: int = 4, **options: Any) -> TricksGame:

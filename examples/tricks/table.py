@@ -5,16 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from koira_env.core.table import counted, legal_moves, seat_entry, seen_log, table_dict, zone
+from koira_env.core.table import legal_moves, seat_entry, table_dict, zone
+from koira_env.core.text import counted
 
 from .engine import State, card_name
-
-
-def _seen(event: dict[str, Any], seat: int) -> dict[str, Any]:
-    if event["type"] == "deal":
-        hands = [h if p == seat else ["?"] * len(h) for p, h in enumerate(event["hands"])]
-        return {**event, "hands": hands}
-    return event
 
 
 def table(state: State, seat: int | None) -> dict[str, Any]:
@@ -33,6 +27,5 @@ def table(state: State, seat: int | None) -> dict[str, Any]:
         status=status,
         seats=seats,
         zones=[zone("trick", plays=[(p, [card_name(c)]) for p, c in view.trick])],
-        moves=[] if seat is None else legal_moves(state.game, view.legal, lambda a: [card_name(a)]),
-        log=seen_log(state, seat, _seen),
+        moves=legal_moves(state.game, view.legal, lambda a: [card_name(a)]),
     )

@@ -321,17 +321,17 @@ def create_app(
         session.add(table, session.tables, MAX_TABLES)
         return reply(request, session, table.payload(), 201)
 
-    def table_of(request: Request, session: Session) -> PlayTable:
-        return session.find(session.tables, request.path_params["table"], "game")
+    def table_of(request: Request) -> tuple[Session, PlayTable]:
+        """The request's session and the table of the path it names (``WebError`` if none)."""
+        session = session_of(request)
+        return session, session.find(session.tables, request.path_params["table"], "game")
 
     async def get_table(request: Request) -> Response:
-        session = session_of(request)
-        table = table_of(request, session)
+        session, table = table_of(request)
         return reply(request, session, await run_in_threadpool(table.payload))
 
     async def move(request: Request) -> Response:
-        session = session_of(request)
-        table = table_of(request, session)
+        session, table = table_of(request)
         body = _body_fields(await _json(request), {"action": (int,)})
         if body.get("action") is None:
             raise WebError(400, "field 'action' (an integer) is required")
@@ -339,25 +339,21 @@ def create_app(
         return reply(request, session, await run_in_threadpool(table.payload))
 
     async def step(request: Request) -> Response:
-        session = session_of(request)
-        table = table_of(request, session)
+        session, table = table_of(request)
         await run_in_threadpool(table.step)
         return reply(request, session, await run_in_threadpool(table.payload))
 
     async def undo(request: Request) -> Response:
-        session = session_of(request)
-        table = table_of(request, session)
+        session, table = table_of(request)
         await run_in_threadpool(table.undo)
         return reply(request, session, await run_in_threadpool(table.payload))
 
     async def hint(request: Request) -> Response:
-        session = session_of(request)
-        table = table_of(request, session)
+        session, table = table_of(request)
         return reply(request, session, await run_in_threadpool(table.hint))
 
     async def table_record(request: Request) -> Response:
-        session = session_of(request)
-        table = table_of(request, session)
+        session, table = table_of(request)
         if not table.state.is_terminal:
             raise WebError(409, "the record is available once the game is over")
         return reply(request, session, game_record(table.state, table.names))

@@ -58,6 +58,14 @@ def one_hots(size: int) -> list[bytes]:
     return [one_hot(size, i) for i in range(size)] + [bytes(size)]
 
 
+def exact_past_a_byte(obs: np.ndarray, count: int, limit: int) -> np.ndarray:
+    """``obs`` with its last entry, a count coded as one byte (255 at most) and scaled by
+    ``1 / limit``, made exact when the count is past a byte (a ``max_hands`` above 256)."""
+    if count > 255:
+        obs[-1] = count / limit
+    return obs
+
+
 def seat_one_hots(n: int, one: bytes = b"\x01") -> list[list[bytes]]:
     """``[observer][seat]``: ``seat``'s one-hot counted from ``observer`` (``[observer][-1]``:
     no seat), so every observation is seat-relative."""

@@ -13,6 +13,7 @@ from typing import Any
 
 DEAL = "deal"  # a hand is dealt
 PLAY = "play"  # a seat plays a card (or cards)
+BID = "bid"  # a seat bids (Dois, Whist 22)
 TRICK = "trick_won"  # a trick is taken
 HAND_END = "hand_end"  # a hand is scored
 GAME_OVER = "game_over"  # the game ended with a result

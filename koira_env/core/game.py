@@ -35,6 +35,9 @@ from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
+from .encoding import Field, layout
+from .text import describe_shared
+
 
 class IllegalActionError(ValueError):
     """An action that is not legal in the current state (the state is unchanged)."""
@@ -171,6 +174,24 @@ class Outcome:
         return {**data, **self.extra}
 
 
+def outcome_by_scores(
+    scores: Sequence[float],
+    *,
+    teams: tuple[int, ...] | None = None,
+    extra: dict[str, Any] | None = None,
+) -> Outcome:
+    """The usual result: places by score, highest first (equal scores share a place), the
+    returns of those places, the scores as floats."""
+    places = places_from_scores(scores)
+    return Outcome(
+        places=tuple(places),
+        returns=tuple(returns_from_places(places)),
+        scores=tuple(float(s) for s in scores),
+        teams=teams,
+        extra={} if extra is None else extra,
+    )
+
+
 class State(Protocol):
     """One game in progress; engines implement this with plain slots for speed."""
 
@@ -238,6 +259,18 @@ class Game:
     # a compiled batch stepper for ``core.vector_env`` (Koira's ``_vector``: ``write_decisions``,
     # ``first_illegal``, ``step``), or None: the vector env then steps each state in Python
     batch: Any = None
+
+    def __init__(self, rules: Any, num_actions: int, fields: Sequence[Field]) -> None:
+        """The sizes every game declares: the rule set (``num_players`` from it), the action
+        count and the observation's fields (``core.encoding.layout``: ``observation_layout``,
+        ``observation_size`` and the per-entry scale ``_scale`` the encoder multiplies by).
+        A game whose observation is built otherwise (Koira's encoder, Red7's floats) sets
+        them itself."""
+        self.rules = rules
+        self.num_players = rules.num_players
+        self.num_actions = num_actions
+        self.observation_layout, self._scale = layout(fields)
+        self.observation_size = len(self._scale)
 
     @property
     def id(self) -> str:
@@ -315,9 +348,15 @@ class Game:
         """A few lines of the table as ``seat`` sees it (public information, its own cards)."""
         raise NotImplementedError
 
+    # the one-line wording of the game's simple event kinds: kind -> ``str.format_map`` of the
+    # event (``"player_{player} bids {bid}"``); kinds whose line needs code are its own
+    event_text: ClassVar[dict[str, str]] = {}
+
     def describe_event(self, event: dict[str, Any]) -> str:
-        """One line for a logged event (``koira replay``)."""
-        raise NotImplementedError
+        """One line for a logged event (``koira replay``). A game words the kinds that need
+        code and hands the rest on here: its ``event_text``, the kinds every game shares
+        (``core.text.describe_shared``), ``KeyError`` for any other."""
+        return describe_shared(event, self.event_text)
 
     def table(self, state: State, seat: int | None) -> dict[str, Any]:
         """The table as ``seat`` sees it (``None``: everything, for replays) as a JSON-ready

@@ -33,12 +33,6 @@ from typing import Any
 from .game import Game, State
 
 
-def counted(count: int, noun: str, plural: str | None = None) -> str:
-    """``"1 card"``, ``"3 cards"``: a count with its noun in the right number (``plural``:
-    when it is not the noun plus "s")."""
-    return f"{count} {noun if count == 1 else plural or noun + 's'}"
-
-
 def zone(
     label: str,
     *,
@@ -91,19 +85,47 @@ def legal_moves(
     return [{"action": a, "name": game.action_name(a), "cards": list(cards(a))} for a in legal]
 
 
+def visible_hands(state: State, seat: int | None) -> list[Any]:
+    """Each seat's hand as ``seat`` may see it: its own only (``None`` for the others), or
+    every hand in the full view (``seat`` ``None``, for replays)."""
+    return [state.view(p).hand if seat is None or p == seat else None for p in range(state.n)]
+
+
+def hidden_deal(event: dict[str, Any], seat: int, face_down: Sequence[str]) -> dict[str, Any]:
+    """A ``deal`` event as ``seat`` saw it: its own hand; the other hands, and the card lists
+    named in ``face_down`` (the undealt cards, those set aside), as ``"?"`` cards."""
+    hands = [h if p == seat else ["?"] * len(h) for p, h in enumerate(event["hands"])]
+    return {**event, "hands": hands, **{name: ["?"] * len(event[name]) for name in face_down}}
+
+
+def public(event: dict[str, Any], seat: int) -> dict[str, Any]:
+    """``seen`` of a game whose every event is public as logged."""
+    return event
+
+
 def seen_log(
-    state: State, seat: int | None, seen: Callable[[dict[str, Any], int], dict[str, Any]]
+    state: State,
+    seat: int | None,
+    seen: Callable[[dict[str, Any], int], dict[str, Any]] = public,
+    face_down: Sequence[str] = (),
 ) -> list[str]:
-    """The logged events described as ``seat`` saw them: ``seen(event, seat)`` is the game's
-    redaction of what that seat could not see (a deal's other hands, a secret choice);
+    """The logged events described as ``seat`` saw them: a deal with the other hands and the
+    ``face_down`` card lists hidden (``hidden_deal``), then ``seen(event, seat)``, the game's
+    redaction of anything else that seat could not see (a secret choice, a drawn card);
     ``seat`` ``None`` describes every event in full. Empty when the state keeps no log."""
+    from .events import DEAL
     from .record import describe_event
 
     game = state.game
     events = state.log or ()
     if seat is None:
         return [describe_event(game, e) for e in events]
-    return [describe_event(game, seen(e, seat)) for e in events]
+    return [
+        describe_event(
+            game, seen(hidden_deal(e, seat, face_down) if e["type"] == DEAL else e, seat)
+        )
+        for e in events
+    ]
 
 
 def score_sheet(
@@ -182,13 +204,15 @@ def table_dict(
     seats: list[dict[str, Any]],
     zones: list[dict[str, Any]],
     moves: list[dict[str, Any]],
-    log: list[str],
+    seen: Callable[[dict[str, Any], int], dict[str, Any]] = public,
+    face_down: Sequence[str] = (),
     scores: dict[str, Any] | None = None,
     faces: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The whole dict: the game's parts plus the public facts every game shares
-    (``scores``: a ``score_sheet`` for the games of many hands; ``faces``: ``card_faces``
-    for a deck of coloured cards)."""
+    """The whole dict: the game's parts plus the public facts every game shares. ``moves``
+    are the viewer's (none in the full view, which has no viewer); ``seen`` and
+    ``face_down`` redact the log for a seat (``seen_log``); ``scores``: a ``score_sheet`` for the
+    games of many hands; ``faces``: ``card_faces`` for a deck of coloured cards."""
     game = state.game
     outcome = state.outcome() if state.is_terminal else None
     result = None
@@ -204,8 +228,8 @@ def table_dict(
         "status": status,
         "seats": seats,
         "zones": zones,
-        "moves": moves,
-        "log": log,
+        "moves": [] if viewer is None else moves,
+        "log": seen_log(state, viewer, seen, face_down),
         "scores": scores,
         "faces": faces,
         "result": result,

@@ -22,6 +22,8 @@ every player (the seat too) then playing ``counter``'s rule. Not reentrant: it h
 from libc.stdint cimport uint64_t
 from libc.math cimport rint
 
+from koira_env.core._rng cimport Rng, shuffle
+
 cdef enum:
     NK = 12  # card kinds: 0-3 the suits, 4-11 the numbers 1-8
     NS = 4
@@ -373,26 +375,13 @@ cdef void play_out(Hand* s, double margin) noexcept:
 
 
 # ---------------------------------------------------------------------- deals
-cdef inline uint64_t next_random(uint64_t* state) noexcept:
-    """splitmix64."""
-    state[0] += <uint64_t>0x9E3779B97F4A7C15
-    cdef uint64_t z = state[0]
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-
 cdef bint deal(Hand* s, int seat, int* pool, int size, int* need_s, int* need_n,
-               uint64_t* rng) noexcept:
+               Rng* rng) noexcept:
     """Deal the shuffled ``pool`` (kinds) to the other players, as many as each holds; the
     rest is the undealt pile. False when a hand breaks a shown void or holds fewer suit or
     number cards than it must."""
-    cdef int i, j, t, q, k, start = 0, room, suits, nums
-    for i in range(size - 1, 0, -1):
-        j = <int>(next_random(rng) % <uint64_t>(i + 1))
-        t = pool[i]
-        pool[i] = pool[j]
-        pool[j] = t
+    cdef int i, q, k, start = 0, room, suits, nums
+    shuffle(pool, size, rng)
     for q in range(s.n):
         if q == seat:
             continue
@@ -457,7 +446,8 @@ def deal_hands(dict pos, uint64_t seed):
     cdef int pool[POOL]
     cdef int need_s[MAXP]
     cdef int need_n[MAXP]
-    cdef uint64_t rng = seed
+    cdef Rng rng
+    rng.s = seed
     cdef int q, k, tries = 0, seat = pos["seat"]
     read_position(&s, pos, need_s, need_n)
     cdef int size = hidden_pool(&s, seat, pool)
@@ -480,7 +470,8 @@ def model_totals(dict pos, list actions, int deals, uint64_t seed, double margin
     cdef int pool[POOL]
     cdef int need_s[MAXP]
     cdef int need_n[MAXP]
-    cdef uint64_t rng = seed
+    cdef Rng rng
+    rng.s = seed
     cdef int count = len(actions)
     cdef int acts[TRICKS + 1]
     cdef long long totals[TRICKS + 1]

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...core import events
 from ...core.deck import hand_deck
-from ...core.game import Outcome, places_from_scores, returns_from_places
+from ...core.game import Outcome, outcome_by_scores, places_from_scores
 from ...core.state import EngineState
 from .cards import (
     COPIES,
@@ -161,7 +161,6 @@ class State(EngineState):
         "void",
         "won",
     )
-    # clone (core.state) copies these lists one level deep, NESTED two; other slots are shared
     COPIED = (
         "bids",
         "hand_delta",
@@ -349,7 +348,7 @@ class State(EngineState):
         p = self.current
         self.bids[p] = bid
         if self.log is not None:
-            self._event("bid", player=p, bid=bid)
+            self._event(events.BID, player=p, bid=bid)
         self.current = (p + 1) % self.n
         if self.current == self.first:
             self.phase = FIRST
@@ -438,13 +437,7 @@ class State(EngineState):
         """Places by total score (equal scores share a place), once the game is over."""
         if self.phase != OVER:
             return None
-        places = places_from_scores(self.scores)
-        return Outcome(
-            places=tuple(places),
-            returns=tuple(returns_from_places(places)),
-            scores=tuple(float(s) for s in self.scores),
-            extra={"hands": self.hand_no},
-        )
+        return outcome_by_scores(self.scores, extra={"hands": self.hand_no})
 
     # ------------------------------------------------------------------ copies and views
 

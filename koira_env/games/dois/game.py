@@ -16,9 +16,10 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ...core import events
-from ...core.encoding import Field, layout, one_hot, one_hots, seat_one_hots
+from ...core.encoding import Field, one_hot, one_hots, seat_one_hots
 from ...core.game import Game, action_index
 from ...core.table import legend_line
+from ...core.text import dealt_hands, result_line
 from . import SPEC, cards
 from .cards import (
     COPIES,
@@ -74,11 +75,7 @@ class DoisGame(Game):
 
     def __init__(self, rules: Rules) -> None:
         n = rules.num_players
-        self.rules = rules
-        self.num_players = n
-        self.num_actions = NUM_ACTIONS
-        self.observation_layout, self._scale = layout(_fields(n, rules.hands))
-        self.observation_size = len(self._scale)
+        super().__init__(rules, NUM_ACTIONS, _fields(n, rules.hands))
         # shows: per (suit + 1, number): the suit one-hot then the number one-hot
         self._shows = [
             [
@@ -185,10 +182,7 @@ class DoisGame(Game):
         lines.append(f"player_{seat} holds: {hand or '-'}")
         lines.append(legend_line(FACES))
         if over:
-            outcome = state.outcome()
-            assert outcome is not None
-            places = ", ".join(f"player_{p} {k}" for p, k in enumerate(outcome.places))
-            lines.append(f"game over; places: {places}")
+            lines.append(result_line(state, state.hand_no))
         else:
             what = "bid" if state.phase == BIDDING else "play"
             if state.phase == FIRST:
@@ -201,10 +195,9 @@ class DoisGame(Game):
     def describe_event(self, event: dict[str, Any]) -> str:
         kind = event["type"]
         if kind == "deal":
-            hands = "; ".join(f"player_{p}: {' '.join(h)}" for p, h in enumerate(event["hands"]))
             return (
                 f"hand {event['hand'] + 1}: player_{event['dealer']} deals, trump "
-                f"{event['trump']} ({hands}; undealt: {' '.join(event['undealt'])})"
+                f"{event['trump']} ({dealt_hands(event)}; undealt: {' '.join(event['undealt'])})"
             )
         if kind == "redeal":
             who = f"player_{event['player']}"
@@ -212,10 +205,6 @@ class DoisGame(Game):
             if event["mode"] == "player":
                 return f"{who} shows {shown} and draws a new hand"
             return f"{who} shows {shown}: everyone is dealt again"
-        if kind == "bid":
-            return f"player_{event['player']} bids {event['bid']}"
-        if kind == "play":
-            return f"player_{event['player']} plays {event['card']}"
         if kind == events.TRICK:
             shows = ", ".join(f"player_{p} {s}" for p, s in enumerate(event["shows"]))
             return f"player_{event['winner']} wins the trick ({shows})"
@@ -226,11 +215,7 @@ class DoisGame(Game):
                     zip(event["bids"], event["won"], event["change"], event["scores"], strict=True)
                 )
             )
-        if kind == events.GAME_OVER:
-            return "game over; places: " + ", ".join(
-                f"player_{p} {place}" for p, place in enumerate(event["places"])
-            )
-        raise KeyError(kind)
+        return super().describe_event(event)
 
 
 def _show(suit: int, number: int) -> str:

@@ -16,8 +16,8 @@ from ...core.table import (
     legal_moves,
     score_sheet,
     seat_entry,
-    seen_log,
     table_dict,
+    visible_hands,
     zone,
 )
 from .cards import HAND_SIZE, KIND_NAMES, SUIT_COLOURS, SUITS, kind_names, suit_words
@@ -64,15 +64,6 @@ def _seat(view: DoisView, p: int, hand: Any) -> dict[str, Any]:
     return seat_entry(p, shown, held - len(shown), piles, info, flags)
 
 
-def _seen(event: dict[str, Any], seat: int) -> dict[str, Any]:
-    """A deal as ``seat`` saw it: its own hand; the other hands and the undealt cards face
-    down (a redeal's shown hand is public)."""
-    if event["type"] != "deal":
-        return event
-    hands = [h if p == seat else ["?"] * len(h) for p, h in enumerate(event["hands"])]
-    return {**event, "hands": hands, "undealt": ["?"] * len(event["undealt"])}
-
-
 def _status(view: DoisView) -> str:
     if view.phase == "over":
         return f"game over after {view.hand_no} hand(s)"
@@ -98,7 +89,7 @@ def table(state: State, seat: int | None) -> dict[str, Any]:
     full = seat is None
     view = state.view(0 if full else seat)
     n = state.n
-    hands = [state.view(p).hand if full or p == seat else None for p in range(n)]
+    hands = visible_hands(state, seat)
     zones = []
     if view.phase != "over":
         zones.append(zone("trump", text=suit_words(view.trump)))
@@ -113,8 +104,8 @@ def table(state: State, seat: int | None) -> dict[str, Any]:
         status=_status(view),
         seats=[_seat(view, p, hands[p]) for p in range(n)],
         zones=zones,
-        moves=[] if full else legal_moves(state.game, view.legal, _move_cards),
-        log=seen_log(state, seat, _seen),
+        moves=legal_moves(state.game, view.legal, _move_cards),
+        face_down=("undealt",),
         scores=score_sheet(
             state,
             "score after each hand (the hand's change)",

@@ -9,10 +9,13 @@
 #     state.apply_legal(buf[0])                   # unchecked: an action legal_into gave
 #     cdef State twin = state.clone_c()           # a deep copy: one struct copy + list copies
 #     write_observation(state, seat, row_ptr)     # engine.size floats, zeroed then written
+#     find_hidden(&state.d, seat, &hidden)        # the cards seat cannot see (core/_hidden.pxd)
+#     place_hidden(&out, &state.d, &hidden, shuffled, n)  # a deal of them, as determinize's
 
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
 from koira_env.core._bits cimport lowest, popcount  # the suite's bit tricks
+from koira_env.core._hidden cimport Hidden
 
 cdef enum:
     NUM_CARDS = 52
@@ -190,3 +193,7 @@ cdef class State:
 
 
 cdef void write_observation(State state, int seat, float* out) noexcept
+cdef void find_hidden(const Data* d, int seat, Hidden* h) noexcept
+cdef void place_hidden(
+    Data* out, const Data* root, const Hidden* h, const uint8_t* shuffled, int n
+) noexcept

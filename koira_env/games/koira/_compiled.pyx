@@ -38,6 +38,7 @@ from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.long cimport PyLong_FromLong
 from cpython.ref cimport Py_INCREF
 from libc.string cimport memcpy, memmove, memset
+from koira_env.core._hidden cimport MAX_HIDDEN, copy_order, hidden_list, hide
 from koira_env.core._mask cimport legal_mask
 
 from ...cards import RANKS, card_name
@@ -355,6 +356,54 @@ cdef int _card(value) except -1:
     return value
 
 
+cdef void find_hidden(const Data* d, int seat, Hidden* h) noexcept:
+    """engine.State.determinize's hidden cards: unknown to ``seat`` and not its own (nor the
+    trump card it set aside)."""
+    cdef int c
+    h.count = 0
+    h.mask = 0
+    for c in range(NUM_CARDS):
+        if (
+            d.pub[c] == UNKNOWN
+            and d.loc[c] != HAND + seat
+            and not (d.loc[c] == TRUMP_ASIDE and d.trump_holder == seat)
+        ):
+            hide(h, c, d.loc[c])
+
+
+cdef void place_hidden(
+    Data* out, const Data* root, const Hidden* h, const uint8_t* shuffled, int n
+) noexcept:
+    """``root`` with hidden card ``shuffled[i]`` where ``h.cards[i]`` was (its location and its
+    place in hand), as engine.State.determinize places its shuffle."""
+    cdef int new_for[NUM_CARDS]  # the card now in old's place
+    cdef int i, p, old, new
+    cdef uint64_t old_hand
+    out[0] = root[0]
+    if h.count == 0:
+        return
+    for i in range(NUM_CARDS):
+        new_for[i] = i
+    for i in range(h.count):
+        old = h.cards[i]
+        new = shuffled[i]
+        new_for[old] = new
+        out.loc[new] = root.loc[old]
+        out.stamp[new] = root.stamp[old]  # the new card takes the old one's place in hand
+    for p in range(n):
+        old_hand = out.hand[p] & h.mask
+        out.hand[p] &= ~h.mask
+        while old_hand:
+            out.hand[p] |= bit(new_for[lowest(old_hand)])
+            old_hand &= old_hand - 1
+    if out.phase != PHASE_ONE:
+        out.hands_sorted = True  # the reference sorts hands outside phase one
+    for i in range(out.stock_len):
+        out.stock[i] = new_for[out.stock[i]]
+    if out.trump_card >= 0:
+        out.trump_card = new_for[out.trump_card]
+
+
 cdef int _seat(State state, value) except -1:
     if type(value) is not int or not 0 <= value < state.opt.n:
         raise ValueError(f"a seat must be an int in 0..{state.opt.n - 1}, got {value!r}")
@@ -554,49 +603,17 @@ cdef class State:
         engines give the same deal for the same generator state.
         """
         cdef State s = self.clone_c()
-        cdef Data* d = &s.d
-        cdef int own = HAND + seat
-        cdef int c, p, i, old, new
-        cdef uint64_t hidden_mask = 0
-        cdef uint64_t old_hand
-        cdef int new_for[NUM_CARDS]  # the card now in old's place
+        cdef Hidden h
+        cdef uint8_t order[MAX_HIDDEN]
         _seat(self, seat)
         s.deck = ()
         s.history = []
         s.log = None
-        hidden = []
-        for c in range(NUM_CARDS):
-            if (
-                d.pub[c] == UNKNOWN
-                and d.loc[c] != own
-                and not (d.loc[c] == TRUMP_ASIDE and d.trump_holder == seat)
-            ):
-                hidden.append(c)
-                hidden_mask |= bit(c)
-        if not hidden:
-            return s
-        shuffled = hidden[:]
+        find_hidden(&self.d, seat, &h)
+        shuffled = hidden_list(&h)
         rng.shuffle(shuffled)
-        for c in range(NUM_CARDS):
-            new_for[c] = c
-        for i in range(len(hidden)):
-            old = hidden[i]
-            new = shuffled[i]
-            new_for[old] = new
-            d.loc[new] = self.d.loc[old]
-            d.stamp[new] = self.d.stamp[old]  # the new card takes the old one's place in hand
-        for p in range(self.opt.n):
-            old_hand = d.hand[p] & hidden_mask
-            d.hand[p] &= ~hidden_mask
-            while old_hand:
-                d.hand[p] |= bit(new_for[lowest(old_hand)])
-                old_hand &= old_hand - 1
-        if d.phase != PHASE_ONE:
-            d.hands_sorted = True  # the reference sorts hands outside phase one
-        for i in range(d.stock_len):
-            d.stock[i] = new_for[d.stock[i]]
-        if d.trump_card >= 0:
-            d.trump_card = new_for[d.trump_card]
+        copy_order(&h, shuffled, order)
+        place_hidden(&s.d, &self.d, &h, order, self.opt.n)
         return s
 
     @property

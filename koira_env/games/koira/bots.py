@@ -76,19 +76,20 @@ def compiled_flat(turn: Turn, playouts: int, seed: int) -> list[tuple[int, float
 
 
 def endgame_verdicts(
-    turn: Turn, deals: int, max_cards: int, max_nodes: int | None
+    turn: Turn, deals: int, max_cards: int, max_nodes: int | None, complete: bool = False
 ) -> dict[int, list[bool | None]] | None:
     """Each legal move's exact verdicts (``solver.solve_moves``) on ``deals`` deals of the
     seat's hidden cards, one deal when nothing is hidden (most of phase two: then the moves
-    after the first escape are left unsolved, since any escape is certain); ``None`` out of
-    the solver's reach: phase one, or more than ``max_cards`` cards in hands."""
+    after the first escape are left unsolved, since any escape is certain, unless
+    ``complete``); ``None`` out of the solver's reach: phase one, or more than ``max_cards``
+    cards in hands."""
     view = turn.view
     if view.phase != PHASE_TWO or sum(view.hand_sizes) > max_cards:
         return None
     hidden = UNKNOWN in view.where
     verdicts: dict[int, list[bool | None]] = {a: [] for a in view.legal}
     for _ in range(deals if hidden else 1):
-        found = solve_moves(turn.sample_state(), max_nodes, first_escape=not hidden)
+        found = solve_moves(turn.sample_state(), max_nodes, first_escape=not (hidden or complete))
         for action in view.legal:
             verdicts[action].append(found.get(action))
     return verdicts

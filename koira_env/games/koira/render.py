@@ -11,7 +11,7 @@ from typing import Any
 
 from ...cards import RANKS, card_name
 from ...core import events
-from ...core.table import counted
+from ...core.text import counted, describe_shared
 from .engine import GAME_OVER, PHASE_ONE, TRUMP_ASIDE, State
 from .info import SeatView, seat_view
 
@@ -77,6 +77,16 @@ def render_text(state: State, seat: int) -> str:
     return "\n".join(lines)
 
 
+# the kinds worded without code (``core.text.describe_shared``)
+EVENT_TEXT = {
+    "draw": "player_{player} draws {count}",
+    "trick_emptied": "the trick is empty; player_{next_leader} leads",
+    "out": "player_{player} is out in place {place}",
+    events.GAME_OVER: "GAME OVER: player_{loser} loses; order out: {placements}",
+    "war_dropout": "player_{player} cannot play and drops out of the war",
+}
+
+
 def describe_event(event: dict[str, Any]) -> str:
     """One human-readable line per event, for demos and ``koira replay``; ``KeyError`` for a
     kind it does not know (``core.record.describe_event`` then shows the raw JSON)."""
@@ -93,8 +103,6 @@ def describe_event(event: dict[str, Any]) -> str:
         return f"WAR on {event['rank']}s (depth {event['depth']}): {players}"
     if kind == events.TRICK:
         return f"{who} wins the trick: {' '.join(event['cards'])}"
-    if kind == "draw":
-        return f"{who} draws {event['count']}"
     if kind == "trump_card":
         shown = event["card"] if event["revealed"] else "a hidden card"
         return f"{who} takes the last stock card as the trump card: {shown}"
@@ -108,17 +116,7 @@ def describe_event(event: dict[str, Any]) -> str:
         return f"{who} takes {' '.join(event['cards'])}"
     if kind == "trick_discarded":
         return f"player_{event['winner']} completes the trick; discarded {' '.join(event['cards'])}"
-    if kind == "trick_emptied":
-        return f"the trick is empty; player_{event['next_leader']} leads"
-    if kind == "out":
-        return f"{who} is out in place {event['place']}"
-    if kind == events.GAME_OVER:
-        return f"GAME OVER: player_{event['loser']} loses; order out: {event['placements']}"
     if kind in ("split", "stalemate", "trick_returned"):
         parts = "; ".join(f"player_{s['player']}: {' '.join(s['cards'])}" for s in event["shares"])
         return f"{kind.replace('_', ' ')}: {parts}"
-    if kind == "war_dropout":
-        return f"{who} cannot play and drops out of the war"
-    if kind == events.TRUNCATED:
-        return f"stopped after {event['actions']} actions (max_actions): no result"
-    raise KeyError(kind)
+    return describe_shared(event, EVENT_TEXT)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...cards import RANKS, card_name
-from ...core.table import legal_moves, place_name, seat_entry, seen_log, table_dict, zone
+from ...core.table import legal_moves, place_name, seat_entry, table_dict, zone
 from .engine import (
     DISCARD,
     GAME_OVER,
@@ -111,6 +111,5 @@ def table(state: State, seat: int | None) -> dict[str, Any]:
         status=_status(state, view),
         seats=[_seat(state, views[p] if full else view, p, full) for p in range(state.n)],
         zones=_zones(state, view, full),
-        moves=[] if full else legal_moves(state.game, view.legal, _move_cards),
-        log=seen_log(state, seat, lambda event, _: event),  # every event is public as logged
+        moves=legal_moves(state.game, view.legal, _move_cards),
     )

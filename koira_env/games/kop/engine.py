@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from ...core import events
 from ...core.deck import hand_deck
-from ...core.game import Outcome, places_from_scores, returns_from_places
+from ...core.game import Outcome, outcome_by_scores
 from ...core.state import EngineState
 from .cards import (
     BLACK_QUEENS,
@@ -101,7 +101,6 @@ class State(EngineState):
         "tricks",
         "vc",
     )
-    # clone (core.state) copies these lists one level deep, NESTED two; other slots are shared
     COPIED = ("by", "hand_delta", "loc", "points", "side", "side_points", "trick", "tricks", "vc")
     NESTED = ("hands",)
 
@@ -326,22 +325,9 @@ class State(EngineState):
         if self.phase != OVER or self.truncated:
             return None
         if self.rules.single_hand:
-            scores = self.hand_delta
-            places = places_from_scores(scores)
-            return Outcome(
-                places=tuple(places),
-                returns=tuple(returns_from_places(places)),
-                scores=tuple(float(s) for s in scores),
-                teams=tuple(self.side),
-                extra={"points": self.side_points[:]},
-            )
-        places = places_from_scores(self.vc)
-        return Outcome(
-            places=tuple(places),
-            returns=tuple(returns_from_places(places)),
-            scores=tuple(float(v) for v in self.vc),
-            extra={"hands": self.hand_no + 1},
-        )
+            extra = {"points": self.side_points[:]}
+            return outcome_by_scores(self.hand_delta, teams=tuple(self.side), extra=extra)
+        return outcome_by_scores(self.vc, extra={"hands": self.hand_no + 1})
 
     # ------------------------------------------------------------------ copies and views
 

@@ -20,9 +20,9 @@ from typing import Any
 import numpy as np
 
 from ...core import events
-from ...core.encoding import code_table, layout, one_hot, one_hots, seat_one_hots
+from ...core.encoding import code_table, exact_past_a_byte, one_hot, one_hots, seat_one_hots
 from ...core.game import Game, action_index
-from ...core.table import counted
+from ...core.text import dealt_hands, hand_and_moves, result_line
 from . import SPEC
 from .cards import JACKS_HIGH_FIRST, NUM_CARDS, SUIT_OF, TOTAL_POINTS, card_id, card_name
 from .engine import (
@@ -82,11 +82,7 @@ class KopGame(Game):
     deck_size = NUM_CARDS
 
     def __init__(self, rules: Rules) -> None:
-        self.rules = rules
-        self.num_players = PLAYERS
-        self.num_actions = NUM_ACTIONS
-        self.observation_layout, self._scale = layout(_fields(rules))
-        self.observation_size = len(self._scale)
+        super().__init__(rules, NUM_ACTIONS, _fields(rules))
         self._hand_no = [bytes((k,)) for k in range(256)]
         self._hand_tables = [code_table({HAND + s}) for s in range(PLAYERS)]
         self._won_tables = [
@@ -135,9 +131,7 @@ class KopGame(Game):
             self._hand_no[state.hand_no] if state.hand_no < 256 else b"\xff",
         )
         obs = np.frombuffer(b"".join(parts), np.uint8) * self._scale
-        if state.hand_no > 255:  # past one byte (max_hands above 256): the exact fraction
-            obs[-1] = state.hand_no / self.rules.max_hands
-        return obs
+        return exact_past_a_byte(obs, state.hand_no, self.rules.max_hands)
 
     def _choice(self, state: State, seat: int) -> bytes:
         """call .. my_choice: a public call or solo, and the seat's own pending or silent
@@ -177,25 +171,15 @@ class KopGame(Game):
         if view.trick:
             lines.append("Trick now: " + " ".join(f"{card_name(c)}(p{p})" for p, c in view.trick))
         lines.append("Points taken: " + ", ".join(f"p{p} {v}" for p, v in enumerate(view.points)))
-        hand = " ".join(card_name(c) for c in view.hand) or "-"
-        lines.append(f"Hand of player_{seat}: {hand}")
-        if view.legal:
-            lines.append("Legal: " + " ".join(action_name(a) for a in view.legal))
+        lines += hand_and_moves(self, seat, map(card_name, view.hand), view.legal)
         if state.phase == OVER:
-            outcome = state.outcome()
-            if outcome is None:
-                stopped = counted(state.hand_no + 1, "hand")
-                lines.append(f"Stopped after {stopped} (max_hands): no result")
-            else:
-                places = ", ".join(f"player_{p} {k}" for p, k in enumerate(outcome.places))
-                lines.append(f"Game over. Places: {places}")
+            lines.append(result_line(state, state.hand_no + 1))
         return "\n".join(lines)
 
     def describe_event(self, event: dict[str, Any]) -> str:
         kind = event["type"]
         if kind == "deal":
-            hands = "; ".join(f"player_{p}: {' '.join(h)}" for p, h in enumerate(event["hands"]))
-            return f"Hand {event['hand'] + 1}, player_{event['leader']} leads. {hands}"
+            return f"Hand {event['hand'] + 1}, player_{event['leader']} leads. {dealt_hands(event)}"
         if kind == "declare":
             who = f"player_{event['player']}"
             if event["choice"] == "call":
@@ -205,8 +189,6 @@ class KopGame(Game):
             if event["choice"] == "silent":
                 return f"{who} passes (secretly: both black queens, a silent solo)"
             return f"{who} passes"
-        if kind == "play":
-            return f"player_{event['player']} plays {event['card']}"
         if kind == events.TRICK:
             return f"player_{event['winner']} takes {' '.join(event['cards'])} ({event['points']})"
         if kind == "hand_end":
@@ -222,11 +204,7 @@ class KopGame(Game):
                 f"Hand {event['hand'] + 1}: black queens' side ({queens}) {pts[0]}, "
                 f"others {pts[1]}; {result}; victory cards {event['victory_cards']}"
             )
-        if kind == events.GAME_OVER:
-            return f"Game over: places {event['places']}, scores {event['scores']}"
-        if kind == "truncated":
-            return f"Stopped after {counted(event['hands'], 'hand')} (max_hands): no result"
-        raise KeyError(kind)
+        return super().describe_event(event)
 
 
 def make_game(num_players: int = 4, **options: Any) -> KopGame:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.table import counted, legal_moves, score_sheet, seat_entry, seen_log, table_dict, zone
+from ...core.table import legal_moves, score_sheet, seat_entry, table_dict, visible_hands, zone
+from ...core.text import counted
 from .cards import NUM_CARDS, card_name
 from .engine import HAND_SIZE, KopView, State
 
@@ -41,11 +42,8 @@ def _seat(view: KopView, p: int, hand: Any, sides: list[int]) -> dict[str, Any]:
 
 
 def _seen(event: dict[str, Any], seat: int) -> dict[str, Any]:
-    """An event as ``seat`` saw it: a deal shows its own hand only; a declaration is what
-    was announced unless it is the seat's own."""
-    if event["type"] == "deal":
-        hands = [h if p == seat else ["?"] * len(h) for p, h in enumerate(event["hands"])]
-        return {**event, "hands": hands}
+    """An event as ``seat`` saw it: a declaration is what was announced unless it is the
+    seat's own."""
     if event["type"] == "declare" and event["player"] != seat:
         return {**event, "choice": event["announce"]}
     return event
@@ -83,20 +81,19 @@ def table(state: State, seat: int | None) -> dict[str, Any]:
     full = seat is None
     if full:  # the truth: the deciding seat's view knows its own (even silent) choice
         view = state.view(state.decider if state.decider >= 0 else 0)
-        hands = [state.view(p).hand for p in range(state.n)]
         sides = list(state.side)
     else:
         view = state.view(seat)
-        hands = [view.hand if p == seat else None for p in range(state.n)]
         sides = []
+    hands = visible_hands(state, seat)
     return table_dict(
         state,
         seat,
         status=_status(state, view),
         seats=[_seat(view, p, hands[p], sides) for p in range(state.n)],
         zones=_zones(view),
-        moves=[] if full else legal_moves(state.game, view.legal, _move_cards),
-        log=seen_log(state, seat, _seen),
+        moves=legal_moves(state.game, view.legal, _move_cards),
+        seen=_seen,
         scores=score_sheet(
             state,
             "victory cards after each hand (the hand's change)",

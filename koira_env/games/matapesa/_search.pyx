@@ -15,8 +15,9 @@ card below the rank to reach gave up its lowest, so it holds nothing lower; ``se
 reads the floors off the view). Not reentrant across threads: a call holds the GIL.
 """
 
-from libc.stdint cimport uint64_t
 from libc.string cimport memset
+
+from koira_env.core._rng cimport Rng, below, shuffle
 
 cdef enum:
     NUM_RANKS = 13
@@ -47,20 +48,6 @@ cdef struct Pos:
     int lowest_anytime
     int tie_last
     unsigned char counts[MAX_PLAYERS][NUM_RANKS]
-
-
-cdef inline uint64_t _next(uint64_t* s) noexcept nogil:
-    """splitmix64: the search's random stream."""
-    s[0] += 0x9E3779B97F4A7C15ULL
-    cdef uint64_t z = s[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
-cdef inline int _below(uint64_t* s, int bound) noexcept nogil:
-    """A random integer in [0, bound) (the modulo bias is below 2**-50 here)."""
-    return <int>(_next(s) % <uint64_t>bound)
 
 
 cdef inline int _lowest(Pos* p, int seat) noexcept nogil:
@@ -153,7 +140,7 @@ cdef inline int _keeper(Pos* p) noexcept nogil:
     return low
 
 
-cdef int _playout(Pos* p, int* policy, uint64_t* s) noexcept nogil:
+cdef int _playout(Pos* p, int* policy, Rng* s) noexcept nogil:
     """Finish the game, seat ``q`` playing ``policy[q]``; returns the loser."""
     cdef int legal[NUM_RANKS]
     cdef int k, rank
@@ -165,7 +152,7 @@ cdef int _playout(Pos* p, int* policy, uint64_t* s) noexcept nogil:
             rank = _keeper(p)
         else:
             k = _legal(p, legal)
-            rank = legal[_below(s, k)]
+            rank = legal[below(s, k)]
         _apply(p, rank)
     return p.loser
 
@@ -224,7 +211,7 @@ cdef int _policy_code(object name, bint mixed) except -1:
 
 
 cdef void _score(Pos* deal, int* legal, int k, int* policy, int seat, double* total,
-                 uint64_t* s) noexcept nogil:
+                 Rng* s) noexcept nogil:
     """Add to ``total[a]`` the seat's return when it plays ``legal[a]`` in ``deal`` and every
     seat then plays its ``policy``: +1/(n-1), or -1 when it loses (``returns_from_places``)."""
     cdef Pos game
@@ -252,7 +239,8 @@ def playout(tuple rules, tuple table, counts, policies, unsigned long long seed=
     seat, not "mixed") from this position to the end; ``seed`` drives "random"."""
     cdef Pos p
     cdef int policy[MAX_PLAYERS]
-    cdef uint64_t s = seed
+    cdef Rng s
+    s.s = seed
     _position(&p, rules, table, counts)
     if len(policies) != p.n:
         raise ValueError(f"need one playout policy a seat, got {len(policies)}")
@@ -269,7 +257,8 @@ def deal_values(tuple rules, tuple table, deals, policies, unsigned long long se
     cdef int legal[NUM_RANKS]
     cdef int policy[MAX_PLAYERS]
     cdef double total[NUM_RANKS]
-    cdef uint64_t s = seed
+    cdef Rng s
+    s.s = seed
     cdef int k = 0, a, q
     if not deals or len(deals) != len(policies):
         raise ValueError(f"need deals and one policy list each, got {len(deals)} and {len(policies)}")
@@ -290,17 +279,13 @@ def deal_values(tuple rules, tuple table, deals, policies, unsigned long long se
 
 
 cdef int _deal(Pos* p, int seat, int* pool, int pool_size, int* floors,
-               uint64_t* s) noexcept nogil:
+               Rng* s) noexcept nogil:
     """Deal the hidden ranks ``pool`` to the seats other than ``seat``, as many as each holds
     (``_hand_size``), no seat getting a rank below ``floors[q]``; 1 on success, 0 when the
     shuffle broke a floor (the caller shuffles again: rejection keeps the deal uniform among
     the consistent ones)."""
-    cdef int i, j, t, q, k = 0
-    for i in range(pool_size - 1, 0, -1):
-        j = _below(s, i + 1)
-        t = pool[i]
-        pool[i] = pool[j]
-        pool[j] = t
+    cdef int i, q, k = 0
+    shuffle(pool, pool_size, s)
     for q in range(p.n):
         if q == seat:
             continue
@@ -343,7 +328,7 @@ cdef class _Dealer:
         if need != self.pool_size:
             raise ValueError(f"the other hands hold {need} cards, the hidden ranks {self.pool_size}")
 
-    cdef void draw(self, Pos* deal, uint64_t* s) noexcept nogil:
+    cdef void draw(self, Pos* deal, Rng* s) noexcept nogil:
         """A deal consistent with the floors (or, if 1,000 shuffles find none, ignoring them
         from then on: the floors are sound, so this guards only against a bad argument)."""
         cdef int tries = 0, q
@@ -360,7 +345,8 @@ def deal(tuple rules, tuple table, hand, hidden, floors, unsigned long long seed
     whose ``hand`` is given: every seat's rank counts, as ``action_values`` draws them."""
     cdef _Dealer dealer = _Dealer(rules, table, hand, hidden, floors)
     cdef Pos p
-    cdef uint64_t s = seed
+    cdef Rng s
+    s.s = seed
     dealer.draw(&p, &s)
     return [list(p.counts[q][:NUM_RANKS]) for q in range(p.n)]
 
@@ -376,7 +362,8 @@ def action_values(tuple rules, tuple table, hand, hidden, floors, int playouts,
     cdef int legal[NUM_RANKS]
     cdef int policy_of[MAX_PLAYERS]
     cdef double total[NUM_RANKS]
-    cdef uint64_t s = seed
+    cdef Rng s
+    s.s = seed
     cdef int k, i, a, q, kind = _policy_code(policy, True)
     cdef int n = dealer.root.n
     if playouts < 1:
@@ -389,7 +376,7 @@ def action_values(tuple rules, tuple table, hand, hidden, floors, int playouts,
             dealer.draw(&deal, &s)
             for q in range(n):
                 if kind == MIXED:
-                    policy_of[q] = SHED if _below(&s, 2) else KEEPER
+                    policy_of[q] = SHED if below(&s, 2) else KEEPER
                 else:
                     policy_of[q] = kind
             _score(&deal, legal, k, policy_of, dealer.seat, total, &s)

@@ -85,7 +85,6 @@ class State(EngineState):
         "tricks_won",
         "winner",
     )
-    # clone (core.state) copies these lists one level deep, NESTED two; other slots are shared
     COPIED = ("hand_sizes", "in_hands", "loc", "plays", "tricks_won")
     NESTED = ("counts", "played")
 

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from ...cards import NUM_CARDS, RANK_OF, RANKS, card_id, card_name
 from ...core import events
 from ...core.deck import hand_deck
-from ...core.encoding import layout, one_hots, seat_one_hots
+from ...core.encoding import one_hots, seat_one_hots
 from ...core.game import Game, action_index
+from ...core.text import hand_and_moves
 from . import SPEC
 from .engine import COUNT_SCALE, MAX_HAND, NUM_RANKS, PLAYED, MatapesaView, State
 from .rules import Rules, make_rules
@@ -28,15 +29,11 @@ class MatapesaGame(Game):
 
     def __init__(self, rules: Rules) -> None:
         n = rules.num_players
-        self.rules = rules
-        self.num_players = n
-        self.num_actions = NUM_RANKS
+        super().__init__(rules, NUM_RANKS, _fields(n))
         self.hand_size = self.num_tricks = NUM_CARDS // n
         self.follow_highest = rules.follow == "highest"
         self.lowest_anytime = rules.lowest_anytime
         self.tie_last = rules.tie_winner == "last"
-        self.observation_layout, self._scale = layout(_fields(n))
-        self.observation_size = len(self._scale)
         # Encoder tables. one_hot[seat][p] is seat-relative; index -1 (p = -1) is all zeros.
         self._one_hot = seat_one_hots(n)
         self._rank_one_hot = one_hots(NUM_RANKS)
@@ -110,23 +107,21 @@ class MatapesaGame(Game):
             plays = ", ".join(f"player_{p} {card_name(c)}" for p, c in v.trick)
             reach = f"; to reach: {RANKS[v.to_reach]}" if v.to_reach >= 0 else ""
             lines.append(f"Trick (led by player_{v.leader}): {plays}{reach}")
-        lines.append(f"Hand of player_{seat}: " + (_cards(v.hand) or "empty"))
-        if v.legal:
-            lines.append("Legal: " + " ".join(RANKS[a] for a in v.legal))
+        lines += hand_and_moves(self, seat, map(card_name, v.hand), v.legal)
         return "\n".join(lines)
+
+    event_text: ClassVar[dict[str, str]] = {
+        events.GAME_OVER: "player_{loser} won the last trick with {card} and loses"
+    }
 
     def describe_event(self, event: dict[str, Any]) -> str:
         kind = event["type"]
         if kind == "out_of_play":
             return "out of play, face up: " + (" ".join(event["cards"]) or "none")
-        if kind == events.PLAY:
-            return f"player_{event['player']} plays {event['card']}"
         if kind == events.TRICK:
             cards = " ".join(event["cards"])
             return f"player_{event['player']} wins trick {event['trick']} ({cards})"
-        if kind == events.GAME_OVER:
-            return f"player_{event['loser']} won the last trick with {event['card']} and loses"
-        raise KeyError(kind)
+        return super().describe_event(event)
 
     def end_info(self, state: State) -> dict[str, Any]:
         info = super().end_info(state)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...cards import RANK_OF, RANKS, card_name
-from ...core.table import legal_moves, seat_entry, seen_log, table_dict, zone
+from ...core.table import legal_moves, seat_entry, table_dict, visible_hands, zone
 from .engine import MatapesaView, State
 
 
@@ -41,7 +41,7 @@ def table(state: State, seat: int | None) -> dict[str, Any]:
     """Mätäpesä's table dict (schema: ``koira_env.core.table``)."""
     full = seat is None
     view = state.view(0 if full else seat)
-    hands = [state.view(p).hand if full or p == seat else None for p in range(state.n)]
+    hands = visible_hands(state, seat)
 
     def move_cards(rank: int) -> list[str]:
         """The card a rank puts down: the seat's lowest suit of it (the engine's rule)."""
@@ -60,6 +60,5 @@ def table(state: State, seat: int | None) -> dict[str, Any]:
         status=_status(state, view),
         seats=[_seat(view, p, hands[p]) for p in range(state.n)],
         zones=zones,
-        moves=[] if full else legal_moves(state.game, view.legal, move_cards),
-        log=seen_log(state, seat, lambda event, _: event),  # every card is seen face up
+        moves=legal_moves(state.game, view.legal, move_cards),
     )

@@ -7,8 +7,12 @@
 #     cdef int count = state.legal_into(buf)      # legal turns, increasing (as legal_actions)
 #     state.apply_legal(buf[0])                   # unchecked: an action legal_into gave
 #     cdef State twin = state.clone_c()           # a deep copy: one struct copy + list copies
+#     find_hidden(&state.d, seat, &hidden)        # the cards seat cannot see (core/_hidden.pxd)
+#     place_hidden(&out, &state.d, &hidden, shuffled, n, seat)  # a deal of them, as determinize's
 
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint64_t
+
+from koira_env.core._hidden cimport Hidden
 
 cdef enum:
     NUM_CARDS = 49
@@ -123,3 +127,9 @@ cdef class State:
     cdef int _play(self, int p, int palette, int canvas) except -1
     cdef int _eliminate(self, int p) except -1
     cdef int _end_round(self) except -1
+
+
+cdef void find_hidden(const Data* d, int seat, Hidden* h) noexcept
+cdef void place_hidden(
+    Data* out, const Data* root, const Hidden* h, const uint8_t* shuffled, int n, int seat
+) noexcept

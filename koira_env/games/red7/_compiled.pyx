@@ -34,6 +34,7 @@ from cpython.long cimport PyLong_FromLong
 from cpython.ref cimport Py_INCREF
 
 from koira_env.core._bits cimport highest, lowest, popcount
+from koira_env.core._hidden cimport MAX_HIDDEN, copy_order, hidden_list, hide
 from koira_env.core._mask cimport legal_mask
 
 from ...core.deck import hand_deck
@@ -433,6 +434,43 @@ cdef inline bint hidden_from(int code, int seat) noexcept nogil:
         or (code < PALETTE and code != seat)
         or (FOLDED <= code < DEAD and code - FOLDED != seat)
     )
+
+cdef void find_hidden(const Data* d, int seat, Hidden* h) noexcept:
+    """The cards ``seat`` cannot see and where they lie (engine.State.determinize's)."""
+    cdef int c
+    h.count = 0
+    h.mask = 0
+    for c in range(NUM_CARDS):
+        if hidden_from(d.loc[c], seat):
+            hide(h, c, d.loc[c])
+
+
+cdef void place_hidden(
+    Data* out, const Data* root, const Hidden* h, const uint8_t* shuffled, int n, int seat
+) noexcept:
+    """``root`` with ``shuffled[i]`` put where ``h.cards[i]`` lay, hands, draw pile and folded
+    hands rebuilt in that order, as engine.State.determinize places its shuffle."""
+    cdef int i, q, card, code
+    out[0] = root[0]
+    for q in range(n):
+        if q != seat:
+            out.hand[q] = 0
+            out.folded_len[q] = 0
+    out.draw_len = 0
+    for i in range(h.count):
+        card = shuffled[i]
+        code = h.places[i]
+        out.loc[card] = code
+        if code == DRAW:
+            out.draw[out.draw_len] = card
+            out.draw_len += 1
+        elif code < PALETTE:
+            out.hand[code] |= bit(card)
+        else:
+            q = code - FOLDED
+            out.folded[q][out.folded_len[q]] = card
+            out.folded_len[q] += 1
+
 
 
 # returns_from_places by places: at most 4 ** 4 tuples, and the one Python call of an outcome
@@ -938,39 +976,17 @@ cdef class State:
         then one ``shuffle``) as the reference, so both engines give the same deal (for any
         int ``seat``, as there: one that is no seat sees no hand)."""
         cdef State c = self.clone_c()
-        cdef Data* d = &c.d
-        cdef uint8_t places[NUM_CARDS]
-        cdef int count = 0, card, code, q, i
-        cdef int n = self.opt.n
+        cdef Hidden h
+        cdef uint8_t order[MAX_HIDDEN]
         c.history = []
         c.log = None
         c.deck = []
         c.seed = rng.getrandbits(63)
-        hidden = []
-        for card in range(NUM_CARDS):
-            if hidden_from(d.loc[card], seat):
-                places[count] = d.loc[card]
-                count += 1
-                hidden.append(card)
-        rng.shuffle(hidden)
-        for q in range(n):
-            if q != seat:
-                d.hand[q] = 0
-                d.folded_len[q] = 0
-        d.draw_len = 0
-        for i in range(count):
-            card = hidden[i]
-            code = places[i]
-            d.loc[card] = code
-            if code == DRAW:
-                d.draw[d.draw_len] = card
-                d.draw_len += 1
-            elif code < PALETTE:
-                d.hand[code] |= bit(card)
-            else:
-                q = code - FOLDED
-                d.folded[q][d.folded_len[q]] = card
-                d.folded_len[q] += 1
+        find_hidden(&self.d, seat, &h)
+        shuffled = hidden_list(&h)
+        rng.shuffle(shuffled)
+        copy_order(&h, shuffled, order)
+        place_hidden(&c.d, &self.d, &h, order, self.opt.n, seat)
         return c
 
     # ================================================================== attributes

@@ -163,7 +163,6 @@ class State(EngineState):
         "scores",
         "winner",
     )
-    # clone (core.state) copies these lists one level deep, NESTED two; other slots are shared
     COPIED = (
         "active",
         "best",

@@ -25,7 +25,8 @@ import numpy as np
 from ...core import events
 from ...core.encoding import code_table, layout, one_hot, seat_one_hots
 from ...core.game import Game, action_index, choose_engine
-from ...core.table import counted, legend_line
+from ...core.table import legend_line
+from ...core.text import counted, hand_and_moves, result_line
 from . import SPEC
 from .cards import COLOUR_NAMES, NUM_CARDS, NUM_COLOURS, RULE_NAMES, card_id, card_name
 from .engine import (
@@ -193,19 +194,10 @@ class Red7Game(Game):
             lines.append(line)
         if self.rules.canvas_draw:
             lines.append(f"Draw pile: {counted(view.draw_size, 'card')}")
-        hand = " ".join(card_name(c) for c in view.hand) or "-"
-        lines.append(f"Hand of player_{seat}: {hand}")
         lines.append(legend_line(FACES))
-        if view.legal:
-            lines.append("Legal: " + ", ".join(action_name(a) for a in view.legal))
+        lines += hand_and_moves(self, seat, map(card_name, view.hand), view.legal)
         if state.over:
-            outcome = state.outcome()
-            if outcome is None:
-                stopped = counted(state.round + 1, "round")
-                lines.append(f"Stopped after {stopped} (max_rounds): no result")
-            else:
-                places = ", ".join(f"player_{p} {k}" for p, k in enumerate(outcome.places))
-                lines.append(f"Game over. Places: {places}")
+            lines.append(result_line(state, state.round + 1, "round", "max_rounds"))
         return "\n".join(lines)
 
     def describe_event(self, event: dict[str, Any]) -> str:
@@ -237,9 +229,7 @@ class Red7Game(Game):
                 rounds = counted(event["rounds"], "round")
                 return f"Game over after {rounds}: scores {event['scores']}"
             return f"Game over: player_{event['winner']} is the last player in and wins"
-        if kind == events.TRUNCATED:
-            return f"Stopped after {counted(event['rounds'], 'round')} (max_rounds): no result"
-        raise KeyError(kind)
+        return super().describe_event(event)
 
     def end_info(self, state: State) -> dict[str, Any]:
         info = super().end_info(state)

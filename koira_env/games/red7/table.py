@@ -13,15 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.table import (
-    card_faces,
-    counted,
-    legal_moves,
-    seat_entry,
-    seen_log,
-    table_dict,
-    zone,
-)
+from ...core.table import card_faces, legal_moves, seat_entry, table_dict, visible_hands, zone
+from ...core.text import counted
 from .cards import COLOUR, COLOUR_NAMES, COLOURS, NUM_CARDS, RULE_NAMES, card_name
 from .engine import Red7View, State, action_cards
 
@@ -104,17 +97,14 @@ def table(state: State, seat: int | None) -> dict[str, Any]:
     """Red7's table dict (schema: ``koira_env.core.table``)."""
     full = seat is None
     view = state.view(0 if full else seat)
-    if full:
-        hands = [state.view(p).hand for p in range(state.n)]
-    else:
-        hands = [view.hand if p == seat else None for p in range(state.n)]
+    hands = visible_hands(state, seat)
     return table_dict(
         state,
         seat,
         status=_status(state, view),
         seats=[_seat(view, p, hands[p]) for p in range(state.n)],
         zones=_zones(view),
-        moves=[] if full else _moves(view, state.game),
-        log=seen_log(state, seat, _seen),
+        moves=_moves(view, state.game),
+        seen=_seen,
         faces=FACES,
     )

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from ...cards import NUM_CARDS, SUIT_OF, card_name
 from ...core import events
 from ...core.deck import hand_deck
-from ...core.game import Outcome, places_from_scores, returns_from_places
+from ...core.game import Outcome, outcome_by_scores
 from ...core.state import EngineState
 
 # --- actions ----------------------------------------------------------------------------------
@@ -146,7 +146,6 @@ class State(EngineState):
         "trump",
         "won",
     )
-    # clone (core.state) copies these lists one level deep, NESTED two; other slots are shared
     COPIED = ("by", "calls", "hand_points", "loc", "raises", "scores", "trick", "tricks", "won")
     NESTED = ("hands",)
 
@@ -448,14 +447,8 @@ class State(EngineState):
             return None
         team = self.hand_points if self.rules.single_hand else self.scores
         scores = [team[p % 2] for p in range(PLAYERS)]
-        places = places_from_scores(scores)
-        return Outcome(
-            places=tuple(places),
-            returns=tuple(returns_from_places(places)),
-            scores=tuple(float(s) for s in scores),
-            teams=(0, 1, 0, 1),
-            extra={"hands": self.hand_no + 1, "points": self.scores[:]},
-        )
+        extra = {"hands": self.hand_no + 1, "points": self.scores[:]}
+        return outcome_by_scores(scores, teams=(0, 1, 0, 1), extra=extra)
 
     # ------------------------------------------------------------------ copies and views
 

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from operator import itemgetter
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from ... import cards as std
 from ...core import events
-from ...core.encoding import code_table, layout, one_hot, one_hots, seat_one_hots
+from ...core.encoding import code_table, exact_past_a_byte, one_hot, one_hots, seat_one_hots
 from ...core.game import Game, action_index
-from ...core.table import counted
+from ...core.text import dealt_hands, hand_and_moves, result_line
 from . import SPEC
 from .engine import (
     BEHI_TER,
@@ -73,11 +73,7 @@ class TekaGame(Game):
     deck_size = std.NUM_CARDS
 
     def __init__(self, rules: Rules) -> None:
-        self.rules = rules
-        self.num_players = PLAYERS
-        self.num_actions = NUM_ACTIONS
-        self.observation_layout, self._scale = layout(_fields(rules))
-        self.observation_size = len(self._scale)
+        super().__init__(rules, NUM_ACTIONS, _fields(rules))
         self._hand_tables = [code_table({HAND + s}) for s in range(PLAYERS)]
         self._trick_table = code_table({TRICK})
         self._by_tables = [
@@ -130,9 +126,7 @@ class TekaGame(Game):
             self._hand_no[state.hand_no] if state.hand_no < 256 else b"\xff",
         )
         obs = np.frombuffer(b"".join(parts), np.uint8) * self._scale
-        if state.hand_no > 255:  # past one byte (max_hands above 256): the exact fraction
-            obs[-1] = state.hand_no / self.rules.max_hands
-        return obs
+        return exact_past_a_byte(obs, state.hand_no, self.rules.max_hands)
 
     # ------------------------------------------------------------------ text
     def render(self, state: State, seat: int) -> str:
@@ -160,40 +154,29 @@ class TekaGame(Game):
             )
         if view.declarer >= 0 and view.phase == "play":
             lines.append("Tricks: " + ", ".join(f"p{p} {w}" for p, w in enumerate(view.won)))
-        hand = " ".join(std.card_name(c) for c in view.hand) or "-"
-        lines.append(f"Hand of player_{seat}: {hand}")
-        if view.legal:
-            lines.append("Legal: " + ", ".join(action_name(a) for a in view.legal))
+        lines += hand_and_moves(self, seat, map(std.card_name, view.hand), view.legal)
         if state.phase == OVER:
-            outcome = state.outcome()
-            if outcome is None:
-                stopped = counted(state.hand_no + 1, "hand")
-                lines.append(f"Stopped after {stopped} (max_hands): no result")
-            else:
-                places = ", ".join(f"player_{p} {k}" for p, k in enumerate(outcome.places))
-                lines.append(f"Game over. Places: {places}")
+            lines.append(result_line(state, state.hand_no + 1))
         return "\n".join(lines)
+
+    event_text: ClassVar[dict[str, str]] = {
+        "ask": "player_{player}: {choice}",
+        "call": "player_{player} calls {call}",
+        "throw_in": "Everybody passed: the hand is thrown in",
+        "trump": "player_{player} names {suit} trumps",
+        "raise": "player_{player} raises the contract to {contract}",
+        # the scores are the two sides' points, not one per seat
+        events.GAME_OVER: "Game over: places {places}, the sides' points {scores}",
+    }
 
     def describe_event(self, event: dict[str, Any]) -> str:
         kind = event["type"]
         if kind == "deal":
-            hands = "; ".join(f"player_{p}: {' '.join(h)}" for p, h in enumerate(event["hands"]))
-            return f"Hand {event['hand'] + 1}, dealt by player_{event['dealer']}. {hands}"
+            dealer = f"player_{event['dealer']}"
+            return f"Hand {event['hand'] + 1}, dealt by {dealer}. {dealt_hands(event)}"
         if kind == "redeal":
             who = ", ".join(f"player_{p}" for p in event["players"])
             return f"No ace, king, queen or jack for {who}: a new deal"
-        if kind == "ask":
-            return f"player_{event['player']}: {event['choice']}"
-        if kind == "call":
-            return f"player_{event['player']} calls {event['call']}"
-        if kind == "throw_in":
-            return "Everybody passed: the hand is thrown in"
-        if kind == "trump":
-            return f"player_{event['player']} names {event['suit']} trumps"
-        if kind == "raise":
-            return f"player_{event['player']} raises the contract to {event['contract']}"
-        if kind == "play":
-            return f"player_{event['player']} plays {event['card']}"
         if kind == events.TRICK:
             return f"player_{event['winner']} takes {' '.join(event['cards'])}"
         if kind == "hand_end":
@@ -204,11 +187,7 @@ class TekaGame(Game):
                 f"Hand {event['hand'] + 1}: {side} bid {what}, took {event['tricks']}: {result}; "
                 f"points {event['points']}, total {event['scores']}"
             )
-        if kind == events.GAME_OVER:
-            return f"Game over: places {event['places']}, points {event['scores']}"
-        if kind == "truncated":
-            return f"Stopped after {counted(event['hands'], 'hand')} (max_hands): no result"
-        raise KeyError(kind)
+        return super().describe_event(event)
 
 
 def _played(state: State, lead: int, cards: Sequence[int]) -> str:

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...cards import NUM_CARDS, card_name
-from ...core.table import counted, legal_moves, score_sheet, seat_entry, seen_log, table_dict, zone
+from ...core.table import legal_moves, score_sheet, seat_entry, table_dict, visible_hands, zone
+from ...core.text import counted
 from .engine import HAND_SIZE, SUIT_WORDS, State, TekaView, action_name
 
 
@@ -42,14 +43,6 @@ def _seat(view: TekaView, p: int, hand: Any) -> dict[str, Any]:
     return seat_entry(p, shown, held - len(shown), (), info, flags)
 
 
-def _seen(event: dict[str, Any], seat: int) -> dict[str, Any]:
-    """An event as ``seat`` saw it: a deal shows its own hand only."""
-    if event["type"] == "deal":
-        hands = [h if p == seat else ["?"] * len(h) for p, h in enumerate(event["hands"])]
-        return {**event, "hands": hands}
-    return event
-
-
 def _status(state: State, view: TekaView) -> str:
     if state.is_terminal:
         return "game stopped at the hand limit: no result" if state.truncated else "game over"
@@ -75,18 +68,14 @@ def table(state: State, seat: int | None) -> dict[str, Any]:
     """Teka's table dict (schema: ``koira_env.core.table``)."""
     full = seat is None
     view = state.view(state.current if full and not state.is_terminal else (seat or 0))
-    if full:
-        hands = [state.view(p).hand for p in range(state.n)]
-    else:
-        hands = [view.hand if p == seat else None for p in range(state.n)]
+    hands = visible_hands(state, seat)
     return table_dict(
         state,
         seat,
         status=_status(state, view),
         seats=[_seat(view, p, hands[p]) for p in range(state.n)],
         zones=_zones(view),
-        moves=[] if full else legal_moves(state.game, view.legal, _move_cards),
-        log=seen_log(state, seat, _seen),
+        moves=legal_moves(state.game, view.legal, _move_cards),
         scores=score_sheet(
             state,
             "the sides' points after each hand (the hand's points)",

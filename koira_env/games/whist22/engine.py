@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...core import events
 from ...core.deck import hand_deck
-from ...core.game import Outcome, places_from_scores, returns_from_places
+from ...core.game import Outcome, outcome_by_scores, places_from_scores
 from ...core.state import EngineState
 
 if TYPE_CHECKING:
@@ -123,7 +123,6 @@ class State(EngineState):
         "tricks_played",
         "won",
     )
-    # clone (core.state) copies these lists one level deep, NESTED two; other slots are shared
     COPIED = ("bids", "loc", "scores", "trick", "won")
     NESTED = ("hands", "played")
 
@@ -210,13 +209,7 @@ class State(EngineState):
         """Places by final score (highest first, equal scores share), once the game is over."""
         if self.phase != OVER:
             return None
-        places = places_from_scores(self.scores)
-        return Outcome(
-            places=tuple(places),
-            returns=tuple(returns_from_places(places)),
-            scores=tuple(self.scores),
-            extra={"hands": self.hand_no},
-        )
+        return outcome_by_scores(self.scores, extra={"hands": self.hand_no})
 
     # ------------------------------------------------------------------ apply
     def _bid(self, bid: int) -> None:
@@ -226,7 +219,7 @@ class State(EngineState):
         self.bid_total += bid
         self.bids_made += 1
         if self.log is not None:
-            self._event("bid", player=p, bid=bid)
+            self._event(events.BID, player=p, bid=bid)
         if self.bids_made == self.n:
             self.phase = PLAYING
             self.current = self.first

@@ -15,8 +15,9 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ...core import events
-from ...core.encoding import code_table, layout, one_hot, one_hots, seat_one_hots
+from ...core.encoding import code_table, one_hot, one_hots, seat_one_hots
 from ...core.game import Game, action_index
+from ...core.text import dealt_hands, result_line
 from . import SPEC, engine
 from .engine import (
     BID,
@@ -74,13 +75,9 @@ class WhistGame(Game):
 
     def __init__(self, rules: Rules) -> None:
         n = rules.num_players
-        self.rules = rules
-        self.num_players = n
         self.max_hand = top = NUM_CARDS // n
+        super().__init__(rules, BID + top + 1, _fields(n, top, rules.start_score))
         self.cycle = hand_cycle(rules)
-        self.num_actions = BID + top + 1
-        self.observation_layout, self._scale = layout(_fields(n, top, rules.start_score))
-        self.observation_size = len(self._scale)
         # Per seat: translate tables for the card blocks (own hand, then every player's
         # finished tricks and current trick, seat-relative) and the relative player order.
         self._tables = []
@@ -177,12 +174,7 @@ class WhistGame(Game):
             f"{names[seat]} holds: " + (" ".join(map(card_name, state.hands[seat])) or "-")
         )
         if over:
-            outcome = state.outcome()
-            assert outcome is not None
-            lines.append(
-                "game over; places: "
-                + ", ".join(f"{names[p]} {outcome.places[p]}" for p in range(n))
-            )
+            lines.append(result_line(state, state.hand_no))
         else:
             what = "bid" if state.phase == BIDDING else "play"
             lines.append(f"to {what}: {names[state.current]}")
@@ -191,13 +183,10 @@ class WhistGame(Game):
     def describe_event(self, event: dict[str, Any]) -> str:
         kind = event["type"]
         if kind == "deal":
-            hands = "; ".join(f"player_{p}: {' '.join(h)}" for p, h in enumerate(event["hands"]))
             return (
                 f"hand {event['hand'] + 1}: player_{event['dealer']} deals {event['size']} "
-                f"card(s) each ({hands}); aside: {' '.join(event['aside']) or '-'}"
+                f"card(s) each ({dealt_hands(event)}); aside: {' '.join(event['aside']) or '-'}"
             )
-        if kind == "bid":
-            return f"player_{event['player']} bids {event['bid']}"
         if kind == "play":
             return f"player_{event['player']} plays {_value(event['value'])}"
         if kind == events.TRICK:
@@ -209,11 +198,7 @@ class WhistGame(Game):
                     zip(event["scores"], event["bids"], event["tricks"], event["lost"], strict=True)
                 )
             )
-        if kind == events.GAME_OVER:
-            return "game over; places: " + ", ".join(
-                f"player_{p} {place}" for p, place in enumerate(event["places"])
-            )
-        raise KeyError(kind)
+        return super().describe_event(event)
 
 
 def _value(value: int) -> str:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.table import counted, legal_moves, score_sheet, seat_entry, seen_log, table_dict, zone
+from ...core.table import legal_moves, score_sheet, seat_entry, table_dict, visible_hands, zone
+from ...core.text import counted
 from .engine import ASIDE, FOOL, FOOL_HIGH, NUM_CARDS, State, WhistView, action_name, card_name
 
 
@@ -36,14 +37,6 @@ def _seat(view: WhistView, p: int, hand: Any) -> dict[str, Any]:
     return seat_entry(p, shown, held - len(shown), piles, info, flags)
 
 
-def _seen(event: dict[str, Any], seat: int) -> dict[str, Any]:
-    """A deal as ``seat`` saw it: its own hand; the other hands and the rest face down."""
-    if event["type"] != "deal":
-        return event
-    hands = [h if p == seat else ["?"] * len(h) for p, h in enumerate(event["hands"])]
-    return {**event, "hands": hands, "aside": ["?"] * len(event["aside"])}
-
-
 def _status(view: WhistView) -> str:
     if view.phase == "over":
         return f"game over after {counted(view.hand_number, 'hand')}"
@@ -56,7 +49,7 @@ def table(state: State, seat: int | None) -> dict[str, Any]:
     """Whist 22's table dict (schema: ``koira_env.core.table``)."""
     full = seat is None
     view = state.view(0 if full else seat)
-    hands = [state.view(p).hand if full or p == seat else None for p in range(state.n)]
+    hands = visible_hands(state, seat)
     zones = []
     if view.phase != "over":
         aside = NUM_CARDS - state.n * view.hand_size
@@ -75,8 +68,8 @@ def table(state: State, seat: int | None) -> dict[str, Any]:
         status=_status(view),
         seats=[_seat(view, p, hands[p]) for p in range(state.n)],
         zones=zones,
-        moves=[] if full else legal_moves(state.game, view.legal, _move_cards),
-        log=seen_log(state, seat, _seen),
+        moves=legal_moves(state.game, view.legal, _move_cards),
+        face_down=("aside",),
         scores=score_sheet(
             state,
             "score after each hand (tricks won / bid)",
