@@ -10,4 +10,4 @@ from __future__ import annotations
 
 from koira_env.core.spec import GameSpec
 
-SPEC = GameSpec(__name__, id="tricks", title="Tricks", players=(2, 4))
+SPEC = GameSpec(__name__, "tricks", "Tricks", (2, 4))

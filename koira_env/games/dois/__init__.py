@@ -10,12 +10,7 @@ from __future__ import annotations
 from ...core.spec import GameSpec, exports
 
 SPEC = GameSpec(
-    __name__,
-    id="dois",
-    title="Dois",
-    players=(3, 4),
-    pimc="search.move_values",
-    single_hand={"hands": 1},
+    __name__, "dois", "Dois", (3, 4), pimc="search.move_values", single_hand={"hands": 1}
 )
 
 __getattr__ = exports(

@@ -7,9 +7,9 @@ from ...core.spec import GameSpec, exports
 
 SPEC = GameSpec(
     __name__,
-    id="koira",
-    title="Koira",
-    players=(2, 8),
+    "koira",
+    "Koira",
+    (2, 8),
     search="bots.SEARCH",
     flat="bots.FLAT",
     endgame="bots.ENDGAME",

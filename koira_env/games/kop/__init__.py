@@ -5,10 +5,5 @@ from __future__ import annotations
 from ...core.spec import GameSpec
 
 SPEC = GameSpec(
-    __name__,
-    id="kop",
-    title="Kop",
-    players=(4, 4),
-    pimc="search.move_values",
-    single_hand={"single_hand": True},
+    __name__, "kop", "Kop", (4, 4), pimc="search.move_values", single_hand={"single_hand": True}
 )

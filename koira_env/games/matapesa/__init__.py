@@ -9,9 +9,7 @@ from __future__ import annotations
 from ...core.spec import GameSpec, exports
 
 # a game is one round already (no single_hand options)
-SPEC = GameSpec(
-    __name__, id="matapesa", title="Mätäpesä", players=(3, 8), flat="search.flat_values"
-)
+SPEC = GameSpec(__name__, "matapesa", "Mätäpesä", (3, 8), flat="search.flat_values")
 
 __getattr__ = exports(
     __name__,

@@ -10,6 +10,4 @@ from __future__ import annotations
 from ...core.spec import GameSpec
 
 # the default game is one round already (scoring="points" is the long one)
-SPEC = GameSpec(
-    __name__, id="red7", title="Red7", players=(2, 4), search="bots.SEARCH", flat="bots.FLAT"
-)
+SPEC = GameSpec(__name__, "red7", "Red7", (2, 4), search="bots.SEARCH", flat="bots.FLAT")

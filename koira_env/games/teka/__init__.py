@@ -7,10 +7,5 @@ from __future__ import annotations
 from ...core.spec import GameSpec
 
 SPEC = GameSpec(
-    __name__,
-    id="teka",
-    title="Teka",
-    players=(4, 4),
-    pimc="search.move_values",
-    single_hand={"single_hand": True},
+    __name__, "teka", "Teka", (4, 4), pimc="search.move_values", single_hand={"single_hand": True}
 )

@@ -5,12 +5,7 @@ from __future__ import annotations
 from ...core.spec import GameSpec, exports
 
 SPEC = GameSpec(
-    __name__,
-    id="whist22",
-    title="Whist 22",
-    players=(3, 4),
-    pimc="search.move_values",
-    single_hand={"max_hands": 1},
+    __name__, "whist22", "Whist 22", (3, 4), pimc="search.move_values", single_hand={"max_hands": 1}
 )
 
 __getattr__ = exports(__name__, {"WhistGame": "game", "make_game": "game"})
