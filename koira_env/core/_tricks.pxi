@@ -35,8 +35,8 @@
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc
 
-from koira_env.core._bits cimport popcount
-from koira_env.core._random cimport shuffle
+from koira_env.core._bits cimport sparse_popcount
+from koira_env.core._rng cimport Rng, shuffle
 
 cdef struct Entry:
     Key key
@@ -200,7 +200,8 @@ cdef list rejection_deals(hands, uint64_t hidden, forbidden, needs, int count, u
     cdef int need_seat[8]
     cdef uint64_t need_mask[8]
     cdef int n = 0, c, p, i, t, k, tries, ok, num_needs = len(needs), seats = len(hands)
-    cdef uint64_t state = seed
+    cdef Rng rng
+    rng.s = seed
     if seats > 8 or num_needs > 8:
         raise ValueError("at most 8 seats and 8 needs")
     for i in range(num_needs):
@@ -211,14 +212,14 @@ cdef list rejection_deals(hands, uint64_t hidden, forbidden, needs, int count, u
             cards[n] = c
             n += 1
     for p in range(seats):
-        room[p] = popcount(<uint64_t>hands[p] & hidden)
+        room[p] = sparse_popcount(<uint64_t>hands[p] & hidden)
         kept[p] = <uint64_t>hands[p] & ~hidden
         bans[p] = forbidden[p]
     out = []
     for k in range(count):
         ok = 0
         for tries in range(max_tries):
-            shuffle(cards, n, &state)
+            shuffle(cards, n, &rng)
             ok = 1
             i = 0
             for p in range(seats):

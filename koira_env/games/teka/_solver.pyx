@@ -81,7 +81,7 @@ cdef inline int empty_value(int state) noexcept nogil:
 
 cdef inline bint bounded(Hand hand, int state, int alpha, int beta, int* value) noexcept nogil:
     """No tricks are lost below 0 nor won beyond the tricks left."""
-    cdef int left = popcount(hand)
+    cdef int left = sparse_popcount(hand)
     if beta <= 0:
         value[0] = 0
         return True
@@ -228,7 +228,7 @@ def root_values(hands, trick, int leader, int trump, int declarers, int out, uin
     cdef Hand hand = HANDS[player]
     for i in range(PLAYERS):
         if i != out:
-            total += popcount(HANDS[i])
+            total += sparse_popcount(HANDS[i])
     if total > exact_from:
         return [(card, run_playout(TRICKS, n, leader, best, best_seat, card))
                 for card in range(NUM_CARDS) if (moves >> card) & 1]
@@ -289,7 +289,7 @@ cdef int policy(int player, uint64_t moves, int* trick, int n, int best, int bes
         for s in range(4):
             if s == TRUMP:
                 continue
-            length = popcount(moves & SUIT_MASK[s])
+            length = sparse_popcount(moves & SUIT_MASK[s])
             if 0 < length < min_len:
                 min_len = length
                 shortest = s

@@ -104,7 +104,7 @@ cdef inline int empty_value(int need) noexcept nogil:
 cdef inline int reachable(Hand hand, int need) noexcept nogil:
     """The best value the seat can still reach (``hand`` holds one card a trick left): its
     need met, or short by the tricks it lacks."""
-    cdef int left = popcount(hand)
+    cdef int left = sparse_popcount(hand)
     return need if need < 0 else (left - need if need > left else 0)
 
 
@@ -221,12 +221,12 @@ def bid_values(hands, int leader, int seat, bids):
     return [(b, search(TRICKS, 0, leader, -1, -1, b, LOW, HIGH)) for b in bids]
 
 
-cdef int deal(int n, int seat, int hand, int* cards, int count, int* sizes, uint64_t* state,
+cdef int deal(int n, int seat, int hand, int* cards, int count, int* sizes, Rng* rng,
               int* out) noexcept nogil:
     """One uniform deal: shuffle the ``count`` hidden cards and give each other seat its
     ``sizes[p]`` of them (the rest set aside); the seat keeps ``hand``."""
     cdef int p, r, at = 0
-    shuffle(cards, count, state)
+    shuffle(cards, count, rng)
     for p in range(MAX_PLAYERS):
         out[p] = 0
         if p >= n:
@@ -263,11 +263,12 @@ def sample_deals(int n, int seat, int hand, int hidden, sizes, int count, uint64
     cdef int room[MAX_PLAYERS]
     cdef int out[MAX_PLAYERS]
     cdef int total, k
-    cdef uint64_t state = seed
+    cdef Rng rng
     total = prepare(n, seat, hand, hidden, sizes, cards, room)
+    rng.s = seed
     deals = []
     for k in range(count):
-        deal(n, seat, hand, cards, total, room, &state, out)
+        deal(n, seat, hand, cards, total, room, &rng, out)
         deals.append(tuple(out[p] for p in range(n)))
     return deals
 
@@ -301,8 +302,8 @@ cdef inline double win_chance(int value, int best, int later, int unseen) noexce
     cdef double chance = 1.0
     if value <= best:
         return 0.0
-    total = popcount(unseen)
-    higher = (unseen & 1) + (popcount(unseen >> (value + 1)) if value < NUM_CARDS else 0)
+    total = sparse_popcount(unseen)
+    higher = (unseen & 1) + (sparse_popcount(unseen >> (value + 1)) if value < NUM_CARDS else 0)
     m = later if later < total else total
     for i in range(m):
         chance *= (<double>(total - higher - i if total - higher - i > 0 else 0)
@@ -327,7 +328,7 @@ cdef int counter_play(int player, int k, int best) noexcept nogil:
     count = legal_plays(hand, values)
     if count == 1:
         return values[0]
-    size = popcount(hand)
+    size = sparse_popcount(hand)
     for i in range(count):
         chances[i] = win_chance(values[i], best, later, unseen)
     if need <= 0:  # min by (chance, a == Fool=0, -a)
@@ -538,8 +539,9 @@ cdef list totals(bint model, int n, int seat, int hand, int hidden, sizes, trick
     cdef long sums[MAX_MOVES]
     cdef int total, d, i, p, count, best = -1, best_seat = -1, dealt
     cdef int ntrick = len(trick)
-    cdef uint64_t state = seed
+    cdef Rng rng
     total = prepare(n, seat, hand, hidden, sizes, cards, room)
+    rng.s = seed
     N = n
     SEAT = seat
     for p in range(n):
@@ -558,7 +560,7 @@ cdef list totals(bint model, int n, int seat, int hand, int hidden, sizes, trick
     for i in range(count):
         sums[i] = 0
     for d in range(deals):
-        deal(n, seat, hand, cards, total, room, &state, out)
+        deal(n, seat, hand, cards, total, room, &rng, out)
         dealt = 0
         for p in range(MAX_PLAYERS):
             HANDS[p] = out[p]
