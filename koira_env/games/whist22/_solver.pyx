@@ -397,7 +397,7 @@ cdef int msearch(int* trick, int k, int leader, int best, int best_seat) noexcep
     cdef int player = (leader + k) % N
     cdef int hand = HANDS[player]
     cdef int moves[MAX_MOVES]
-    cdef int count, i, child, value, upper, need = NEEDS[SEAT], p
+    cdef int count, i, v, winner, child, value, upper, need = NEEDS[SEAT], p
     cdef uint64_t k0 = 0, k1 = 0, k2 = 0
     cdef MEntry* e = NULL
     if hand == 0:
@@ -419,8 +419,21 @@ cdef int msearch(int* trick, int k, int leader, int best, int best_seat) noexcep
     else:
         count = legal_plays(hand, moves)
     value = WORST
-    for i in range(count):
-        child = mplay(trick, k, leader, player, hand, best, best_seat, moves[i])
+    for i in range(count):  # mplay's step written out, as _tricks.pxi's search does (why: there)
+        v = moves[i]
+        HANDS[player] = hand & ~card_bit(v)
+        if k == N - 1:
+            winner = player if takes(v, best, k) else best_seat
+            NEEDS[winner] -= 1
+            child = msearch(trick + STRIDE, 0, winner, -1, -1)
+            NEEDS[winner] += 1
+        else:
+            trick[k] = v
+            if takes(v, best, k):
+                child = msearch(trick, k + 1, leader, v, player)
+            else:
+                child = msearch(trick, k + 1, leader, best, best_seat)
+        HANDS[player] = hand
         if child > value:
             value = child
             if value >= upper:
