@@ -86,17 +86,13 @@ def _whist22_states(count: int, seed: int, max_cards: int, steps: int = 40) -> l
     found = []
     rng = random.Random(seed)
     for n in (3, 4):
-        game = make_game("whist22", n)
         for i in range(count):
-            state = game.new_state(seed=seed * 1000 + i)
-            for _ in range(rng.randrange(steps)):
+            state = make_game("whist22", n).new_state(seed=seed * 1000 + i)
+            moves = rng.randrange(steps)  # random moves, then more down to max_cards
+            while not state.is_terminal and (moves > 0 or sum(map(len, state.hands)) > max_cards):
                 state.apply(rng.choice(state.legal_actions()))
-                if state.is_terminal:
-                    break
-            while not state.is_terminal and sum(map(len, state.hands)) > max_cards:
-                state.apply(rng.choice(state.legal_actions()))
-            if not state.is_terminal:
-                found.append(state)
+                moves -= 1
+            found += [] if state.is_terminal else [state]
     return found
 
 
