@@ -31,13 +31,21 @@ from .common import WORKERS, interval, run_tasks
 
 FORMAT = "koira-wars/1"
 RULES = ("koira", "koira-b")
-LINEUPS = (
-    ("greedy",) * 4,
-    ("warrior",) * 4,
-    ("dumper",) * 4,
-    ("warrior", "greedy", "greedy", "greedy"),
-    ("dumper", "greedy", "greedy", "greedy"),
-)
+FIELD = "greedy"
+
+
+def lineups(field: str = FIELD) -> tuple[tuple[str, ...], ...]:
+    """The tables played on every deal: ``field``, ``warrior`` and ``dumper`` alone, then the
+    tie seeker and the tie avoider each against three of ``field`` (the focal seat)."""
+    return (
+        (field,) * 4,
+        ("warrior",) * 4,
+        ("dumper",) * 4,
+        ("warrior", field, field, field),
+        ("dumper", field, field, field),
+    )
+
+
 ENDS = ("trick_won", "stalemate", "split", "trick_returned")
 TRICK_ENDS = ("trick_won", "stalemate", "split")
 
@@ -94,13 +102,13 @@ def _pile_size(event: dict[str, Any]) -> int:
     return sum(len(s["cards"]) for s in event.get("shares", []))
 
 
-def play_deal(task: tuple[int, int, str]) -> dict[str, Any]:
+def play_deal(task: tuple[int, int, str, str]) -> dict[str, Any]:
     """Every lineup and rotation of one deal under one rule set, as compact rows."""
-    seed, deal, rules_name = task
+    seed, deal, rules_name, field = task
     rules = make_rules(4, rules_name)
     games = []
     wars = []
-    for li, lineup in enumerate(LINEUPS):
+    for li, lineup in enumerate(lineups(field)):
         for rotation in range(1 if len(set(lineup)) == 1 else 4):
             seats = [lineup[(s + rotation) % 4] for s in range(4)]
             watcher = WarWatcher()
@@ -131,6 +139,7 @@ def run(
     quick: bool = False,
     deals: int | None = None,
     seed: int = 0,
+    field: str = FIELD,
     workers: int | None = WORKERS,
     max_tasks: int | None = None,
     progress: bool = False,
@@ -139,15 +148,17 @@ def run(
     """Play every deal (resumably) and write ``wars.json``, CSV tables and figures."""
     out = Path(out)
     deals = deals or (5 if quick else 1200)
+    make_agent(field)  # an unknown bot fails here, before any deal is played
     config = {"format": FORMAT, "seed": seed, "deals": deals, "rules": list(RULES)}
-    config["lineups"] = [list(x) for x in LINEUPS]
-    tasks = [(f"{r}/{d}", (seed, d, r)) for r in RULES for d in range(deals)]
+    config["lineups"] = [list(x) for x in lineups(field)]
+    tasks = [(f"{r}/{d}", (seed, d, r, field)) for r in RULES for d in range(deals)]
     rows = run_tasks(
         out, config, tasks, play_deal, workers, max_tasks, progress, "war deals", backend
     )
     result = {"config": config, "complete": len(rows) == len(tasks)}
+    table = lineups(field)
     result["rules"] = {
-        r: summarize([x for x in rows if x["key"].startswith(r + "/")]) for r in RULES
+        r: summarize([x for x in rows if x["key"].startswith(r + "/")], table) for r in RULES
     }
     write_json(out / "wars.json", result)
     _tables(result, out)
@@ -155,11 +166,13 @@ def run(
     return result
 
 
-def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
+def summarize(
+    rows: list[dict[str, Any]], table: tuple[tuple[str, ...], ...] = lineups()
+) -> dict[str, Any]:
     """Per lineup: wars per game and per trick, depth, pile, stalemates, focal loss rate; and,
     for wars between two players, who wins by tied rank and by best rank left in hand."""
     by_lineup = []
-    for li, lineup in enumerate(LINEUPS):
+    for li, lineup in enumerate(table):
         per_deal_wars: list[list[float]] = []
         per_deal_loss: list[list[int]] = []
         tricks = wars_n = 0
@@ -365,3 +378,10 @@ def _short(lineup: str) -> str:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--deals", type=int, default=None, help="deals per rule set (default 1200)")
+    p.add_argument(
+        "--field",
+        default=FIELD,
+        help="the bot of the single-bot table beside warrior's and dumper's, and the three "
+        "opponents of the focal warrior and dumper (default greedy; champion: phase two "
+        "searched and solved)",
+    )

@@ -73,3 +73,24 @@ def test_clone_declarations_must_name_slots():
         class Typo(EngineState):
             __slots__ = ("hands",)
             COPIED = ("hand",)
+
+
+@pytest.mark.parametrize(("game_id", "scores"), [("kop", "victory_cards"), ("teka", "scores")])
+def test_a_game_of_hands_cut_off_at_max_hands_ends_truncated_with_its_scores(game_id, scores):
+    """``EngineState._end_game``, shared by the games of several hands: after ``max_hands``
+    the game is over, truncated (no outcome, zero returns), no action is legal, and the log
+    ends with ``truncated`` naming the hands played and the scores."""
+    from koira_env.core.game import IllegalActionError
+    from koira_env.registry import make_game
+
+    game = make_game(game_id, 4, max_hands=1)
+    state = game.new_state(seed=3, log=True)
+    rng = np.random.default_rng(0)
+    while not state.is_terminal:
+        state.apply(int(rng.choice(state.legal_actions())))
+    last = state.log[-1]
+    assert state.truncated and state.outcome() is None and state.returns() == [0.0] * 4
+    assert last["type"] == events.TRUNCATED and last["hands"] == 1 and scores in last
+    assert state.legal_actions() == []
+    with pytest.raises(IllegalActionError, match="the game is over"):
+        state.apply(0)

@@ -99,6 +99,27 @@ def test_a_folder_of_another_experiment_setting_is_refused(tmp_path):
         wars.run(tmp_path, quick=True, deals=7, workers=1)
 
 
+def test_wars_field_sets_the_opponents_of_the_tie_seeker_and_the_tie_avoider(tmp_path):
+    result = wars.run(tmp_path, deals=2, field="expert", workers=1)
+    rows = result["rules"]["koira"]["lineups"]
+    assert [x["lineup"] for x in rows] == [
+        "expert+expert+expert+expert",
+        "warrior+warrior+warrior+warrior",
+        "dumper+dumper+dumper+dumper",
+        "warrior+expert+expert+expert",
+        "dumper+expert+expert+expert",
+    ]
+    assert rows[3]["focal"] == "warrior" and rows[3]["games"] == 2 * 4  # every rotation
+    with pytest.raises(ValueError, match="different experiment"):  # greedy's folder is another
+        wars.run(tmp_path, deals=2, workers=1)
+
+
+def test_wars_unknown_field_is_refused_before_anything_runs(tmp_path):
+    with pytest.raises(ValueError, match="nobody"):
+        wars.run(tmp_path / "w", deals=2, field="nobody", workers=1)
+    assert not (tmp_path / "w").exists()
+
+
 def test_risk_quick_numbers_are_loss_rates_with_intervals(tmp_path):
     result = risk.run(tmp_path, quick=True, workers=1)
     for row in result["policies"]:

@@ -1,9 +1,9 @@
 # Bit tricks on 64-bit card masks for the compiled game cores (a card set is a uint64 with bit
 # c for card c). One definition for every core; `cimport` what a module uses:
 #
-#     from koira_env.core._bits cimport popcount, lowest, highest, sparse_popcount
+#     from koira_env.core._bits cimport popcount, lowest, highest, cards_of, sparse_popcount
 
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint8_t, uint64_t
 
 cdef extern from *:
     """
@@ -25,6 +25,16 @@ cdef extern from *:
     int popcount "suite_popcount"(uint64_t mask) noexcept nogil
     int lowest "suite_lowest"(uint64_t mask) noexcept nogil  # mask must not be 0
     int highest "suite_highest"(uint64_t mask) noexcept nogil  # mask must not be 0
+
+
+cdef inline int cards_of(uint64_t mask, uint8_t* out) noexcept nogil:
+    """The cards of ``mask`` into ``out``, lowest first; returns how many."""
+    cdef int count = 0
+    while mask:
+        out[count] = lowest(mask)
+        count += 1
+        mask &= mask - 1
+    return count
 
 
 cdef inline int sparse_popcount(uint64_t mask) noexcept nogil:

@@ -28,6 +28,7 @@ import random
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from . import events
 from .game import IllegalActionError, Outcome, as_action
 
 GAME_OVER_MESSAGE = "the game is over: no action is legal"
@@ -50,6 +51,7 @@ class EngineState:
         "truncated",
     )
 
+    OVER: ClassVar[int]  # the game's last ``phase``, for ``_end_game``
     COPIED: ClassVar[tuple[str, ...]] = ()  # own slots ``clone`` copies one level deep
     NESTED: ClassVar[tuple[str, ...]] = ()  # own slots ``clone`` copies two levels deep
 
@@ -121,6 +123,20 @@ class EngineState:
         if self.log is not None:
             data["type"] = kind
             self.log.append(data)
+
+    def _end_game(self, truncated: bool = False, **data: Any) -> None:
+        """End a game of hands (``phase`` and ``hand_no`` are the game's): no action is legal
+        from here, and the log's last event says how it ended: cut off after ``max_hands``
+        (``truncated``, with the hands played) or over, with its places; ``data`` (the
+        scores) joins either."""
+        self.truncated = truncated
+        self.phase = self.OVER
+        self.cached_legal = None
+        if self.log is not None:
+            if truncated:
+                self._event(events.TRUNCATED, hands=self.hand_no + 1, **data)
+            else:
+                self._event(events.GAME_OVER, places=list(self.outcome().places), **data)
 
     def returns(self) -> list[float]:
         """Zero-sum terminal rewards per seat from ``outcome``; zeros before the end and when

@@ -14,7 +14,8 @@
 
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
-from koira_env.core._bits cimport lowest, popcount  # the suite's bit tricks
+from koira_env.core._bits cimport cards_of, lowest, popcount  # the suite's bit tricks
+from koira_env.core._engine cimport CompiledEngine
 from koira_env.core._hidden cimport Hidden
 
 cdef enum:
@@ -130,12 +131,9 @@ ctypedef struct Data:
     int placed
 
 
-cdef class Engine:
+cdef class Engine(CompiledEngine):
     cdef Options opt
     cdef Layout layout
-    cdef readonly object rules
-    cdef readonly int num_actions
-    cdef readonly int size  # observation size
     cdef int _check(self, State state, int seat) except -1
 
 

@@ -129,16 +129,6 @@ cdef inline uint64_t suit_mask(int suit) noexcept nogil:
     return (<uint64_t>0x1FFF) << (13 * suit)
 
 
-cdef inline int cards_of(uint64_t mask, uint8_t* out) noexcept nogil:
-    """The cards of ``mask`` into ``out`` in increasing order; returns how many."""
-    cdef int count = 0
-    while mask:
-        out[count] = lowest(mask)
-        count += 1
-        mask &= mask - 1
-    return count
-
-
 cdef inline int in_order(Data* d, uint64_t mask, bint by_arrival, uint8_t* out) noexcept nogil:
     """A hand or won pile as the reference's list: in arrival order, or in card order."""
     cdef int count = cards_of(mask, out)
@@ -244,25 +234,11 @@ cdef class Engine:
             raise ValueError(f"seat must be in 0..{self.opt.n - 1}, got {seat}")
         return 0
 
-    def observation(self, State state, int seat):
-        """A fresh float32 vector of everything ``seat`` may know (see ``observation_layout``)."""
-        cdef cnp.npy_intp size = self.size
-        self._check(state, seat)
-        array = cnp.PyArray_EMPTY(1, &size, cnp.NPY_FLOAT32, 0)
-        write_observation(state, seat, <float*>cnp.PyArray_DATA(array))
-        return array
-
-    def observe_into(self, State state, int seat, float[::1] out):
-        """Write ``observation(state, seat)`` into ``out``, a float32 row of ``size`` entries
-        (for batched envs that keep one preallocated array)."""
-        self._check(state, seat)
-        if out.shape[0] != self.size:
-            raise ValueError(f"out must hold {self.size} floats, got {out.shape[0]}")
-        write_observation(state, seat, &out[0])
-
-    def action_mask(self, legal):
-        """A fresh int8 vector with 1 at each legal action id."""
-        return legal_mask(legal, self.num_actions)
+    cdef int write(self, object state, int seat, float* out) except -1:
+        cdef State s = state  # a TypeError for anything else
+        self._check(s, seat)
+        write_observation(s, seat, out)
+        return 0
 
 
 cdef void write_observation(State state, int seat, float* out) noexcept:

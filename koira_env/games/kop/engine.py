@@ -101,6 +101,7 @@ class State(EngineState):
         "tricks",
         "vc",
     )
+    OVER = OVER
     COPIED = ("by", "hand_delta", "loc", "points", "side", "side_points", "trick", "tricks", "vc")
     NESTED = ("hands",)
 
@@ -297,27 +298,15 @@ class State(EngineState):
                 change=delta,
                 victory_cards=self.vc[:],
             )
-        if self.rules.single_hand or min(self.vc) <= 0:
-            self._end_game()
+        if self.rules.single_hand:
+            self._end_game(scores=delta[:])
+        elif min(self.vc) <= 0:
+            self._end_game(scores=self.vc[:])
         elif self.hand_no + 1 >= self.rules.max_hands:
-            self.truncated = True
-            self._end_game()
+            self._end_game(truncated=True, victory_cards=self.vc[:])
         else:
             self.hand_no += 1
             self._deal()
-
-    def _end_game(self) -> None:
-        self.phase = OVER
-        self.cached_legal = None
-        if self.log is not None:
-            if self.truncated:
-                self._event(events.TRUNCATED, hands=self.hand_no + 1, victory_cards=self.vc[:])
-            else:
-                outcome = self.outcome()
-                assert outcome is not None
-                self._event(
-                    events.GAME_OVER, places=list(outcome.places), scores=list(outcome.scores)
-                )
 
     def outcome(self) -> Outcome | None:
         """Single hand: the winning side first (partners share a place; 52-52 ties all);

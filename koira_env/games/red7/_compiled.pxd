@@ -12,6 +12,7 @@
 
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint64_t
 
+from koira_env.core._engine cimport CompiledEngine
 from koira_env.core._hidden cimport Hidden
 
 cdef enum:
@@ -94,12 +95,9 @@ ctypedef struct Data:
     uint8_t loc[NUM_CARDS]  # location codes (engine.State.loc)
 
 
-cdef class Engine:
+cdef class Engine(CompiledEngine):
     cdef Options opt
     cdef Layout layout
-    cdef readonly object rules
-    cdef readonly int num_actions
-    cdef readonly int size  # observation size
     cdef int _check(self, State state, int seat) except -1
 
 

@@ -33,7 +33,7 @@ from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.long cimport PyLong_FromLong
 from cpython.ref cimport Py_INCREF
 
-from koira_env.core._bits cimport highest, lowest, popcount
+from koira_env.core._bits cimport cards_of, highest, lowest, popcount
 from koira_env.core._hidden cimport MAX_HIDDEN, copy_order, hidden_list, hide
 from koira_env.core._mask cimport legal_mask
 
@@ -109,16 +109,6 @@ _fill_tables()
 # ============================================================================ card masks
 cdef inline uint64_t bit(int card) noexcept nogil:
     return (<uint64_t>1) << card  # the cast matters: a plain 1 << 48 is a 32-bit shift
-
-
-cdef inline int cards_of(uint64_t mask, uint8_t* out) noexcept nogil:
-    """cards.cards_of: the cards of ``mask`` into ``out``, lowest first; returns how many."""
-    cdef int count = 0
-    while mask:
-        out[count] = lowest(mask)
-        count += 1
-        mask &= mask - 1
-    return count
 
 
 cdef inline int key_of(uint64_t cards) noexcept nogil:
@@ -351,25 +341,11 @@ cdef class Engine:
             raise ValueError(f"seat must be in 0..{self.opt.n - 1}, got {seat}")
         return 0
 
-    def observation(self, State state, int seat):
-        """A fresh float32 vector of what ``seat`` may know (``observation_layout``)."""
-        cdef cnp.npy_intp size = self.size
-        self._check(state, seat)
-        array = cnp.PyArray_EMPTY(1, &size, cnp.NPY_FLOAT32, 0)
-        write_observation(state, seat, <float*>cnp.PyArray_DATA(array))
-        return array
-
-    def observe_into(self, State state, int seat, float[::1] out):
-        """Write ``observation(state, seat)`` into ``out``, a float32 row of ``size`` entries
-        (for batched envs that keep one preallocated array)."""
-        self._check(state, seat)
-        if out.shape[0] != self.size:
-            raise ValueError(f"out must hold {self.size} floats, got {out.shape[0]}")
-        write_observation(state, seat, &out[0])
-
-    def action_mask(self, legal):
-        """A fresh int8 vector with 1 at each legal action id."""
-        return legal_mask(legal, NUM_ACTIONS)
+    cdef int write(self, object state, int seat, float* out) except -1:
+        cdef State s = state  # a TypeError for anything else
+        self._check(s, seat)
+        write_observation(s, seat, out)
+        return 0
 
 
 cdef void write_observation(State state, int seat, float* out) noexcept:

@@ -146,6 +146,7 @@ class State(EngineState):
         "trump",
         "won",
     )
+    OVER = OVER
     COPIED = ("by", "calls", "hand_points", "loc", "raises", "scores", "trick", "tricks", "won")
     NESTED = ("hands",)
 
@@ -420,25 +421,13 @@ class State(EngineState):
         played hand with ``single_hand``); else the deal passes to the first speaker."""
         rules = self.rules
         if (rules.single_hand and played) or max(self.scores) >= rules.target:
-            self._end_game()
+            self._end_game(scores=self.scores[:])
         elif self.hand_no + 1 >= rules.max_hands:
-            self.truncated = True
-            self._end_game()
+            self._end_game(truncated=True, scores=self.scores[:])
         else:
             self.hand_no += 1
             self.deal_no += 1
             self._deal()
-
-    def _end_game(self) -> None:
-        self.phase = OVER
-        self.cached_legal = None
-        if self.log is not None:
-            if self.truncated:
-                self._event(events.TRUNCATED, hands=self.hand_no + 1, scores=self.scores[:])
-            else:
-                outcome = self.outcome()
-                assert outcome is not None
-                self._event(events.GAME_OVER, places=list(outcome.places), scores=self.scores[:])
 
     def outcome(self) -> Outcome | None:
         """Sides share places (``teams``: side 0 is players 0 and 2). Whole game: by points,
