@@ -7,77 +7,46 @@ Beyond the reference, and not changing any value: moves are ordered (the cheapes
 first when an opponent is winning, the lowest card under a partner, high cards first when
 leading), of several cards of one suit with no card of another active hand or of the trick
 between them only one is searched (equivalent cards), and the rest of the hand's value at
-each trick boundary is kept in a table shared by every call. A boundary position (the four
-hands, who leads, trumps, the declaring side, the idle seat) determines the rest of the
-hand, so an entry stays true forever: the table is never cleared, only overwritten (one
-entry a slot, always replaced), and holds lower and upper bounds as alpha-beta proves them.
+each trick boundary is kept in a table shared by every call, keyed on the four hands, who
+leads, trumps, the declaring side and the idle seat. The search, the table and the sampler
+are the trick solvers' shared ``core/_tricks.pxi`` (not reentrant: the table and the working
+hands are the module's, and a search holds the GIL); this module holds Teka's rules.
 
 ``playout`` plays a position to the end with ``counter``'s card rules on open cards (a
 master is the highest card of its suit left in the active hands and the trick), the cheap
 value PIMC uses while too many cards are left to solve.
-
-Not reentrant: the table and the working hands are the module's, and a search holds the GIL.
 """
 
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport calloc
+
+ctypedef uint64_t Hand
 
 cdef enum:
     NUM_CARDS = 52
     PLAYERS = 4
     TABLE_BITS = 19
+    MAX_MOVES = NUM_CARDS
+    STRIDE = PLAYERS
+    LEVELS = 15
+    LOW = -1
+    HIGH = 14
+    FLOOR = 0
+    CEIL = 13
 
-cdef struct Entry:
+cdef struct Key:
     uint64_t h0
     uint64_t h1
     uint64_t h2
     uint64_t h3
     int tag  # 1 + leader + 4 * (trump + 4 * (declarers + 16 * (out + 1))); 0: empty
-    int lower
-    int upper
 
-cdef Entry* TABLE = NULL
 cdef uint64_t SUIT_MASK[4]
-cdef uint64_t HANDS[PLAYERS]
+cdef Hand HANDS[PLAYERS]
 cdef int TRUMP = 0
 cdef int DECL = 0
 cdef int OUT = -1
 cdef int SIZE = 4
 cdef int NEXT[PLAYERS]
-cdef long long NODES = 0
-
-
-cdef void _setup() except *:
-    global TABLE
-    cdef int s
-    TABLE = <Entry*>calloc(1 << TABLE_BITS, sizeof(Entry))
-    if TABLE == NULL:
-        raise MemoryError("the Teka solver could not allocate its table")
-    for s in range(4):
-        SUIT_MASK[s] = (<uint64_t>0x1FFF) << (13 * s)
-
-
-_setup()
-
-
-cdef void _configure(hands, int trump, int declarers, int out) except *:
-    global TRUMP, DECL, OUT, SIZE
-    cdef int p, q
-    for p in range(PLAYERS):
-        HANDS[p] = hands[p]
-    TRUMP = trump
-    DECL = declarers
-    OUT = out
-    SIZE = 3 if out >= 0 else 4
-    for p in range(PLAYERS):
-        q = (p + 1) & 3
-        if q == out:
-            q = (q + 1) & 3
-        NEXT[p] = q
-
-
-cdef inline int suit_of(int card) noexcept nogil:
-    return card // 13
 
 
 cdef inline bint beats(int card, int best) noexcept nogil:
@@ -95,22 +64,70 @@ cdef inline uint64_t legal_mask(uint64_t hand, int led) noexcept nogil:
     return follow if follow else hand
 
 
-cdef inline int popcount(uint64_t x) noexcept nogil:
-    cdef int n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+cdef inline int mover(int leader, int n) noexcept nogil:
+    cdef int p = leader, i
+    for i in range(n):
+        p = NEXT[p]
+    return p
 
 
-cdef int order(uint64_t moves, uint64_t others, int n, int best, int best_seat, int player,
-               int* cards) noexcept nogil:
-    """The moves worth searching (one of each run of equivalent cards: no card of ``others``,
-    the other active hands and the trick, between them), in search order."""
+cdef inline int trick_size() noexcept nogil:
+    return SIZE
+
+
+cdef inline int empty_value(int state) noexcept nogil:
+    return 0
+
+
+cdef inline bint bounded(Hand hand, int state, int alpha, int beta, int* value) noexcept nogil:
+    """No tricks are lost below 0 nor won beyond the tricks left."""
+    cdef int left = sparse_popcount(hand)
+    if beta <= 0:
+        value[0] = 0
+        return True
+    if alpha >= left:
+        value[0] = left
+        return True
+    return False
+
+
+cdef inline void key_of(int leader, int state, Key* key) noexcept nogil:
+    key.h0 = HANDS[0]
+    key.h1 = HANDS[1]
+    key.h2 = HANDS[2]
+    key.h3 = HANDS[3]
+    key.tag = 1 + leader + 4 * (TRUMP + 4 * (DECL + 16 * (OUT + 1)))
+
+
+cdef inline bint same_key(Key* a, Key* b) noexcept nogil:
+    return (a.tag == b.tag and a.h0 == b.h0 and a.h1 == b.h1 and a.h2 == b.h2
+            and a.h3 == b.h3)
+
+
+cdef inline uint64_t hash_of(Key* key) noexcept nogil:
+    cdef uint64_t h = key.h0 * <uint64_t>0x9E3779B97F4A7C15
+    h ^= (key.h1 + (h >> 31)) * <uint64_t>0xBF58476D1CE4E5B9
+    h ^= (key.h2 + (h >> 29)) * <uint64_t>0x94D049BB133111EB
+    h ^= (key.h3 + (h >> 32) + <uint64_t>key.tag) * <uint64_t>0x9E3779B97F4A7C15
+    return h ^ (h >> 29)
+
+
+cdef int moves_of(int player, Hand hand, int* trick, int n, int best, int best_seat,
+                  int state, int* cards) noexcept nogil:
+    """The legal cards worth searching (one of each run of equivalent cards: no card of
+    another active hand or of the trick between them), in search order: the cheapest winner
+    first when an opponent is winning, the lowest card under a partner, high cards first
+    when leading."""
     cdef int count = 0, s, r, c, i, j, t, key_t
     cdef bint run
     cdef int keys[NUM_CARDS]
+    cdef uint64_t moves = legal_mask(hand, trick[0] if n else -1), others = 0
     cdef bint partner = n > 0 and ((DECL >> best_seat) & 1) == ((DECL >> player) & 1)
+    for i in range(PLAYERS):
+        if i != player and i != OUT:
+            others |= HANDS[i]
+    for i in range(n):
+        others |= (<uint64_t>1) << trick[i]
     for s in range(4):
         if not (moves & SUIT_MASK[s]):
             continue
@@ -145,186 +162,78 @@ cdef int order(uint64_t moves, uint64_t others, int n, int best, int best_seat, 
     return count
 
 
-cdef inline Entry* slot(int tag) noexcept nogil:
-    cdef uint64_t h = HANDS[0] * <uint64_t>0x9E3779B97F4A7C15
-    h ^= (HANDS[1] + (h >> 31)) * <uint64_t>0xBF58476D1CE4E5B9
-    h ^= (HANDS[2] + (h >> 29)) * <uint64_t>0x94D049BB133111EB
-    h ^= (HANDS[3] + (h >> 32) + <uint64_t>tag) * <uint64_t>0x9E3779B97F4A7C15
-    h ^= h >> 29
-    return &TABLE[h & ((1 << TABLE_BITS) - 1)]
+cdef inline bint maximizing(int player, int state) noexcept nogil:
+    return (DECL >> player) & 1
 
 
-cdef int search(int* trick, int n, int leader, int best, int best_seat,
-                int alpha, int beta) noexcept nogil:
-    global NODES
-    cdef int player = leader, i, count, card, new_best, new_seat, gain, child, value, left
-    cdef uint64_t hand, others = 0
-    cdef int cards[NUM_CARDS]
-    cdef int alpha0, beta0, tag = 0
-    cdef bint maximize, hit = False
-    cdef Entry* e = NULL
-    for i in range(n):
-        player = NEXT[player]
-    hand = HANDS[player]
-    if hand == 0:
-        return 0
-    NODES += 1
-    if n == 0:
-        left = popcount(hand)  # tricks left
-        if beta <= 0:
-            return 0
-        if alpha >= left:
-            return left
-        tag = 1 + leader + 4 * (TRUMP + 4 * (DECL + 16 * (OUT + 1)))
-        e = slot(tag)
-        hit = (e.tag == tag and e.h0 == HANDS[0] and e.h1 == HANDS[1] and e.h2 == HANDS[2]
-               and e.h3 == HANDS[3])
-        if hit:
-            if e.lower >= beta or e.lower == e.upper:
-                return e.lower
-            if e.upper <= alpha:
-                return e.upper
-            if e.lower > alpha:
-                alpha = e.lower
-            if e.upper < beta:
-                beta = e.upper
-    alpha0 = alpha  # the window searched: a value outside it is a bound
-    beta0 = beta
-    for i in range(PLAYERS):
-        if i != player and i != OUT:
-            others |= HANDS[i]
-    for i in range(n):
-        others |= (<uint64_t>1) << trick[i]
-    count = order(legal_mask(hand, trick[0] if n else -1), others, n, best, best_seat, player,
-                  cards)
-    maximize = (DECL >> player) & 1
-    value = -1 if maximize else 14
-    for i in range(count):
-        card = cards[i]
-        HANDS[player] = hand & ~((<uint64_t>1) << card)
-        if n == 0 or beats(card, best):
-            new_best = card
-            new_seat = player
-        else:
-            new_best = best
-            new_seat = best_seat
-        if n == SIZE - 1:
-            gain = (DECL >> new_seat) & 1
-            child = gain + search(trick + PLAYERS, 0, new_seat, -1, -1, alpha - gain, beta - gain)
-        else:
-            trick[n] = card
-            child = search(trick, n + 1, leader, new_best, new_seat, alpha, beta)
-        HANDS[player] = hand
-        if maximize:
-            if child > value:
-                value = child
-            if value > alpha:
-                alpha = value
-        else:
-            if child < value:
-                value = child
-            if value < beta:
-                beta = value
-        if alpha >= beta:
-            break
-    if n == 0:
-        if not hit:
-            e.h0 = HANDS[0]
-            e.h1 = HANDS[1]
-            e.h2 = HANDS[2]
-            e.h3 = HANDS[3]
-            e.tag = tag
-            e.lower = 0
-            e.upper = 13
-        if value <= alpha0:
-            if value < e.upper:
-                e.upper = value
-        elif value >= beta0:
-            if value > e.lower:
-                e.lower = value
-        else:
-            e.lower = value
-            e.upper = value
-    return value
+cdef inline Hand card_bit(int card) noexcept nogil:
+    return (<uint64_t>1) << card
 
 
-# the trick being played, then a scratch trick per level of the search
-cdef int TRICKS[PLAYERS * 15]
+cdef inline bint takes(int card, int best, int n) noexcept nogil:
+    return n == 0 or beats(card, best)
 
 
-cdef int _load_trick(trick, int leader, int* best_seat) except -2:
-    cdef int i, card, best = -1, p = leader
-    for i in range(len(trick)):
-        card = trick[i]
-        TRICKS[i] = card
-        if best < 0 or beats(card, best):
-            best = card
-            best_seat[0] = p
-        p = NEXT[p]
-    return best
+cdef inline int gain_of(int* trick, int n, int card, int winner, int state) noexcept nogil:
+    return (DECL >> winner) & 1
 
 
-def solve(hands, trick, int leader, int trump, int declarers, int out=-1, int alpha=-1,
-          int beta=14):
+cdef inline int state_after(int state, int winner) noexcept nogil:
+    return state
+
+
+include "../../core/_tricks.pxi"
+
+
+cdef int _s
+for _s in range(4):
+    SUIT_MASK[_s] = (<uint64_t>0x1FFF) << (13 * _s)
+
+
+cdef int load(hands, trick, int leader, int trump, int declarers, int out,
+              int* best_seat) except -2:
+    """Sets the hands and the contract; loads the trick (its best card, ``best_seat``)."""
+    global TRUMP, DECL, OUT, SIZE
+    cdef int p, q
+    for p in range(PLAYERS):
+        HANDS[p] = hands[p]
+    TRUMP = trump
+    DECL = declarers
+    OUT = out
+    SIZE = 3 if out >= 0 else 4
+    for p in range(PLAYERS):
+        q = (p + 1) & 3
+        if q == out:
+            q = (q + 1) & 3
+        NEXT[p] = q
+    return load_trick(trick, leader, best_seat)
+
+
+def solve(hands, trick, int leader, int trump, int declarers, int out=-1, int alpha=LOW,
+          int beta=HIGH):
     """``solver.solve`` in C: the declaring side's tricks from the cards in play."""
-    cdef int best_seat = -1, best
-    _configure(hands, trump, declarers, out)
-    best = _load_trick(trick, leader, &best_seat)
-    return search(TRICKS, len(trick), leader, best, best_seat, alpha, beta)
-
-
-cdef int mover_of(int leader, int n) noexcept nogil:
-    cdef int p = leader, i
-    for i in range(n):
-        p = NEXT[p]
-    return p
+    cdef int best_seat, best = load(hands, trick, leader, trump, declarers, out, &best_seat)
+    return search(TRICKS, len(trick), leader, best, best_seat, 0, alpha, beta)
 
 
 def root_values(hands, trick, int leader, int trump, int declarers, int out, uint64_t moves,
-                int exact_from=52, int alpha=-1, int beta=14):
+                int exact_from=52, int alpha=LOW, int beta=HIGH):
     """``[(card, tricks)]`` for every card of ``moves`` (the mover's legal cards), lowest id
     first: the declaring side's tricks from the cards in play (the trick's included) if the
     mover plays it and both sides then play perfectly (``solver.move_values`` less the tricks
     already taken), searched in the window ``(alpha, beta)`` (outside it, a bound). With more
     than ``exact_from`` cards in the active hands, the tricks of a ``playout`` instead."""
-    cdef int best_seat = -1, best, n = len(trick), player, card, new_best, new_seat, gain
-    cdef int value, i, total = 0
-    cdef uint64_t hand
-    _configure(hands, trump, declarers, out)
-    best = _load_trick(trick, leader, &best_seat)
-    player = mover_of(leader, n)
-    hand = HANDS[player]
+    cdef int best_seat, best = load(hands, trick, leader, trump, declarers, out, &best_seat)
+    cdef int n = len(trick), player = mover(leader, n), card, i, total = 0
+    cdef Hand hand = HANDS[player]
     for i in range(PLAYERS):
         if i != out:
-            total += popcount(HANDS[i])
-    out_values = []
-    for card in range(NUM_CARDS):
-        if not (moves >> card) & 1:
-            continue
-        HANDS[player] = hand & ~((<uint64_t>1) << card)
-        if n == 0 or beats(card, best):
-            new_best = card
-            new_seat = player
-        else:
-            new_best = best
-            new_seat = best_seat
-        if total > exact_from:
-            if n == SIZE - 1:
-                value = ((DECL >> new_seat) & 1) + run_playout(TRICKS + PLAYERS, 0, new_seat,
-                                                              -1, -1)
-            else:
-                TRICKS[n] = card
-                value = run_playout(TRICKS, n + 1, leader, new_best, new_seat)
-        elif n == SIZE - 1:
-            gain = (DECL >> new_seat) & 1
-            value = gain + search(TRICKS + PLAYERS, 0, new_seat, -1, -1, alpha - gain,
-                                  beta - gain)
-        else:
-            TRICKS[n] = card
-            value = search(TRICKS, n + 1, leader, new_best, new_seat, alpha, beta)
-        HANDS[player] = hand
-        out_values.append((card, value))
-    return out_values
+            total += sparse_popcount(HANDS[i])
+    if total > exact_from:
+        return [(card, run_playout(TRICKS, n, leader, best, best_seat, card))
+                for card in range(NUM_CARDS) if (moves >> card) & 1]
+    return [(card, play(TRICKS, n, leader, player, hand, best, best_seat, 0, card, alpha, beta))
+            for card in range(NUM_CARDS) if (moves >> card) & 1]
 
 
 # ------------------------------------------------------------------ playouts
@@ -380,7 +289,7 @@ cdef int policy(int player, uint64_t moves, int* trick, int n, int best, int bes
         for s in range(4):
             if s == TRUMP:
                 continue
-            length = popcount(moves & SUIT_MASK[s])
+            length = sparse_popcount(moves & SUIT_MASK[s])
             if 0 < length < min_len:
                 min_len = length
                 shortest = s
@@ -402,9 +311,10 @@ cdef int policy(int player, uint64_t moves, int* trick, int n, int best, int bes
     return cheapest(moves)
 
 
-cdef int run_playout(int* trick, int n, int leader, int best, int best_seat) noexcept nogil:
-    """The declaring side's tricks from here when every seat follows ``policy``. Leaves
-    ``HANDS`` as it found them."""
+cdef int run_playout(int* trick, int n, int leader, int best, int best_seat,
+                     int first) noexcept nogil:
+    """The declaring side's tricks from here when every seat follows ``policy``, the mover
+    playing ``first`` instead if it is a card (not -1). Leaves ``HANDS`` as it found them."""
     cdef uint64_t saved[PLAYERS]
     cdef uint64_t live
     cdef int cur[PLAYERS]
@@ -413,14 +323,16 @@ cdef int run_playout(int* trick, int n, int leader, int best, int best_seat) noe
         saved[i] = HANDS[i]
     for i in range(n):
         cur[i] = trick[i]
-    player = mover_of(leader, n)
+    player = mover(leader, n)
     while HANDS[player]:
         live = 0
         for i in range(PLAYERS):
             if i != OUT:
                 live |= HANDS[i]
-        card = policy(player, legal_mask(HANDS[player], cur[0] if n else -1), cur, n, best,
-                      best_seat, live)
+        card = first if first >= 0 else policy(
+            player, legal_mask(HANDS[player], cur[0] if n else -1), cur, n, best, best_seat, live
+        )
+        first = -1
         HANDS[player] &= ~((<uint64_t>1) << card)
         if n == 0 or beats(card, best):
             best = card
@@ -441,86 +353,16 @@ cdef int run_playout(int* trick, int n, int leader, int best, int best_seat) noe
 
 def playout(hands, trick, int leader, int trump, int declarers, int out=-1):
     """The declaring side's tricks from the cards in play when every seat plays ``policy``."""
-    cdef int best_seat = -1, best
-    _configure(hands, trump, declarers, out)
-    best = _load_trick(trick, leader, &best_seat)
-    return run_playout(TRICKS, len(trick), leader, best, best_seat)
-
-
-def nodes():
-    """Positions expanded since the module was loaded (for measurements)."""
-    return NODES
+    cdef int best_seat, best = load(hands, trick, leader, trump, declarers, out, &best_seat)
+    return run_playout(TRICKS, len(trick), leader, best, best_seat, -1)
 
 
 # ------------------------------------------------------------------ deals
 
-cdef inline uint64_t next_random(uint64_t* s) noexcept nogil:
-    """splitmix64: the sampler's random stream."""
-    cdef uint64_t z
-    s[0] += <uint64_t>0x9E3779B97F4A7C15
-    z = s[0]
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-
 def sample_deals(hands, uint64_t hidden, forbidden, needs, int count, uint64_t seed,
                  int max_tries=2000):
-    """Up to ``count`` deals of the ``hidden`` cards (a mask) to the seats, each seat getting as
-    many as ``hands[seat]`` holds of them now, none of ``forbidden[seat]`` (a mask) and, for
-    each ``(seat, wanted)`` of ``needs``, at least one card of the mask ``wanted``: uniform
-    among such deals (a uniform shuffle, rejected until valid). Returns ``[(h0, h1, h2, h3)]``
-    with the hidden cards re-dealt and the other cards kept; fewer than ``count`` when a deal
-    took more than ``max_tries`` shuffles (the caller tops up with ``State.determinize``)."""
-    cdef int cards[NUM_CARDS]
-    cdef int room[PLAYERS]
-    cdef uint64_t bans[PLAYERS]
-    cdef uint64_t kept[PLAYERS]
-    cdef uint64_t dealt[PLAYERS]
-    cdef int need_seat[8]
-    cdef uint64_t need_mask[8]
-    cdef int n = 0, c, p, i, j, t, k, tries, ok, num_needs = len(needs)
-    cdef uint64_t state = seed
-    if num_needs > 8:
-        raise ValueError("at most 8 needs")
-    for i in range(num_needs):
-        need_seat[i] = needs[i][0]
-        need_mask[i] = needs[i][1]
-    for c in range(NUM_CARDS):
-        if (hidden >> c) & 1:
-            cards[n] = c
-            n += 1
-    for p in range(PLAYERS):
-        room[p] = popcount(<uint64_t>hands[p] & hidden)
-        kept[p] = <uint64_t>hands[p] & ~hidden
-        bans[p] = forbidden[p]
-    out = []
-    for k in range(count):
-        ok = 0
-        for tries in range(max_tries):
-            for i in range(n - 1, 0, -1):
-                j = <int>(next_random(&state) % <uint64_t>(i + 1))
-                t = cards[i]
-                cards[i] = cards[j]
-                cards[j] = t
-            ok = 1
-            i = 0
-            for p in range(PLAYERS):
-                dealt[p] = kept[p]
-                for t in range(room[p]):
-                    dealt[p] |= (<uint64_t>1) << cards[i]
-                    i += 1
-                if dealt[p] & bans[p]:
-                    ok = 0
-                    break
-            if ok:
-                for i in range(num_needs):
-                    if not (dealt[need_seat[i]] & need_mask[i]):
-                        ok = 0
-                        break
-            if ok:
-                break
-        if not ok:
-            break
-        out.append((dealt[0], dealt[1], dealt[2], dealt[3]))
-    return out
+    """Up to ``count`` deals of the ``hidden`` cards (a mask), each seat getting as many as
+    ``hands[seat]`` holds of them now, none of ``forbidden[seat]`` and, for each ``(seat,
+    wanted)`` of ``needs``, a card of ``wanted``: uniform among such deals
+    (``rejection_deals``). Returns ``[(h0, h1, h2, h3)]``."""
+    return rejection_deals(hands, hidden, forbidden, needs, count, seed, max_tries)

@@ -10,7 +10,8 @@ out (no early end): the minimax trick count ``T`` decides every contract at once
 declarers can make ``k`` more tricks exactly when ``T >= k``, which is all an early end or a
 raise depends on.
 
-This module is the readable reference. ``_solver.pyx`` is the same search in C, with a
+This module is the readable reference: Teka's rules for the trick solvers' shared
+alpha-beta (``core/tricks.py``). ``_solver.pyx`` is the same search in C, with a
 transposition table at trick boundaries, move ordering and equivalent cards (none changes a
 value); ``tests/test_teka_solver.py`` checks the two against each other and both against a
 brute-force minimax over the engine's own ``State.clone``/``apply``.
@@ -25,14 +26,11 @@ from __future__ import annotations
 from typing import Any
 
 from ...cards import NUM_CARDS, SUIT_OF
+from ...core import tricks
+from ...core.tricks import cards_of
 from .engine import PLAY, PLAYERS, beats
 
 SUIT_MASK = tuple(sum(1 << c for c in range(NUM_CARDS) if SUIT_OF[c] == s) for s in range(4))
-
-
-def cards_of(mask: int) -> list[int]:
-    """The cards of a mask, lowest id first."""
-    return [c for c in range(NUM_CARDS) if mask >> c & 1]
 
 
 def legal_mask(hand: int, led: int) -> int:
@@ -47,6 +45,37 @@ def next_seat(p: int, out: int) -> int:
     """The next seat in turn order, skipping ``out`` (``State.next_seat``)."""
     p = (p + 1) % PLAYERS
     return (p + 1) % PLAYERS if p == out else p
+
+
+class Rules(tricks.TrickRules):
+    """Teka for ``core.tricks``: the declaring side (``declarers``, a seat mask) maximizes the
+    tricks it takes, ``trump`` the trump suit, ``out`` the seat sitting out (-1: none)."""
+
+    low = -1
+    high = 14
+
+    def __init__(self, trump: int, declarers: int, out: int) -> None:
+        self.trump = trump
+        self.declarers = declarers
+        self.out = out
+        self.size = 3 if out >= 0 else PLAYERS
+
+    def mover(self, leader: int, n: int) -> int:
+        for _ in range(n):
+            leader = next_seat(leader, self.out)
+        return leader
+
+    def plays(self, hand: int, trick: Any, best: int) -> list[int]:
+        return cards_of(legal_mask(hand, trick[0] if trick else -1))
+
+    def takes(self, play: int, best: int) -> bool:
+        return beats(play, best, self.trump)
+
+    def maximizing(self, seat: int) -> bool:
+        return bool(self.declarers >> seat & 1)
+
+    def gain(self, trick: Any, winner: int) -> int:
+        return self.declarers >> winner & 1
 
 
 def position(state: Any) -> tuple[tuple[int, ...], tuple[int, ...], int, int, int, int]:
@@ -75,94 +104,7 @@ def solve(
 ) -> int:
     """The declaring side's tricks from the cards in play under perfect play (exact when the
     result lies strictly inside ``(alpha, beta)``; otherwise a bound on the same side)."""
-    best, best_seat = -1, -1
-    p = leader
-    for card in trick:
-        if best < 0 or beats(card, best, trump):
-            best, best_seat = card, p
-        p = next_seat(p, out)
-    return _search(
-        list(hands), list(trick), leader, best, best_seat, trump, declarers, out, alpha, beta
-    )
-
-
-def _search(
-    hands: list[int],
-    trick: list[int],
-    leader: int,
-    best: int,
-    best_seat: int,
-    trump: int,
-    declarers: int,
-    out: int,
-    alpha: int,
-    beta: int,
-) -> int:
-    n = len(trick)
-    size = 3 if out >= 0 else PLAYERS
-    player = leader
-    for _ in range(n):
-        player = next_seat(player, out)
-    hand = hands[player]
-    if not hand:
-        return 0  # every card played (a trick is never left half played)
-    moves = legal_mask(hand, trick[0] if trick else -1)
-    maximize = declarers >> player & 1
-    value = -1 if maximize else 14
-    for card in cards_of(moves):
-        hands[player] = hand & ~(1 << card)
-        if n == 0 or beats(card, best, trump):
-            new_best, new_seat = card, player
-        else:
-            new_best, new_seat = best, best_seat
-        if n == size - 1:
-            gain = declarers >> new_seat & 1
-            child = gain + _search(
-                hands, [], new_seat, -1, -1, trump, declarers, out, alpha - gain, beta - gain
-            )
-        else:
-            trick.append(card)
-            child = _search(
-                hands, trick, leader, new_best, new_seat, trump, declarers, out, alpha, beta
-            )
-            trick.pop()
-        hands[player] = hand
-        if maximize:
-            value = max(value, child)
-            alpha = max(alpha, value)
-        else:
-            value = min(value, child)
-            beta = min(beta, value)
-        if alpha >= beta:
-            break
-    return value
-
-
-def after_card(
-    hands: tuple[int, ...],
-    trick: tuple[int, ...],
-    leader: int,
-    trump: int,
-    declarers: int,
-    out: int,
-    card: int,
-) -> tuple[int, tuple[int, ...], tuple[int, ...], int]:
-    """``(gain, hands, trick, leader)`` once the mover plays ``card``: ``gain`` is 1 if that
-    completes a trick the declaring side takes."""
-    mover = leader
-    for _ in trick:
-        mover = next_seat(mover, out)
-    after = list(hands)
-    after[mover] &= ~(1 << card)
-    new_trick = (*trick, card)
-    if len(new_trick) < (3 if out >= 0 else PLAYERS):
-        return 0, tuple(after), new_trick, leader
-    best, winner, p = -1, -1, leader
-    for c in new_trick:
-        if best < 0 or beats(c, best, trump):
-            best, winner = c, p
-        p = next_seat(p, out)
-    return declarers >> winner & 1, tuple(after), (), winner
+    return tricks.solve(Rules(trump, declarers, out), hands, trick, leader, 0, alpha, beta)
 
 
 def move_values(state: Any) -> dict[int, int]:
@@ -170,16 +112,9 @@ def move_values(state: Any) -> dict[int, int]:
     far plus the solved rest) if it plays that card and both sides then play perfectly."""
     hands, trick, leader, trump, declarers, out = position(state)
     taken = sum(state.won[p] for p in range(PLAYERS) if declarers >> p & 1)
-    out_values = {}
-    for card in state.legal_actions():
-        if card >= NUM_CARDS:
-            continue  # a raise: not a card
-        gain, after, new_trick, new_leader = after_card(
-            hands, trick, leader, trump, declarers, out, card
-        )
-        rest = solve(after, new_trick, new_leader, trump, declarers, out)
-        out_values[card] = taken + gain + rest
-    return out_values
+    cards = [a for a in state.legal_actions() if a < NUM_CARDS]  # raises are not cards
+    values = tricks.play_values(Rules(trump, declarers, out), hands, trick, leader, 0, cards)
+    return {card: taken + value for card, value in values}
 
 
 def brute_force(state: Any) -> int:
@@ -190,20 +125,12 @@ def brute_force(state: Any) -> int:
     if state.phase != PLAY or state.rules.early_end or not state.rules.single_hand:
         raise ValueError("brute_force needs a single hand in play without early_end")
     side = [p for p in range(PLAYERS) if side_mask(state) >> p & 1]
-
-    def value(s: Any) -> int:
-        if s.is_terminal:
-            return sum(s.won[p] for p in side)
-        results = []
-        for action in s.legal_actions():
-            if action >= NUM_CARDS:
-                continue
-            child = s.clone()
-            child.apply(action)
-            results.append(value(child))
-        return max(results) if s.current in side else min(results)
-
-    return value(state)
+    return tricks.brute_force(
+        state,
+        lambda s: sum(s.won[p] for p in side) if s.is_terminal else None,
+        lambda s: s.current in side,
+        lambda s: [a for a in s.legal_actions() if a < NUM_CARDS],
+    )
 
 
 def _cheapest(cards: int, trump: int) -> int:
@@ -273,28 +200,14 @@ def playout(
 ) -> int:
     """The declaring side's tricks from the cards in play when every seat plays
     ``policy_move``: the cheap value PIMC uses while too many cards are left to solve."""
-    work = list(hands)
-    best, best_seat, player = -1, -1, leader
-    for card in trick:
-        if best < 0 or beats(card, best, trump):
-            best, best_seat = card, player
-        player = next_seat(player, out)
-    cur = list(trick)
-    size = 3 if out >= 0 else PLAYERS
-    tricks = 0
-    while work[player]:
-        moves = legal_mask(work[player], cur[0] if cur else -1)
-        card = policy_move(work, player, moves, len(cur), best, best_seat, trump, declarers, out)
-        work[player] &= ~(1 << card)
-        if not cur or beats(card, best, trump):
-            best, best_seat = card, player
-        cur.append(card)
-        if len(cur) == size:
-            tricks += declarers >> best_seat & 1
-            player, cur, best = best_seat, [], -1
-        else:
-            player = next_seat(player, out)
-    return tricks
+
+    def choose(
+        work: list[int], player: int, legal: list[int], cur: Any, best: int, seat: int
+    ) -> int:
+        moves = sum(1 << c for c in legal)
+        return policy_move(work, player, moves, len(cur), best, seat, trump, declarers, out)
+
+    return tricks.play_out(Rules(trump, declarers, out), hands, trick, leader, 0, choose)
 
 
 def card_values(
@@ -311,11 +224,11 @@ def card_values(
     cards in play if the mover plays it, then perfect play (``solve``), or with more than
     ``exact_from`` cards in the active hands, ``playout`` (``_solver.root_values``)."""
     total = sum(bin(h).count("1") for p, h in enumerate(hands) if p != out)
-    values = []
-    for card in moves:
-        gain, after, new_trick, new_leader = after_card(
-            hands, trick, leader, trump, declarers, out, card
-        )
-        rest = playout if total > exact_from else solve
-        values.append((card, gain + rest(after, new_trick, new_leader, trump, declarers, out)))
-    return values
+    rules = Rules(trump, declarers, out)
+    if total <= exact_from:
+        return tricks.play_values(rules, hands, trick, leader, 0, moves)
+
+    def rest(after: tuple[int, ...], new_trick: tuple[int, ...], new_leader: int, _: int) -> int:
+        return playout(after, new_trick, new_leader, trump, declarers, out)
+
+    return tricks.play_values(rules, hands, trick, leader, 0, moves, rest)

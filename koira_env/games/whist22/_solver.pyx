@@ -11,10 +11,10 @@ seat's bid. Beyond the reference, and not changing any value:
   against the same cards now and later (any card may be played, the highest wins);
 - moves are ordered (the highest first while the seat still needs tricks, else the lowest);
 - the value of the rest of the hand at each trick boundary is kept in a table shared by every
-  call. A boundary position (the hands, who leads, the seat and its need) determines the rest
-  of the hand, so an entry stays true forever: the table is never cleared, only overwritten
-  (one entry a slot, always replaced), and holds lower and upper bounds as alpha-beta proves
-  them.
+  call, keyed on the hands, who leads, the seat and its need.
+
+The search, its table and the root step are the trick solvers' shared ``core/_tricks.pxi``;
+this module holds Whist 22's rules (any card, the Fool as 0 or 22, the seat's ``-|need - t|``).
 
 The model solver (``model_values``, ``model_bid_values``; the reference is
 ``solver.model_move_values``, which runs the engine and ``bots.CounterBot``): the seat
@@ -31,7 +31,8 @@ the module's, and a search holds the GIL.
 """
 
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport calloc
+
+ctypedef int Hand
 
 cdef enum:
     NUM_CARDS = 22
@@ -40,42 +41,27 @@ cdef enum:
     WORST = -(NUM_CARDS + 1)
     TABLE_BITS = 18
     MAX_MOVES = 24
+    STRIDE = MAX_PLAYERS
+    LEVELS = 8
+    LOW = WORST
+    HIGH = 1
+    FLOOR = WORST
+    CEIL = 0
 
-cdef struct Entry:
+cdef struct Key:
     uint64_t k0
     uint64_t k1  # 0: empty (a real key has N >= 3 in it)
-    int lower
-    int upper
 
-cdef Entry* TABLE = NULL
-cdef int HANDS[MAX_PLAYERS]
+cdef Hand HANDS[MAX_PLAYERS]
 cdef int N = 4
 cdef int SEAT = 0
-cdef long long NODES = 0
 
 
-cdef void _setup() except *:
-    global TABLE
-    TABLE = <Entry*>calloc(1 << TABLE_BITS, sizeof(Entry))
-    if TABLE == NULL:
-        raise MemoryError("the Whist 22 solver could not allocate its table")
-
-
-_setup()
-
-
-cdef inline int popcount(int mask) noexcept nogil:
-    cdef int count = 0
-    while mask:
-        mask &= mask - 1
-        count += 1
-    return count
-
-
-cdef inline int gen_moves(int player, int best, int need, int* moves) noexcept nogil:
+cdef inline int moves_of(int player, Hand hand, int* trick, int k, int best, int best_seat,
+                         int need, int* moves) noexcept nogil:
     """The values worth searching for ``player``: one card of each run of equivalent
     numbered cards, the Fool as 0 and as 22; the highest first when ``need > 0``."""
-    cdef int hand = HANDS[player], others = 0, p, c, prev = -1, count = 0, i, t
+    cdef int others = 0, p, c, prev = -1, count = 0, i, t
     for p in range(N):
         if p != player:
             others |= HANDS[p]
@@ -103,148 +89,98 @@ cdef inline int gen_moves(int player, int best, int need, int* moves) noexcept n
     return count
 
 
-cdef inline void keys(int leader, int need, uint64_t* k0, uint64_t* k1) noexcept nogil:
+cdef inline int mover(int leader, int k) noexcept nogil:
+    return (leader + k) % N
+
+
+cdef inline int trick_size() noexcept nogil:
+    return N
+
+
+cdef inline int empty_value(int need) noexcept nogil:
+    return -need if need > 0 else need
+
+
+cdef inline int reachable(Hand hand, int need) noexcept nogil:
+    """The best value the seat can still reach (``hand`` holds one card a trick left): its
+    need met, or short by the tricks it lacks."""
+    cdef int left = sparse_popcount(hand)
+    return need if need < 0 else (left - need if need > left else 0)
+
+
+cdef inline bint bounded(Hand hand, int need, int alpha, int beta, int* value) noexcept nogil:
+    cdef int upper = reachable(hand, need)
+    if upper <= alpha:
+        value[0] = upper
+        return True
+    return False
+
+
+cdef inline void pack_hands(uint64_t* k0, uint64_t* k1) noexcept nogil:
+    """The four hands in 88 bits: ``k0`` and the low 24 bits of ``k1``."""
     k0[0] = (<uint64_t>HANDS[0] | (<uint64_t>HANDS[1] << 22)
              | ((<uint64_t>HANDS[2] & 0xFFFFF) << 44))
-    k1[0] = ((<uint64_t>HANDS[2] >> 20) | (<uint64_t>HANDS[3] << 2) | (<uint64_t>leader << 24)
-             | (<uint64_t>(need + 32) << 26) | (<uint64_t>SEAT << 32) | (<uint64_t>N << 35))
+    k1[0] = (<uint64_t>HANDS[2] >> 20) | (<uint64_t>HANDS[3] << 2)
 
 
-cdef inline Entry* slot(uint64_t k0, uint64_t k1) noexcept nogil:
-    cdef uint64_t h = k0 * <uint64_t>0x9E3779B97F4A7C15 + k1 * <uint64_t>0xBF58476D1CE4E5B9
+cdef inline void key_of(int leader, int need, Key* key) noexcept nogil:
+    pack_hands(&key.k0, &key.k1)
+    key.k1 |= ((<uint64_t>leader << 24) | (<uint64_t>(need + 32) << 26) | (<uint64_t>SEAT << 32)
+               | (<uint64_t>N << 35))
+
+
+cdef inline bint same_key(Key* a, Key* b) noexcept nogil:
+    return a.k0 == b.k0 and a.k1 == b.k1
+
+
+cdef inline uint64_t hash_of(Key* key) noexcept nogil:
+    cdef uint64_t h = key.k0 * <uint64_t>0x9E3779B97F4A7C15 + key.k1 * <uint64_t>0xBF58476D1CE4E5B9
     h ^= h >> 29
     h *= <uint64_t>0x94D049BB133111EB
-    h ^= h >> 32
-    return &TABLE[h & ((1 << TABLE_BITS) - 1)]
+    return h ^ (h >> 32)
 
 
-cdef int search(int* trick, int k, int leader, int best, int best_seat, int need,
-                int alpha, int beta) noexcept nogil:
-    global NODES
-    cdef int player = (leader + k) % N
-    cdef int hand = HANDS[player]
-    cdef int moves[MAX_MOVES]
-    cdef int count, i, v, card, winner, child, value, upper, left
-    cdef int alpha0, beta0
-    cdef bint maximize
-    cdef uint64_t k0 = 0, k1 = 0
-    cdef Entry* e = NULL
-    if hand == 0:
-        return -need if need > 0 else need
-    NODES += 1
-    if k == 0:
-        left = popcount(hand)  # tricks still to play
-        upper = need if need < 0 else (left - need if need > left else 0)
-        if upper <= alpha:
-            return upper
-        keys(leader, need, &k0, &k1)
-        e = slot(k0, k1)
-        if e.k0 == k0 and e.k1 == k1:
-            if e.lower >= beta or e.lower == e.upper:
-                return e.lower
-            if e.upper <= alpha:
-                return e.upper
-            if e.lower > alpha:
-                alpha = e.lower
-            if e.upper < beta:
-                beta = e.upper
-    alpha0 = alpha  # the window searched: a value outside it is a bound
-    beta0 = beta
-    count = gen_moves(player, best, need, moves)
-    maximize = player == SEAT
-    value = WORST if maximize else 1
-    for i in range(count):
-        v = moves[i]
-        card = 0 if v == FOOL_HIGH else v
-        HANDS[player] = hand & ~(1 << card)
-        if k == N - 1:
-            winner = player if v > best else best_seat
-            child = search(trick + MAX_PLAYERS, 0, winner, -1, -1,
-                           need - 1 if winner == SEAT else need, alpha, beta)
-        else:
-            trick[k] = v
-            if v > best:
-                child = search(trick, k + 1, leader, v, player, need, alpha, beta)
-            else:
-                child = search(trick, k + 1, leader, best, best_seat, need, alpha, beta)
-        HANDS[player] = hand
-        if maximize:
-            if child > value:
-                value = child
-            if value > alpha:
-                alpha = value
-        else:
-            if child < value:
-                value = child
-            if value < beta:
-                beta = value
-        if alpha >= beta:
-            break
-    if k == 0:
-        if not (e.k0 == k0 and e.k1 == k1):
-            e.k0 = k0
-            e.k1 = k1
-            e.lower = WORST
-            e.upper = 0
-        if value <= alpha0:
-            if value < e.upper:
-                e.upper = value
-        elif value >= beta0:
-            if value > e.lower:
-                e.lower = value
-        else:
-            e.lower = value
-            e.upper = value
-    return value
+cdef inline bint maximizing(int player, int need) noexcept nogil:
+    return player == SEAT
 
 
-cdef int TRICKS[MAX_PLAYERS * 8]
-cdef int BEST = -1
-cdef int BEST_SEAT = -1
+cdef inline Hand card_bit(int v) noexcept nogil:
+    return 1 << (0 if v == FOOL_HIGH else v)
 
 
-cdef void load(hands, trick, int leader, int seat) except *:
-    global N, SEAT, BEST, BEST_SEAT
-    cdef int i, v
+cdef inline bint takes(int v, int best, int k) noexcept nogil:
+    return v > best
+
+
+cdef inline int gain_of(int* trick, int k, int v, int winner, int need) noexcept nogil:
+    return 0  # the trick moves the seat's need instead
+
+
+cdef inline int state_after(int need, int winner) noexcept nogil:
+    return need - 1 if winner == SEAT else need
+
+
+include "../../core/_tricks.pxi"
+
+
+cdef int load(hands, trick, int leader, int seat, int* best_seat) except -2:
+    """Sets the players, the seat and the hands; loads the trick (its best value,
+    ``best_seat``)."""
+    global N, SEAT
+    cdef int i
     N = len(hands)
     if not 3 <= N <= MAX_PLAYERS:
         raise ValueError(f"the solver plays 3 or 4 hands, got {N}")
     SEAT = seat
     for i in range(MAX_PLAYERS):
         HANDS[i] = hands[i] if i < N else 0
-    BEST = -1
-    BEST_SEAT = -1
-    for i in range(len(trick)):
-        v = trick[i]
-        TRICKS[i] = v
-        if v > BEST:
-            BEST = v
-            BEST_SEAT = (leader + i) % N
+    return load_trick(trick, leader, best_seat)
 
 
-def solve(hands, trick, int leader, int seat, int need, int alpha=WORST, int beta=1):
+def solve(hands, trick, int leader, int seat, int need, int alpha=LOW, int beta=HIGH):
     """``solver.solve`` in C: the seat's value ``-|need - t|`` under perfect play."""
-    load(hands, trick, leader, seat)
-    return search(TRICKS, len(trick), leader, BEST, BEST_SEAT, need, alpha, beta)
-
-
-cdef int play_value(int k, int leader, int v, int need) noexcept nogil:
-    """The seat's value if the mover (the seat, ``k`` cards into the trick) plays ``v``."""
-    cdef int player = (leader + k) % N, hand = HANDS[player], card, winner, value
-    card = 0 if v == FOOL_HIGH else v
-    HANDS[player] = hand & ~(1 << card)
-    if k == N - 1:
-        winner = player if v > BEST else BEST_SEAT
-        value = search(TRICKS + MAX_PLAYERS, 0, winner, -1, -1,
-                       need - 1 if winner == SEAT else need, WORST, 1)
-    else:
-        TRICKS[k] = v
-        if v > BEST:
-            value = search(TRICKS, k + 1, leader, v, player, need, WORST, 1)
-        else:
-            value = search(TRICKS, k + 1, leader, BEST, BEST_SEAT, need, WORST, 1)
-    HANDS[player] = hand
-    return value
+    cdef int best_seat, best = load(hands, trick, leader, seat, &best_seat)
+    return search(TRICKS, len(trick), leader, best, best_seat, need, alpha, beta)
 
 
 cdef int legal_plays(int hand, int* values) noexcept nogil:
@@ -260,50 +196,37 @@ cdef int legal_plays(int hand, int* values) noexcept nogil:
     return count
 
 
+cdef int check_mover(int seat, int k, int leader) except -1:
+    if mover(leader, k) != seat:
+        raise ValueError(f"player_{seat} is not to move")
+    return 0
+
+
 def root_values(hands, trick, int leader, int seat, int need):
     """``[(action, value)]`` for every legal card of the seat (the mover), in the engine's
     legal order: ``solver.move_values`` in play."""
     cdef int values[MAX_MOVES]
-    cdef int count, i, k = len(trick)
-    load(hands, trick, leader, seat)
-    if (leader + k) % N != seat:
-        raise ValueError(f"player_{seat} is not to move")
-    count = legal_plays(HANDS[seat], values)
-    return [(values[i], play_value(k, leader, values[i], need)) for i in range(count)]
+    cdef int i, k = len(trick), best_seat, best = load(hands, trick, leader, seat, &best_seat)
+    cdef int count = legal_plays(HANDS[seat], values)
+    check_mover(seat, k, leader)
+    return [(values[i], play(TRICKS, k, leader, seat, HANDS[seat], best, best_seat, need,
+                             values[i], LOW, HIGH)) for i in range(count)]
 
 
 def bid_values(hands, int leader, int seat, bids):
     """``[(bid, value)]``: the seat's value of each bid, the hand solved from the first lead
     (``solver.move_values`` in the bidding, by bid rather than action)."""
-    load(hands, (), leader, seat)
-    return [(b, search(TRICKS, 0, leader, -1, -1, b, WORST, 1)) for b in bids]
+    cdef int best_seat
+    load(hands, (), leader, seat, &best_seat)
+    return [(b, search(TRICKS, 0, leader, -1, -1, b, LOW, HIGH)) for b in bids]
 
 
-def nodes():
-    """Positions expanded since the module was loaded (for measurements)."""
-    return NODES
-
-
-cdef inline uint64_t next_random(uint64_t* s) noexcept nogil:
-    """splitmix64: the sampler's random stream."""
-    cdef uint64_t z
-    s[0] += <uint64_t>0x9E3779B97F4A7C15
-    z = s[0]
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-
-cdef int deal(int n, int seat, int hand, int* cards, int count, int* sizes, uint64_t* state,
+cdef int deal(int n, int seat, int hand, int* cards, int count, int* sizes, Rng* rng,
               int* out) noexcept nogil:
     """One uniform deal: shuffle the ``count`` hidden cards and give each other seat its
     ``sizes[p]`` of them (the rest set aside); the seat keeps ``hand``."""
-    cdef int i, j, t, p, r, at = 0
-    for i in range(count - 1, 0, -1):
-        j = <int>(next_random(state) % <uint64_t>(i + 1))
-        t = cards[i]
-        cards[i] = cards[j]
-        cards[j] = t
+    cdef int p, r, at = 0
+    shuffle(cards, count, rng)
     for p in range(MAX_PLAYERS):
         out[p] = 0
         if p >= n:
@@ -340,63 +263,15 @@ def sample_deals(int n, int seat, int hand, int hidden, sizes, int count, uint64
     cdef int room[MAX_PLAYERS]
     cdef int out[MAX_PLAYERS]
     cdef int total, k
-    cdef uint64_t state = seed
+    cdef Rng rng
     total = prepare(n, seat, hand, hidden, sizes, cards, room)
+    rng.s = seed
     deals = []
     for k in range(count):
-        deal(n, seat, hand, cards, total, room, &state, out)
+        deal(n, seat, hand, cards, total, room, &rng, out)
         deals.append(tuple(out[p] for p in range(n)))
     return deals
 
-
-def pimc_totals(int n, int seat, int hand, int hidden, sizes, trick, int leader, int need,
-                bids, int deals, uint64_t seed):
-    """Each root move's value summed over ``deals`` uniform deals (``sample_deals``'s for the
-    same seed): in play (``bids`` None) ``[(action, total)]`` in the engine's legal order
-    (``trick``, ``leader`` and ``need`` as for ``root_values``); in the bidding
-    ``[(bid, total)]`` over ``bids``, each solved from the first lead by ``leader``."""
-    global N, SEAT, BEST, BEST_SEAT
-    cdef int cards[NUM_CARDS]
-    cdef int room[MAX_PLAYERS]
-    cdef int out[MAX_PLAYERS]
-    cdef int moves[MAX_MOVES]
-    cdef long totals[MAX_MOVES]
-    cdef int total, k, d, i, p, count, v, best = -1, best_seat = -1
-    cdef int ntrick = len(trick)
-    cdef uint64_t state = seed
-    total = prepare(n, seat, hand, hidden, sizes, cards, room)
-    if bids is None:
-        if (leader + ntrick) % n != seat:
-            raise ValueError(f"player_{seat} is not to move")
-        count = legal_plays(hand, moves)
-        for i in range(ntrick):
-            v = trick[i]
-            TRICKS[i] = v
-            if v > best:
-                best = v
-                best_seat = (leader + i) % n
-    else:
-        count = len(bids)
-        if count > MAX_MOVES:
-            raise ValueError("too many bids")
-        for i in range(count):
-            moves[i] = bids[i]
-    for i in range(count):
-        totals[i] = 0
-    N = n
-    SEAT = seat
-    for d in range(deals):
-        deal(n, seat, hand, cards, total, room, &state, out)
-        for p in range(MAX_PLAYERS):
-            HANDS[p] = out[p]
-        for i in range(count):
-            if bids is None:
-                BEST = best
-                BEST_SEAT = best_seat
-                totals[i] += play_value(ntrick, leader, moves[i], need)
-            else:
-                totals[i] += search(TRICKS, 0, leader, -1, -1, moves[i], WORST, 1)
-    return [(moves[i], totals[i]) for i in range(count)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -417,14 +292,7 @@ cdef int ASIDE = 0
 cdef double THRESHOLD = 0.5
 
 
-cdef void _msetup() except *:
-    global MTABLE
-    MTABLE = <MEntry*>calloc(1 << TABLE_BITS, sizeof(MEntry))
-    if MTABLE == NULL:
-        raise MemoryError("the Whist 22 solver could not allocate its table")
-
-
-_msetup()
+MTABLE = <MEntry*>new_table(TABLE_BITS, sizeof(MEntry))
 
 
 cdef inline double win_chance(int value, int best, int later, int unseen) noexcept nogil:
@@ -434,8 +302,8 @@ cdef inline double win_chance(int value, int best, int later, int unseen) noexce
     cdef double chance = 1.0
     if value <= best:
         return 0.0
-    total = popcount(unseen)
-    higher = (unseen & 1) + (popcount(unseen >> (value + 1)) if value < NUM_CARDS else 0)
+    total = sparse_popcount(unseen)
+    higher = (unseen & 1) + (sparse_popcount(unseen >> (value + 1)) if value < NUM_CARDS else 0)
     m = later if later < total else total
     for i in range(m):
         chance *= (<double>(total - higher - i if total - higher - i > 0 else 0)
@@ -460,7 +328,7 @@ cdef int counter_play(int player, int k, int best) noexcept nogil:
     count = legal_plays(hand, values)
     if count == 1:
         return values[0]
-    size = popcount(hand)
+    size = sparse_popcount(hand)
     for i in range(count):
         chances[i] = win_chance(values[i], best, later, unseen)
     if need <= 0:  # min by (chance, a == Fool=0, -a)
@@ -529,19 +397,16 @@ cdef int msearch(int* trick, int k, int leader, int best, int best_seat) noexcep
     cdef int player = (leader + k) % N
     cdef int hand = HANDS[player]
     cdef int moves[MAX_MOVES]
-    cdef int count, i, v, card, winner, child, value, upper, left, need = NEEDS[SEAT], p
+    cdef int count, i, v, winner, child, value, upper, need = NEEDS[SEAT], p
     cdef uint64_t k0 = 0, k1 = 0, k2 = 0
     cdef MEntry* e = NULL
     if hand == 0:
-        return -need if need > 0 else need
+        return empty_value(need)
     NODES += 1
-    left = popcount(HANDS[SEAT])
-    upper = need if need < 0 else (left - need if need > left else 0)
+    upper = reachable(HANDS[SEAT], need)
     if k == 0:
-        k0 = (<uint64_t>HANDS[0] | (<uint64_t>HANDS[1] << 22)
-              | ((<uint64_t>HANDS[2] & 0xFFFFF) << 44))
-        k1 = ((<uint64_t>HANDS[2] >> 20) | (<uint64_t>HANDS[3] << 2) | (<uint64_t>leader << 24)
-              | (<uint64_t>SEAT << 26) | (<uint64_t>N << 29))
+        pack_hands(&k0, &k1)
+        k1 |= (<uint64_t>leader << 24) | (<uint64_t>SEAT << 26) | (<uint64_t>N << 29)
         k2 = <uint64_t>ASIDE | (<uint64_t>1 << 63)
         for p in range(N):
             k2 |= <uint64_t>(NEEDS[p] + 16) << (22 + 5 * p)
@@ -554,18 +419,17 @@ cdef int msearch(int* trick, int k, int leader, int best, int best_seat) noexcep
     else:
         count = legal_plays(hand, moves)
     value = WORST
-    for i in range(count):
+    for i in range(count):  # mplay's step, written out (see mplay)
         v = moves[i]
-        card = 0 if v == FOOL_HIGH else v
-        HANDS[player] = hand & ~(1 << card)
+        HANDS[player] = hand & ~card_bit(v)
         if k == N - 1:
-            winner = player if v > best else best_seat
+            winner = player if takes(v, best, k) else best_seat
             NEEDS[winner] -= 1
-            child = msearch(trick + MAX_PLAYERS, 0, winner, -1, -1)
+            child = msearch(trick + STRIDE, 0, winner, -1, -1)
             NEEDS[winner] += 1
         else:
             trick[k] = v
-            if v > best:
+            if takes(v, best, k):
                 child = msearch(trick, k + 1, leader, v, player)
             else:
                 child = msearch(trick, k + 1, leader, best, best_seat)
@@ -582,21 +446,43 @@ cdef int msearch(int* trick, int k, int leader, int best, int best_seat) noexcep
     return value
 
 
-cdef void mload(hands, int aside, trick, int leader, int seat, needs) except *:
+cdef inline int mplay(int* trick, int k, int leader, int player, Hand hand, int best,
+                      int best_seat, int v) noexcept nogil:
+    """The model's value once ``player`` (``k`` cards into the trick) plays ``v``, for the
+    root moves. ``msearch``'s loop writes the same step out, as ``search``'s does (``play``
+    in ``_tricks.pxi`` says why: through this call GCC no longer clones ``msearch`` for the
+    trick boundary, 10% more instructions in the model solver, measured with callgrind)."""
+    cdef int value
+    HANDS[player] = hand & ~card_bit(v)
+    if takes(v, best, k):
+        best = v
+        best_seat = player
+    if k == N - 1:
+        NEEDS[best_seat] -= 1
+        value = msearch(trick + STRIDE, 0, best_seat, -1, -1)
+        NEEDS[best_seat] += 1
+    else:
+        trick[k] = v
+        value = msearch(trick, k + 1, leader, best, best_seat)
+    HANDS[player] = hand
+    return value
+
+
+cdef int mload(hands, int aside, trick, int leader, int seat, needs, int* best_seat) except -2:
     global ASIDE
-    cdef int i
-    load(hands, trick, leader, seat)
+    cdef int i, best = load(hands, trick, leader, seat, best_seat)
     ASIDE = aside
     for i in range(MAX_PLAYERS):
         NEEDS[i] = needs[i] if i < N else 0
+    return best
 
 
 def counter_move(hands, int aside, trick, int leader, needs):
     """``counter``'s play for the player to move (the model's opponents), from the full
     position: for the tests against ``bots.CounterBot``."""
-    cdef int k = len(trick)
-    mload(hands, aside, trick, leader, 0, needs)
-    return counter_play((leader + k) % N, k, BEST)
+    cdef int k = len(trick), best_seat, best = mload(hands, aside, trick, leader, 0, needs,
+                                                    &best_seat)
+    return counter_play(mover(leader, k), k, best)
 
 
 def counter_bid_of(hand, int n, int forbidden, int size):
@@ -605,25 +491,6 @@ def counter_bid_of(hand, int n, int forbidden, int size):
     N = n
     HANDS[0] = sum(1 << c for c in hand)
     return counter_bid(0, forbidden, size)
-
-
-cdef int mplay_value(int k, int leader, int v) noexcept nogil:
-    cdef int player = (leader + k) % N, hand = HANDS[player], card, winner, value
-    card = 0 if v == FOOL_HIGH else v
-    HANDS[player] = hand & ~(1 << card)
-    if k == N - 1:
-        winner = player if v > BEST else BEST_SEAT
-        NEEDS[winner] -= 1
-        value = msearch(TRICKS + MAX_PLAYERS, 0, winner, -1, -1)
-        NEEDS[winner] += 1
-    else:
-        TRICKS[k] = v
-        if v > BEST:
-            value = msearch(TRICKS, k + 1, leader, v, player)
-        else:
-            value = msearch(TRICKS, k + 1, leader, BEST, BEST_SEAT)
-    HANDS[player] = hand
-    return value
 
 
 cdef int mbid_value(int first, int size, int hook, int* bids, int b) noexcept nogil:
@@ -646,16 +513,17 @@ cdef int mbid_value(int first, int size, int hook, int* bids, int b) noexcept no
     return msearch(TRICKS, 0, first, -1, -1)
 
 
+
 def model_values(hands, int aside, trick, int leader, int seat, needs):
     """``[(action, value)]`` for every legal card of the seat (the mover) in the engine's
     legal order, the others playing ``counter``'s rule: ``solver.model_move_values``."""
     cdef int values[MAX_MOVES]
-    cdef int count, i, k = len(trick)
-    mload(hands, aside, trick, leader, seat, needs)
-    if (leader + k) % N != seat:
-        raise ValueError(f"player_{seat} is not to move")
-    count = legal_plays(HANDS[seat], values)
-    return [(values[i], mplay_value(k, leader, values[i])) for i in range(count)]
+    cdef int i, k = len(trick), best_seat
+    cdef int best = mload(hands, aside, trick, leader, seat, needs, &best_seat)
+    cdef int count = legal_plays(HANDS[seat], values)
+    check_mover(seat, k, leader)
+    return [(values[i], mplay(TRICKS, k, leader, seat, HANDS[seat], best, best_seat, values[i]))
+            for i in range(count)]
 
 
 def model_bid_values(hands, int aside, int first, int seat, bids, candidates, int size,
@@ -663,42 +531,41 @@ def model_bid_values(hands, int aside, int first, int seat, bids, candidates, in
     """``[(bid, value)]`` for each candidate bid of the seat; ``bids[p]`` is -1 for a player
     yet to bid (it bids by ``counter``'s rule after the seat)."""
     cdef int known[MAX_PLAYERS]
-    cdef int i
-    mload(hands, aside, (), first, seat, [0] * len(hands))
+    cdef int i, best_seat
+    mload(hands, aside, (), first, seat, [0] * len(hands), &best_seat)
     for i in range(N):
         known[i] = bids[i]
     return [(b, mbid_value(first, size, hook, known, b)) for b in candidates]
 
 
-def model_totals(int n, int seat, int hand, int hidden, sizes, trick, int leader, needs,
-                 bids, candidates, int size, bint hook, int deals, uint64_t seed):
-    """``pimc_totals`` for the model solver: in play (``candidates`` None) ``[(action,
-    total)]`` in the engine's legal order; in the bidding ``[(bid, total)]``."""
-    global N, SEAT, BEST, BEST_SEAT, ASIDE
+cdef list totals(bint model, int n, int seat, int hand, int hidden, sizes, trick, int leader,
+                 int need, needs, bids, candidates, int size, bint hook, int deals,
+                 uint64_t seed):
+    """Each root move's value summed over ``deals`` uniform deals (``sample_deals``'s for the
+    same seed), by the paranoid solver or the ``model`` one: in play (``candidates`` None)
+    ``[(action, total)]`` in the engine's legal order, in the bidding ``[(bid, total)]``."""
+    global N, SEAT, ASIDE
     cdef int cards[NUM_CARDS]
     cdef int room[MAX_PLAYERS]
     cdef int out[MAX_PLAYERS]
     cdef int moves[MAX_MOVES]
     cdef int known[MAX_PLAYERS]
     cdef int base[MAX_PLAYERS]
-    cdef long totals[MAX_MOVES]
-    cdef int total, d, i, p, count, v, best = -1, best_seat = -1, dealt
+    cdef long sums[MAX_MOVES]
+    cdef int total, d, i, p, count, best = -1, best_seat = -1, dealt
     cdef int ntrick = len(trick)
-    cdef uint64_t state = seed
+    cdef Rng rng
     total = prepare(n, seat, hand, hidden, sizes, cards, room)
+    rng.s = seed
+    N = n
+    SEAT = seat
     for p in range(n):
         base[p] = needs[p] if needs is not None else 0
         known[p] = bids[p] if bids is not None else -1
     if candidates is None:
-        if (leader + ntrick) % n != seat:
-            raise ValueError(f"player_{seat} is not to move")
+        check_mover(seat, ntrick, leader)
         count = legal_plays(hand, moves)
-        for i in range(ntrick):
-            v = trick[i]
-            TRICKS[i] = v
-            if v > best:
-                best = v
-                best_seat = (leader + i) % n
+        best = load_trick(trick, leader, &best_seat)
     else:
         count = len(candidates)
         if count > MAX_MOVES:
@@ -706,23 +573,42 @@ def model_totals(int n, int seat, int hand, int hidden, sizes, trick, int leader
         for i in range(count):
             moves[i] = candidates[i]
     for i in range(count):
-        totals[i] = 0
-    N = n
-    SEAT = seat
+        sums[i] = 0
     for d in range(deals):
-        deal(n, seat, hand, cards, total, room, &state, out)
+        deal(n, seat, hand, cards, total, room, &rng, out)
         dealt = 0
         for p in range(MAX_PLAYERS):
             HANDS[p] = out[p]
             dealt |= out[p]
         ASIDE = hidden & ~dealt
         for i in range(count):
-            if candidates is None:
+            if not model and candidates is None:
+                sums[i] += play(TRICKS, ntrick, leader, seat, hand, best, best_seat, need,
+                                moves[i], LOW, HIGH)
+            elif not model:
+                sums[i] += search(TRICKS, 0, leader, -1, -1, moves[i], LOW, HIGH)
+            elif candidates is None:
                 for p in range(n):
                     NEEDS[p] = base[p]
-                BEST = best
-                BEST_SEAT = best_seat
-                totals[i] += mplay_value(ntrick, leader, moves[i])
+                sums[i] += mplay(TRICKS, ntrick, leader, seat, hand, best, best_seat, moves[i])
             else:
-                totals[i] += mbid_value(leader, size, hook, known, moves[i])
-    return [(moves[i], totals[i]) for i in range(count)]
+                sums[i] += mbid_value(leader, size, hook, known, moves[i])
+    return [(moves[i], sums[i]) for i in range(count)]
+
+
+def pimc_totals(int n, int seat, int hand, int hidden, sizes, trick, int leader, int need,
+                bids, int deals, uint64_t seed):
+    """Each root move's value summed over ``deals`` uniform deals (``sample_deals``'s for the
+    same seed): in play (``bids`` None) ``[(action, total)]`` in the engine's legal order
+    (``trick``, ``leader`` and ``need`` as for ``root_values``); in the bidding
+    ``[(bid, total)]`` over ``bids``, each solved from the first lead by ``leader``."""
+    return totals(False, n, seat, hand, hidden, sizes, trick, leader, need, None, None, bids,
+                  0, False, deals, seed)
+
+
+def model_totals(int n, int seat, int hand, int hidden, sizes, trick, int leader, needs,
+                 bids, candidates, int size, bint hook, int deals, uint64_t seed):
+    """``pimc_totals`` for the model solver: in play (``candidates`` None) ``[(action,
+    total)]`` in the engine's legal order; in the bidding ``[(bid, total)]``."""
+    return totals(True, n, seat, hand, hidden, sizes, trick, leader, 0, needs, bids,
+                  candidates, size, hook, deals, seed)

@@ -12,7 +12,8 @@ together), an alpha-beta minimax over the legal plays: any card in hand, the Foo
 seat plays its best plan and every other player bids and plays by ``counter``'s rule, each
 from its own view; its reference runs the engine and ``bots.CounterBot`` themselves.
 
-This module is the readable reference. ``_solver.pyx`` is the same search in C, with a
+This module is the readable reference: Whist 22's rules for the trick solvers' shared
+alpha-beta (``core/tricks.py``). ``_solver.pyx`` is the same search in C, with a
 transposition table at trick boundaries, move ordering and equivalent cards searched once
 (none changes a value), and the model solver; ``tests/test_whist22_solver.py`` checks the
 compiled solvers against these, and the paranoid one against a brute-force minimax over the
@@ -27,20 +28,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core import tricks
+from ...core.tricks import cards_of
 from .engine import BID, BIDDING, FOOL, FOOL_HIGH, NUM_CARDS, PLAYING
 
 WORST = -(NUM_CARDS + 1)  # below every value: -|need - t| >= -(hand size)
 
 
-def cards_of(mask: int) -> list[int]:
-    """The cards of a mask, lowest id first."""
-    return [c for c in range(NUM_CARDS) if mask >> c & 1]
-
-
 def plays(hand: int) -> list[int]:
     """The values a hand may play, in the engine's legal order: the Fool as 0 first and as
     22 last when held, the numbered cards between."""
-    values = [c for c in range(1, NUM_CARDS) if hand >> c & 1]
+    values = [c for c in cards_of(hand) if c]
     if hand & 1:
         return [FOOL, *values, FOOL_HIGH]
     return values
@@ -49,6 +47,42 @@ def plays(hand: int) -> list[int]:
 def card_of(value: int) -> int:
     """The card that plays as ``value`` (22 is the Fool)."""
     return FOOL if value == FOOL_HIGH else value
+
+
+class Rules(tricks.TrickRules):
+    """Whist 22 for ``core.tricks``: ``seat`` of ``n`` players maximizes ``-|need - t|``,
+    ``need`` (the carried state) its bid less the tricks it has taken, the others minimize."""
+
+    low = WORST
+    high = 1
+
+    def __init__(self, n: int, seat: int) -> None:
+        self.size = n
+        self.seat = seat
+
+    def mover(self, leader: int, k: int) -> int:
+        return (leader + k) % self.size
+
+    def plays(self, hand: int, trick: Any, best: int) -> list[int]:
+        return plays(hand)
+
+    def card(self, play: int) -> int:
+        return card_of(play)
+
+    def takes(self, play: int, best: int) -> bool:
+        return play > best
+
+    def maximizing(self, seat: int) -> bool:
+        return seat == self.seat
+
+    def gain(self, trick: Any, winner: int) -> int:
+        return 0  # a trick moves the need instead
+
+    def state_after(self, need: int, winner: int) -> int:
+        return need - 1 if winner == self.seat else need
+
+    def final(self, need: int) -> int:
+        return -abs(need)
 
 
 def position(state: Any, seat: int) -> tuple[tuple[int, ...], tuple[int, ...], int, int, int]:
@@ -73,41 +107,7 @@ def solve(
 ) -> int:
     """The seat's value ``-|need - t|`` under perfect play (exact when it lies strictly inside
     ``(alpha, beta)``; otherwise a bound on the same side)."""
-    return _search(list(hands), list(trick), leader, seat, need, alpha, beta)
-
-
-def _search(
-    hands: list[int], trick: list[int], leader: int, seat: int, need: int, alpha: int, beta: int
-) -> int:
-    n = len(hands)
-    k = len(trick)
-    player = (leader + k) % n
-    hand = hands[player]
-    if not hand:
-        return -abs(need)  # every card played (a trick is never left half played)
-    maximize = player == seat
-    value = WORST if maximize else 1
-    best = max(trick, default=-1)
-    for v in plays(hand):
-        hands[player] = hand & ~(1 << card_of(v))
-        if k == n - 1:
-            winner = player if v > best else (leader + trick.index(best)) % n
-            gain = 1 if winner == seat else 0
-            child = _search(hands, [], winner, seat, need - gain, alpha, beta)
-        else:
-            trick.append(v)
-            child = _search(hands, trick, leader, seat, need, alpha, beta)
-            trick.pop()
-        hands[player] = hand
-        if maximize:
-            value = max(value, child)
-            alpha = max(alpha, value)
-        else:
-            value = min(value, child)
-            beta = min(beta, value)
-        if alpha >= beta:
-            break
-    return value
+    return tricks.solve(Rules(len(hands), seat), hands, trick, leader, need, alpha, beta)
 
 
 def move_values(state: Any, seat: int) -> dict[int, int]:
@@ -119,18 +119,8 @@ def move_values(state: Any, seat: int) -> dict[int, int]:
     hands, trick, leader, _, need = position(state, seat)
     if state.phase == BIDDING:
         return {a: solve(hands, (), leader, seat, a - BID) for a in state.legal_actions()}
-    n = len(hands)
-    best = max(trick, default=-1)
-    out = {}
-    for v in state.legal_actions():
-        after = list(hands)
-        after[seat] &= ~(1 << card_of(v))
-        if len(trick) == n - 1:
-            winner = seat if v > best else (leader + trick.index(best)) % n
-            out[v] = solve(tuple(after), (), winner, seat, need - (winner == seat))
-        else:
-            out[v] = solve(tuple(after), (*trick, v), leader, seat, need)
-    return out
+    rules = Rules(len(hands), seat)
+    return dict(tricks.play_values(rules, hands, trick, leader, need, state.legal_actions()))
 
 
 def brute_force(state: Any, seat: int) -> int:
@@ -141,18 +131,11 @@ def brute_force(state: Any, seat: int) -> int:
         raise ValueError("brute_force needs a state in play")
     hand_no = state.hand_no
     start = state.scores[seat]
-
-    def value(s: Any) -> int:
-        if s.hand_no != hand_no or s.is_terminal:
-            return s.scores[seat] - start
-        results = []
-        for action in s.legal_actions():
-            child = s.clone()
-            child.apply(action)
-            results.append(value(child))
-        return max(results) if s.current == seat else min(results)
-
-    return value(state)
+    return tricks.brute_force(
+        state,
+        lambda s: s.scores[seat] - start if s.hand_no != hand_no or s.is_terminal else None,
+        lambda s: s.current == seat,
+    )
 
 
 def model_move_values(state: Any, seat: int) -> dict[int, int]:
