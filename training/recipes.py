@@ -55,8 +55,12 @@ RECIPES: dict[str, Recipe] = {
     "dois": Recipe(
         bots=("counter", "greedy"), field=("counter",), eval_opponents=("counter", "random")
     ),
+    # Teka is judged in the greedy field (docs/games/teka.md "champion": beside random, the
+    # random partner's auction decides the games), so distillation plays and is judged there
     "teka": Recipe(
-        bots=("counter", "greedy"), field=("counter",), eval_opponents=("counter", "random")
+        bots=("counter", "greedy"),
+        field=("counter", "greedy"),
+        eval_opponents=("counter", "greedy"),
     ),
     "red7": Recipe(
         bots=("pressure", "thrifty"), field=("thrifty",), eval_opponents=("thrifty", "random")
