@@ -12,6 +12,7 @@ import random
 from typing import Any, NamedTuple
 
 from ...core import events
+from ...core.deal import constrained_deal
 from ...core.deck import hand_deck
 from ...core.game import Outcome, outcome_by_scores
 from ...core.state import EngineState
@@ -50,7 +51,6 @@ NOBODY = 4  # State.by of an unplayed card
 DECLARE, PLAY, OVER = 0, 1, 2
 SUIT_CARDS = tuple(frozenset(c for c in range(NUM_CARDS) if SUIT_OF[c] == s) for s in range(3))
 BEATERS = tuple(frozenset(c for c in range(NUM_CARDS) if beats(c, b)) for b in range(NUM_CARDS))
-SHUFFLE_TRIES = 8  # determinize: plain shuffles tried before the backtracking deal
 PLAYERS = 4
 HAND_SIZE = 4
 TRICKS = 4
@@ -351,8 +351,9 @@ class State(EngineState):
     def determinize(self, seat: int, rng: random.Random) -> State:
         """The cards ``seat`` cannot see re-dealt among the other hands, counts kept, within
         everything public: voids and must-win refusals shown by the play, and a public
-        caller's black queens and jacks (``_random_deal``). A pass is no constraint: it is
-        what a seat without both black queens, or a silent holder, announces."""
+        caller's black queens and jacks (``core.deal.constrained_deal``). A pass is no
+        constraint: it is what a seat without both black queens, or a silent holder,
+        announces."""
         c = self._unseen_copy(rng)
         if c.phase == OVER:
             return c
@@ -364,7 +365,7 @@ class State(EngineState):
                 if q != p:
                     forbidden[q].add(card)
         room = {p: len(self.hands[p]) for p in others}
-        deal = _random_deal(hidden, others, forbidden, room, rng)
+        deal = constrained_deal(hidden, others, forbidden, room, rng)
         assert deal is not None, "the true deal satisfies every constraint"
         for p in others:
             c.hands[p] = sorted(card for card in hidden if deal[card] == p)
@@ -416,45 +417,3 @@ class State(EngineState):
         if self.decision == CALL:
             cards += JACKS_HIGH_FIRST[: JACKS_HIGH_FIRST.index(self.called_jack)]
         return {card: self.decider for card in cards if self.by[card] == NOBODY}
-
-
-def _random_deal(
-    cards: list[int],
-    seats: list[int],
-    forbidden: list[set[int]],
-    room: dict[int, int],
-    rng: random.Random,
-) -> dict[int, int] | None:
-    """A random assignment of ``cards`` to ``seats`` filling each seat's ``room`` and avoiding
-    ``forbidden``: a few plain shuffles first (uniform among the valid deals when one fits),
-    then a backtracking deal, the most constrained card first, seats in random order."""
-    order = cards[:]
-    for _ in range(SHUFFLE_TRIES):
-        rng.shuffle(order)
-        deal = {}
-        i = 0
-        for p in seats:
-            for card in order[i : i + room[p]]:
-                deal[card] = p
-            i += room[p]
-        if all(card not in forbidden[p] for card, p in deal.items()):
-            return deal
-    options = {card: [p for p in seats if card not in forbidden[p]] for card in cards}
-    order.sort(key=lambda card: len(options[card]))
-    deal: dict[int, int] = {}
-
-    def place(i: int) -> bool:
-        if i == len(order):
-            return True
-        card = order[i]
-        choices = [p for p in options[card] if room[p]]
-        rng.shuffle(choices)
-        for p in choices:
-            room[p] -= 1
-            deal[card] = p
-            if place(i + 1):
-                return True
-            room[p] += 1
-        return False
-
-    return deal if place(0) else None

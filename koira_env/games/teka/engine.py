@@ -12,12 +12,12 @@ suit's cards together.
 
 from __future__ import annotations
 
-import itertools
 import random
 from typing import Any, NamedTuple
 
 from ...cards import NUM_CARDS, SUIT_OF, card_name
 from ...core import events
+from ...core.deal import constrained_deal
 from ...core.deck import hand_deck
 from ...core.game import Outcome, outcome_by_scores
 from ...core.state import EngineState
@@ -67,7 +67,6 @@ HONOURS = tuple(c for c in range(NUM_CARDS) if c % 13 >= 9)  # J, Q, K, A
 HONOURS_SET = frozenset(HONOURS)
 IS_HONOUR = tuple(c % 13 >= 9 for c in range(NUM_CARDS))
 SUIT_CARDS = tuple(frozenset(range(13 * s, 13 * s + 13)) for s in range(4))
-SHUFFLE_TRIES = 8  # determinize: plain shuffles tried before the backtracking deal
 
 
 def has_honour(cards: Any) -> bool:
@@ -488,7 +487,7 @@ class State(EngineState):
         if self.phase == PLAY and not self.tricks and not self.trick and self.declarer != seat:
             needs.append((self.declarer, SUIT_CARDS[self.trump]))
         room = {p: len(self.hands[p]) for p in others}
-        deal = _random_deal(hidden, others, self._voids(), room, needs, rng)
+        deal = constrained_deal(hidden, others, self._voids(), room, rng, needs)
         assert deal is not None, "the true deal satisfies every constraint"
         for p in others:
             c.hands[p] = sorted(card for card in hidden if deal[card] == p)
@@ -510,82 +509,3 @@ class State(EngineState):
                 if SUIT_OF[card] != led:
                     forbidden[p] |= SUIT_CARDS[led]
         return forbidden
-
-
-def _random_deal(
-    cards: list[int],
-    seats: list[int],
-    forbidden: dict[int, set[int]],
-    room: dict[int, int],
-    needs: list[tuple[int, frozenset[int]]],
-    rng: random.Random,
-) -> dict[int, int] | None:
-    """A random assignment of ``cards`` to ``seats`` filling each seat's ``room``, avoiding
-    ``forbidden`` and giving, for each ``(seat, wanted)`` of ``needs``, at least one wanted
-    card to that seat: a few plain shuffles first (uniform among the valid deals when one
-    fits), then one card per need placed first (every choice tried, in random order; one card
-    may meet two needs of the same seat) and the rest dealt by backtracking."""
-    order = cards[:]
-    for _ in range(SHUFFLE_TRIES):
-        rng.shuffle(order)
-        deal = {}
-        i = 0
-        for p in seats:
-            for card in order[i : i + room[p]]:
-                deal[card] = p
-            i += room[p]
-        if all(card not in forbidden[p] for card, p in deal.items()) and all(
-            any(deal.get(card) == p for card in wanted) for p, wanted in needs
-        ):
-            return deal
-    choices = []
-    for p, wanted in needs:
-        options = [card for card in cards if card in wanted and card not in forbidden[p]]
-        rng.shuffle(options)
-        choices.append(options)
-    for picks in itertools.product(*choices):
-        placed: dict[int, int] = {}
-        for card, (p, _) in zip(picks, needs, strict=True):
-            if placed.setdefault(card, p) != p:
-                break
-        else:
-            left = dict(room)
-            for p in placed.values():
-                left[p] -= 1
-            if min(left.values()) < 0:
-                continue
-            rest = [card for card in cards if card not in placed]
-            deal = _backtrack(rest, seats, forbidden, left, rng)
-            if deal is not None:
-                deal.update(placed)
-                return deal
-    return None
-
-
-def _backtrack(
-    cards: list[int],
-    seats: list[int],
-    forbidden: dict[int, set[int]],
-    room: dict[int, int],
-    rng: random.Random,
-) -> dict[int, int] | None:
-    """``cards`` dealt to ``seats`` within ``room`` and ``forbidden``, or ``None``."""
-    options = {card: [p for p in seats if card not in forbidden[p]] for card in cards}
-    order = sorted(cards, key=lambda card: (len(options[card]), rng.random()))
-    deal: dict[int, int] = {}
-
-    def place(i: int) -> bool:
-        if i == len(order):
-            return True
-        card = order[i]
-        choices = [p for p in options[card] if room[p] > 0]
-        rng.shuffle(choices)
-        for p in choices:
-            room[p] -= 1
-            deal[card] = p
-            if place(i + 1):
-                return True
-            room[p] += 1
-        return False
-
-    return deal if place(0) else None
