@@ -238,3 +238,34 @@ def brute_force(
         return max(results) if maximizing(s) else min(results)
 
     return value(state)
+
+
+def view_deals(
+    turn: Any,
+    players: int,
+    hand_size: int,
+    deals: int,
+    sample: Callable[[list[int], int], list[tuple[int, ...]]],
+) -> list[tuple[int, ...]]:
+    """``deals`` deals of the cards the turn's seat cannot see, as one hand mask a seat (its own
+    hand kept), for the PIMC plug-ins: ``sample(hands, unseen)`` draws them with the game's
+    compiled sampler, which keeps what is not hidden (so each other seat's entry of ``hands``
+    is a placeholder of its size) and deals the ``unseen`` mask; ``turn.sample_state()``
+    (``State.determinize``) tops up any deal the sampler gave up on."""
+    view = turn.view
+    mine = sum(1 << c for c in view.hand)
+    unseen = sum(1 << c for c, by in enumerate(view.played_by) if by < 0) & ~mine
+    sizes = [hand_size - sum(1 for by in view.played_by if by == p) for p in range(players)]
+    hands = []
+    rest = cards_of(unseen)
+    for p in range(players):
+        if p == view.seat:
+            hands.append(mine)
+        else:
+            hands.append(sum(1 << c for c in rest[: sizes[p]]))
+            rest = rest[sizes[p] :]
+    found = sample(hands, unseen)
+    while len(found) < deals:
+        dealt = turn.sample_state()
+        found.append(tuple(sum(1 << c for c in h) for h in dealt.hands))
+    return found

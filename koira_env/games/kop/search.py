@@ -25,10 +25,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import BLACK_QUEENS, JACKS_HIGH_FIRST, NUM_CARDS, SUIT_OF, TO_WIN, TOTAL_POINTS, beats
+from ...core import tricks
+from .cards import BLACK_QUEENS, JACKS_HIGH_FIRST, SUIT_OF, TO_WIN, TOTAL_POINTS, beats
 from .cards import TRUMP as TRUMP_SUIT
 from .engine import CALL, HAND_SIZE, PLAYERS, SILENT, SOLO, KopView
-from .solver import BEATERS_MASK, SUIT_MASK, cards_of
+from .solver import BEATERS_MASK, SUIT_MASK
 from .solver import move_values as reference_values
 
 try:
@@ -132,31 +133,17 @@ def _sides(view: KopView, hands: tuple[int, ...]) -> tuple[int, int]:
 
 def view_deals(turn: Any, deals: int, seed: int) -> list[tuple[int, ...]]:
     """``deals`` deals of the hidden cards as four hand masks (the seat's own hand kept),
-    uniform among those consistent with the seat's view; ``State.determinize`` adds any the
-    compiled sampler gave up on."""
-    view = turn.view
-    mine = sum(1 << c for c in view.hand)
-    unseen = sum(1 << c for c in range(NUM_CARDS) if view.played_by[c] < 0) & ~mine
-    forbidden, required = constraints(view)
+    uniform among those consistent with the seat's view (``core.tricks.view_deals``)."""
+    forbidden, required = constraints(turn.view)
     for card, holder in required.items():
         for p in range(PLAYERS):
             if p != holder:
                 forbidden[p] |= 1 << card
-    sizes = [HAND_SIZE - sum(1 for b in view.played_by if b == p) for p in range(PLAYERS)]
-    # sample_deals keeps what is not hidden: give each other seat a placeholder of its size
-    hands = []
-    rest = cards_of(unseen)
-    for p in range(PLAYERS):
-        if p == view.seat:
-            hands.append(mine)
-        else:
-            hands.append(sum(1 << c for c in rest[: sizes[p]]))
-            rest = rest[sizes[p] :]
-    found = sample_deals(hands, unseen, forbidden, deals, seed)
-    while len(found) < deals:
-        dealt = turn.sample_state()
-        found.append(tuple(sum(1 << c for c in h) for h in dealt.hands))
-    return found
+
+    def sample(hands: list[int], unseen: int) -> list[tuple[int, ...]]:
+        return sample_deals(hands, unseen, forbidden, deals, seed)
+
+    return tricks.view_deals(turn, PLAYERS, HAND_SIZE, deals, sample)
 
 
 def move_values(

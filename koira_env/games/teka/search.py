@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...cards import NUM_CARDS, SUIT_OF
+from ...core import tricks
 from .engine import HAND_SIZE, HONOURS, PLAYERS, RAISE, TRICKS, TekaView
 from .solver import SUIT_MASK, card_values, position
 
@@ -86,26 +87,13 @@ def constraints(view: TekaView, rules: Any) -> tuple[list[int], list[tuple[int, 
 
 def view_deals(turn: Any, deals: int, seed: int) -> list[tuple[int, ...]]:
     """``deals`` deals of the hidden cards as four hand masks (the seat's own hand kept),
-    uniform among those consistent with the seat's view; ``State.determinize`` adds any the
-    compiled sampler gave up on."""
-    view = turn.view
-    mine = sum(1 << c for c in view.hand)
-    unseen = sum(1 << c for c in range(NUM_CARDS) if view.played_by[c] < 0) & ~mine
-    forbidden, needs = constraints(view, turn.rules)
-    sizes = [HAND_SIZE - sum(1 for b in view.played_by if b == p) for p in range(PLAYERS)]
-    hands = []  # sample_deals keeps what is not hidden: a placeholder of each seat's size
-    rest = [c for c in range(NUM_CARDS) if unseen >> c & 1]
-    for p in range(PLAYERS):
-        if p == view.seat:
-            hands.append(mine)
-        else:
-            hands.append(sum(1 << c for c in rest[: sizes[p]]))
-            rest = rest[sizes[p] :]
-    found = sample_deals(hands, unseen, forbidden, needs, deals, seed)
-    while len(found) < deals:
-        dealt = turn.sample_state()
-        found.append(tuple(sum(1 << c for c in h) for h in dealt.hands))
-    return found
+    uniform among those consistent with the seat's view (``core.tricks.view_deals``)."""
+    forbidden, needs = constraints(turn.view, turn.rules)
+
+    def sample(hands: list[int], unseen: int) -> list[tuple[int, ...]]:
+        return sample_deals(hands, unseen, forbidden, needs, deals, seed)
+
+    return tricks.view_deals(turn, PLAYERS, HAND_SIZE, deals, sample)
 
 
 def move_values(
