@@ -269,3 +269,13 @@ def view_deals(
         dealt = turn.sample_state()
         found.append(tuple(sum(1 << c for c in h) for h in dealt.hands))
     return found
+
+
+def plays_so_far(view: Any) -> list[tuple[int, tuple[int, ...]]]:
+    """``(leader, cards in play order)`` of every trick of the hand a trick-taking view shows
+    (its finished ``tricks``, then the ``trick`` being played): what the voids and refusals
+    of the PIMC plug-ins' constraints are read from."""
+    plays = [(lead, cards) for lead, cards, _ in view.tricks]
+    if view.trick:
+        plays.append((view.trick[0][0], tuple(card for _, card in view.trick)))
+    return plays

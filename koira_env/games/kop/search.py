@@ -84,10 +84,7 @@ def constraints(view: KopView) -> tuple[list[int], dict[int, int]]:
     black queens, and the higher jacks a jack call skipped): ``{card: seat}``. The engine's
     ``State._forbidden`` and ``State._required``, from the view."""
     forbidden = [0] * PLAYERS
-    plays = [(lead, cards) for lead, cards, _ in view.tricks]
-    if view.trick:
-        plays.append((view.trick[0][0], tuple(card for _, card in view.trick)))
-    for lead, cards in plays:
+    for lead, cards in tricks.plays_so_far(view):
         led = SUIT_OF[cards[0]]
         best = cards[0]
         for i in range(1, len(cards)):

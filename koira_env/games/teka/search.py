@@ -65,10 +65,7 @@ def constraints(view: TekaView, rules: Any) -> tuple[list[int], list[tuple[int, 
     seat that has shown none when a hand without one is redealt, a trump for the declarer
     before its first lead)."""
     forbidden = [0] * PLAYERS
-    plays = [(lead, cards) for lead, cards, _ in view.tricks]
-    if view.trick:
-        plays.append((view.trick[0][0], tuple(card for _, card in view.trick)))
-    for lead, cards in plays:
+    for lead, cards in tricks.plays_so_far(view):
         led = SUIT_OF[cards[0]]
         p = lead
         for card in cards[1:]:
