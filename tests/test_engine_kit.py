@@ -94,3 +94,28 @@ def test_a_game_of_hands_cut_off_at_max_hands_ends_truncated_with_its_scores(gam
     assert state.legal_actions() == []
     with pytest.raises(IllegalActionError, match="the game is over"):
         state.apply(0)
+
+
+@pytest.mark.parametrize("game_id", ["koira", "red7"])
+def test_a_compiled_engine_refuses_a_bad_seat_buffer_or_state_and_writes_nothing(game_id):
+    """``core/_engine.pyx``'s ``CompiledEngine``, shared by the compiled cores: the seat is one
+    of the table, ``observe_into`` needs a row of ``size`` floats, and a state of another
+    table (or not a state at all) is refused; a refused call leaves the buffer as it was."""
+    from koira_env.registry import make_game
+
+    game = make_game(game_id, 4)
+    engine = game.compiled
+    state = game.new_state(seed=1)
+    out = np.full(engine.size, 7.0, dtype=np.float32)
+    with pytest.raises(ValueError, match=r"seat must be in 0\.\.3, got 4"):
+        engine.observe_into(state, 4, out)
+    with pytest.raises(ValueError, match=f"out must hold {engine.size} floats"):
+        engine.observe_into(state, 0, np.zeros(engine.size + 1, dtype=np.float32))
+    with pytest.raises(ValueError):
+        engine.observe_into(make_game(game_id, 3).new_state(seed=1), 0, out)
+    with pytest.raises(TypeError):
+        engine.observe_into(object(), 0, out)
+    assert (out == 7.0).all()
+    engine.observe_into(state, 2, out)
+    assert np.array_equal(out, engine.observation(state, 2))
+    assert engine.action_mask(state.legal_actions()).sum() == len(state.legal_actions())
