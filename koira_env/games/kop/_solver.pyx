@@ -140,6 +140,7 @@ cdef inline int state_after(int queens, int winner) noexcept nogil:
 
 
 include "../../core/_tricks.pxi"
+include "../../core/_deals.pxi"
 
 
 cdef void _setup() except *:

@@ -183,6 +183,7 @@ cdef inline int state_after(int state, int winner) noexcept nogil:
 
 
 include "../../core/_tricks.pxi"
+include "../../core/_deals.pxi"
 
 
 cdef int _s
