@@ -149,14 +149,14 @@ def run(
     out = Path(out)
     deals = deals or (5 if quick else 1200)
     make_agent(field)  # an unknown bot fails here, before any deal is played
+    table = lineups(field)
     config = {"format": FORMAT, "seed": seed, "deals": deals, "rules": list(RULES)}
-    config["lineups"] = [list(x) for x in lineups(field)]
+    config["lineups"] = [list(x) for x in table]
     tasks = [(f"{r}/{d}", (seed, d, r, field)) for r in RULES for d in range(deals)]
     rows = run_tasks(
         out, config, tasks, play_deal, workers, max_tasks, progress, "war deals", backend
     )
     result = {"config": config, "complete": len(rows) == len(tasks)}
-    table = lineups(field)
     result["rules"] = {
         r: summarize([x for x in rows if x["key"].startswith(r + "/")], table) for r in RULES
     }
