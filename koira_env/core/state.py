@@ -94,7 +94,10 @@ class EngineState:
         """Play ``action`` for ``current``; ``IllegalActionError`` (nothing changes) if it is
         not legal, a finished game included."""
         if type(action) is not int:  # 13.0 == 13: a float would pass the check below
-            action = as_action(action)
+            try:
+                action = as_action(action)
+            except IllegalActionError:
+                raise IllegalActionError(self._illegal(action)) from None
         legal = self.cached_legal
         if legal is None:
             legal = self.cached_legal = self._legal()
@@ -113,8 +116,8 @@ class EngineState:
         legal = ", ".join(f"{a} ({name(a)})" for a in sorted(self.legal_actions()))
         try:
             what = f"{action} ({name(action)})"
-        except ValueError:  # out of range, or not an integer (IllegalActionError)
-            what = repr(action)
+        except ValueError as error:  # out of range, or not an integer (IllegalActionError)
+            what = f"{action!r} ({error})"
         return f"illegal action {what} for player_{self.current}; legal actions: {legal}"
 
     def _event(self, kind: str, **data: Any) -> None:

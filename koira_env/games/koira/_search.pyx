@@ -138,7 +138,7 @@ cdef void returns_into(State s, double* out) noexcept:
     cdef int p, place
     for p in range(n):
         out[p] = 0.0
-    if d.phase != GAME_OVER or d.truncated:
+    if d.phase != GAME_OVER or d.h.truncated:
         return
     if not s.opt.reward_placement:
         for p in range(n):
@@ -171,9 +171,9 @@ cdef class KoiraSearch(Search):
         place_hidden(&self.s.d, &self.root, &self.hidden, shuffled, self.s.opt.n)
 
     cdef int legal(self, short* out, int* mover) noexcept:
-        if self.s.d.is_terminal:
+        if self.s.d.h.is_terminal:
             return 0
-        mover[0] = self.s.d.current
+        mover[0] = self.s.d.h.current
         return self.s.legal_into(out)
 
     cdef int play(self, int action) except -1:
@@ -184,7 +184,7 @@ cdef class KoiraSearch(Search):
         cdef State s = self.s
         cdef short legal[MAX_LEGAL]
         cdef int count
-        while not s.d.is_terminal:
+        while not s.d.h.is_terminal:
             count = s.legal_into(legal)
             if self.random_rollout:
                 s.apply_legal(legal[below(rng, count)])
@@ -231,6 +231,6 @@ def action_values(State state, int seat, int playouts, uint64_t seed):
     ``playouts`` times, deal the cards ``seat`` cannot see afresh, play the action and finish
     the game with the dumper in every seat. Every action sees the same deals (common random
     numbers), so their differences are not noise from the deals. ``agents/flat.py``."""
-    if state.d.is_terminal or state.d.current != seat:
+    if state.d.h.is_terminal or state.d.h.current != seat:
         raise ValueError(f"player_{seat} is not to act")
     return KoiraSearch(state, seat).values(playouts, seed, False)

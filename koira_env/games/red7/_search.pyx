@@ -89,7 +89,7 @@ cdef void returns_into(State s, double* out) noexcept:
     cdef int p, rank
     for p in range(n):
         out[p] = 0.0
-    if not d.is_terminal or d.truncated:
+    if not d.h.is_terminal or d.h.truncated:
         return
     if s.opt.elimination:
         out[d.winner] = 1.0
@@ -114,7 +114,7 @@ cdef int check(State state, int seat) except -1:
     """The search reads one round of the game in progress, with ``seat`` to act."""
     if state.opt.points:
         raise ValueError("search plays one round: a points game deals rounds it cannot know")
-    if state.d.is_terminal or state.d.current != seat:
+    if state.d.h.is_terminal or state.d.h.current != seat:
         raise ValueError(f"player_{seat} is not to act")
     return 0
 
@@ -141,9 +141,9 @@ cdef class Red7Search(Search):
         place_hidden(&self.s.d, &self.root, &self.hidden, shuffled, self.s.opt.n, self.seat)
 
     cdef int legal(self, short* out, int* mover) noexcept:
-        if self.s.d.is_terminal:
+        if self.s.d.h.is_terminal:
             return 0
-        mover[0] = self.s.d.current
+        mover[0] = self.s.d.h.current
         return self.s.legal_into(out)
 
     cdef int play(self, int action) except -1:
@@ -154,7 +154,7 @@ cdef class Red7Search(Search):
         cdef State s = self.s
         cdef short legal[MAX_LEGAL]
         cdef int count
-        while not s.d.is_terminal:
+        while not s.d.h.is_terminal:
             count = s.legal_into(legal)
             if self.random_rollout:
                 s.apply_legal(legal[below(rng, count)])
