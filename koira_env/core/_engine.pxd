@@ -8,8 +8,9 @@
 # protocol reads of any game). Each core's ``State`` subclasses ``CompiledState``, points
 # ``head`` at its ``Data`` and sets ``data_size`` in ``__cinit__``, and writes its rules:
 # ``legal_into``, ``apply_c`` (the legality check), ``apply_legal``, ``clone_c`` (starting
-# from ``copy_into``) and ``_bind``; the protocol's attributes, ``legal_actions``, ``apply``,
-# ``clone``, pickling and the wording of an illegal action are the base's.
+# from ``copy_into``), and ``_bind`` (after the base's, it keeps what it reads of the engine);
+# the protocol's attributes, ``legal_actions``, ``apply``, ``clone``, pickling and the wording
+# of an illegal action are the base's. ``engine_type`` (a class attribute) is the core's Engine.
 #
 #     from koira_env.core._engine cimport CompiledEngine, CompiledState, Header
 
@@ -37,7 +38,7 @@ ctypedef struct Header:
 cdef class CompiledState:
     cdef Header* head  # the first member of the core's Data
     cdef Py_ssize_t data_size  # sizeof(Data): a clone or a pickle copies it whole
-    cdef int num_actions  # action ids are 0 .. num_actions - 1 (set by _bind)
+    cdef CompiledEngine engine  # the rule set (the core's Engine: the core casts it)
     cdef readonly object game
     cdef public object deck
     cdef public object seed

@@ -90,15 +90,18 @@ cdef class CompiledState:
         raise NotImplementedError
 
     cdef void _bind(self, game) except *:
-        """Attach ``game``'s engine (its rules as C values) and set ``num_actions``."""
-        raise NotImplementedError
+        """Attach ``game`` and its engine: the one it compiled, or one of ``engine_type`` for
+        its rules (the core's ``_bind`` then keeps what it reads of the engine)."""
+        engine = getattr(game, "compiled", None)
+        self.engine = engine if engine is not None else self.engine_type(game.rules)
+        self.game = game
 
     # ------------------------------------------------------------------ the mechanism
     cdef int copy_into(self, CompiledState c) except -1:
-        """The protocol's part of ``clone_c``: the data whole, the game, deck and seed shared
-        (a list deck copied), the history and log copied."""
+        """The protocol's part of ``clone_c``: the data whole, the engine, game, deck and seed
+        shared (a list deck copied), the history and log copied."""
         memcpy(c.head, self.head, self.data_size)
-        c.num_actions = self.num_actions
+        c.engine = self.engine
         c.game = self.game
         c.deck = self.deck[:]
         c.seed = self.seed
@@ -137,7 +140,7 @@ cdef class CompiledState:
             except IllegalActionError:
                 raise IllegalActionError(self._illegal(action)) from None
         value = PyLong_AsLongAndOverflow(action, &overflow)
-        if overflow or not 0 <= value < self.num_actions:
+        if overflow or not 0 <= value < self.engine.num_actions:
             raise IllegalActionError(self._illegal(action))
         self.apply_c(<int>value)
 

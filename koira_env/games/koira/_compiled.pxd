@@ -10,7 +10,7 @@
 #     cdef State twin = state.clone_c()           # a deep copy: one struct copy + list copies
 #     write_observation(state, seat, row_ptr)     # engine.size floats, zeroed then written
 #     find_hidden(&state.d, seat, &hidden)        # the cards seat cannot see (core/_hidden.pxd)
-#     place_hidden(&out, &state.d, &hidden, shuffled, n)  # a deal of them, as determinize's
+#     place_hidden(&out, &state.d, &hidden, shuffled, n, seat)  # a deal of them, as determinize's
 
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
@@ -129,15 +129,13 @@ ctypedef struct Data:
 
 
 cdef class Engine(CompiledEngine):
-    cdef Options opt
-    cdef Layout layout
+    cdef Options opt  # the observation's offsets are per table size (LAYOUTS in _compiled.pyx)
 
 
 cdef class State(CompiledState):
-    # the interface for other compiled modules is CompiledState's (core/_engine.pxd)
+    # other compiled modules call CompiledState's interface (core/_engine.pxd) and read ``d``
     cdef Data d
-    cdef Engine engine
-    cdef const Options* opt
+    cdef const Options* opt  # the engine's (CompiledState.engine)
     cdef readonly object rules
 
     cdef State clone_c(self)
@@ -180,5 +178,5 @@ cdef class State(CompiledState):
 cdef void write_observation(State state, int seat, float* out) noexcept
 cdef void find_hidden(const Data* d, int seat, Hidden* h) noexcept
 cdef void place_hidden(
-    Data* out, const Data* root, const Hidden* h, const uint8_t* shuffled, int n
+    Data* out, const Data* root, const Hidden* h, const uint8_t* shuffled, int n, int seat
 ) noexcept

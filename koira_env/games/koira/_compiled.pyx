@@ -213,8 +213,7 @@ cdef class Engine:
         o.sequences_from_two = rules.sequences_from_two
         o.trump_ends_trick = rules.trump_ends_trick
         o.reward_placement = rules.reward == "placement"
-        self.layout = LAYOUTS[o.n]
-        self.size = self.layout.size
+        self.size = LAYOUTS[o.n].size
 
     def __reduce__(self):
         return Engine, (self.rules,)
@@ -336,10 +335,11 @@ cdef void find_hidden(const Data* d, int seat, Hidden* h) noexcept:
 
 
 cdef void place_hidden(
-    Data* out, const Data* root, const Hidden* h, const uint8_t* shuffled, int n
+    Data* out, const Data* root, const Hidden* h, const uint8_t* shuffled, int n, int seat
 ) noexcept:
     """``root`` with hidden card ``shuffled[i]`` where ``h.cards[i]`` was (its location and its
-    place in hand), as engine.State.determinize places its shuffle."""
+    place in hand), as engine.State.determinize places its shuffle. ``seat`` (whose deal it
+    is) is the cores' common signature: Koira's locations alone say where each card goes."""
     cdef int new_for[NUM_CARDS]  # the card now in old's place
     cdef int i, p, old, new
     cdef uint64_t old_hand
@@ -430,19 +430,17 @@ cdef class State:
         d.led_suit = -1
         self._start_trick(0)
 
+    engine_type = Engine
+
     cdef void _bind(self, game) except *:
-        engine = getattr(game, "compiled", None)
-        self.engine = engine if engine is not None else Engine(game.rules)
-        self.opt = &self.engine.opt
-        self.num_actions = self.engine.num_actions
-        self.game = game
+        CompiledState._bind(self, game)
+        self.opt = &(<Engine>self.engine).opt
         self.rules = game.rules
 
     cdef State clone_c(self):
         """engine.State.clone: a deep copy that shares only immutable parts."""
         cdef State c = State.__new__(State)
         self.copy_into(c)
-        c.engine = self.engine
         c.opt = self.opt
         c.rules = self.rules
         return c
@@ -544,7 +542,7 @@ cdef class State:
         shuffled = hidden_list(&h)
         rng.shuffle(shuffled)
         copy_order(&h, shuffled, order)
-        place_hidden(&s.d, &self.d, &h, order, self.opt.n)
+        place_hidden(&s.d, &self.d, &h, order, self.opt.n, seat)
         return s
 
     @property

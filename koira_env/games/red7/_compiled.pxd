@@ -100,8 +100,7 @@ cdef class Engine(CompiledEngine):
 cdef class State(CompiledState):
     # the interface for other compiled modules is CompiledState's (core/_engine.pxd)
     cdef Data d
-    cdef Engine engine
-    cdef const Options* opt
+    cdef const Options* opt  # the engine's (CompiledState.engine)
     cdef readonly object result  # the Outcome, built once by outcome()
 
     cdef State clone_c(self)

@@ -343,7 +343,7 @@ cdef void write_observation(State state, int seat, float* out) noexcept:
     float32 product of its count and the field's float32 scale, as the reference's tables
     (``uint8 * float32 scale``) hold it."""
     cdef Data* d = &state.d
-    cdef const Layout* lay = &state.engine.layout
+    cdef const Layout* lay = &(<Engine>state.engine).layout
     cdef int n = state.opt.n
     cdef const int* block = lay.card_block[seat]
     cdef int c, b, r, i, p, value
@@ -465,12 +465,11 @@ cdef class State:
         d.winner = -1
         self._deal()
 
+    engine_type = Engine
+
     cdef void _bind(self, game) except *:
-        engine = getattr(game, "compiled", None)
-        self.engine = engine if engine is not None else Engine(game.rules)
-        self.opt = &self.engine.opt
-        self.num_actions = NUM_ACTIONS
-        self.game = game
+        CompiledState._bind(self, game)
+        self.opt = &(<Engine>self.engine).opt
 
     cdef int _deal(self) except -1:
         """engine.State._deal: deal round ``round`` from its deck, leaving out the cards
@@ -540,7 +539,6 @@ cdef class State:
         """engine.State.clone: a deep copy that shares only immutable parts."""
         cdef State c = State.__new__(State)
         self.copy_into(c)
-        c.engine = self.engine
         c.opt = self.opt
         c.result = self.result
         return c
