@@ -5,14 +5,12 @@
 writes)."""
 
 cimport numpy as cnp
-from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.long cimport PyLong_FromLong
-from cpython.ref cimport Py_INCREF
 from libc.string cimport memcpy
 
+from koira_env.core._lists cimport int_list
 from koira_env.core._mask cimport legal_mask
 
-from .game import IllegalActionError, as_action
+from .game import IllegalActionError
 from .state import EngineState
 
 cnp.import_array()
@@ -120,14 +118,7 @@ cdef class CompiledState:
     def legal_actions(self):
         """Legal action ids for ``current`` in increasing order (empty once the game is over)."""
         cdef short buf[LEGAL_BUFFER]
-        cdef int count = self.legal_into(buf)
-        cdef list legal = PyList_New(count)
-        cdef int i
-        for i in range(count):
-            action = PyLong_FromLong(buf[i])
-            Py_INCREF(action)  # PyList_SET_ITEM steals the reference Cython still holds
-            PyList_SET_ITEM(legal, i, action)
-        return legal
+        return int_list(buf, self.legal_into(buf))
 
     def apply(self, action):
         """Play ``action`` for ``current``: integers only (numpy's too); ``IllegalActionError``
@@ -135,10 +126,7 @@ cdef class CompiledState:
         cdef int overflow = 0
         cdef long value
         if type(action) is not int:  # 13.0 == 13: a float would pass the checks below
-            try:
-                action = as_action(action)
-            except IllegalActionError:
-                raise IllegalActionError(self._illegal(action)) from None
+            action = EngineState._integer(self, action)
         value = PyLong_AsLongAndOverflow(action, &overflow)
         if overflow or not 0 <= value < self.engine.num_actions:
             raise IllegalActionError(self._illegal(action))

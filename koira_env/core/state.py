@@ -94,10 +94,7 @@ class EngineState:
         """Play ``action`` for ``current``; ``IllegalActionError`` (nothing changes) if it is
         not legal, a finished game included."""
         if type(action) is not int:  # 13.0 == 13: a float would pass the check below
-            try:
-                action = as_action(action)
-            except IllegalActionError:
-                raise IllegalActionError(self._illegal(action)) from None
+            action = self._integer(action)
         legal = self.cached_legal
         if legal is None:
             legal = self.cached_legal = self._legal()
@@ -107,6 +104,14 @@ class EngineState:
         self.history.append(action)
         self.actions_taken += 1
         self._act(action)
+
+    def _integer(self, action: Any) -> int:
+        """``action`` as a plain int (numpy's integers too), or ``IllegalActionError`` worded
+        by ``_illegal`` (the compiled cores call it too)."""
+        try:
+            return as_action(action)
+        except IllegalActionError:
+            raise IllegalActionError(self._illegal(action)) from None
 
     def _illegal(self, action: Any) -> str:
         """The one wording of an illegal action (the compiled cores call it too)."""

@@ -29,12 +29,10 @@ cimport cython
 cimport numpy as cnp
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint64_t
 from libc.string cimport memcpy, memset
-from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.long cimport PyLong_FromLong
-from cpython.ref cimport Py_INCREF
 
 from koira_env.core._bits cimport cards_of, highest, lowest, popcount
 from koira_env.core._hidden cimport MAX_HIDDEN, copy_order, hidden_list, hide
+from koira_env.core._lists cimport int_list
 from koira_env.core._mask cimport legal_mask
 
 from ...core.deck import hand_deck
@@ -374,16 +372,6 @@ cdef void write_observation(State state, int seat, float* out) noexcept:
 
 
 # ============================================================================ helpers
-cdef list int_list(const uint8_t* values, int count):
-    cdef list result = PyList_New(count)
-    cdef int i
-    for i in range(count):
-        item = PyLong_FromLong(values[i])
-        Py_INCREF(item)  # PyList_SET_ITEM steals the reference Cython still holds
-        PyList_SET_ITEM(result, i, item)
-    return result
-
-
 cdef list mask_list(uint64_t mask):
     cdef uint8_t cards[NUM_CARDS]
     return int_list(cards, cards_of(mask, cards))
