@@ -137,6 +137,10 @@ cdef class CompiledState:
 
     # ------------------------------------------------------------------ the protocol's fields
     @property
+    def n(self):
+        return self.engine.players
+
+    @property
     def is_terminal(self):
         return self.head.is_terminal
 

@@ -1244,10 +1244,6 @@ cdef class State:
     # loops). Those that tests and tools assign to set up positions have setters; a list read
     # from the state is a copy, so assign the whole attribute (``s.hands = [...]``).
     @property
-    def n(self):
-        return self.opt.n
-
-    @property
     def max_actions(self):
         return self.opt.max_actions
 

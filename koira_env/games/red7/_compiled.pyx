@@ -894,10 +894,6 @@ cdef class State:
     # engine.State's attributes, built on each read (for tools, bots and tests: not for hot
     # loops); a list read from the state is a copy.
     @property
-    def n(self):
-        return self.opt.n
-
-    @property
     def over(self):
         return self.d.h.is_terminal
 
