@@ -119,3 +119,50 @@ def test_a_compiled_engine_refuses_a_bad_seat_buffer_or_state_and_writes_nothing
     engine.observe_into(state, 2, out)
     assert np.array_equal(out, engine.observation(state, 2))
     assert engine.action_mask(state.legal_actions()).sum() == len(state.legal_actions())
+
+
+@pytest.mark.parametrize("game_id", ["koira", "red7"])
+def test_a_compiled_state_keeps_the_protocol_header_through_clones_and_pickles(game_id):
+    """``core/_engine.pyx``'s ``CompiledState``: the protocol's fields are read from the core's
+    ``Data`` header, so a clone, a pickle and the search's copies all see the same turn; a
+    pickle of another layout is refused by name."""
+    import pickle
+
+    from koira_env.core._engine import _restore
+
+    from koira_env.registry import make_game
+
+    game = make_game(game_id, 4)
+    state = game.new_state(seed=3)
+    for _ in range(3):
+        state.apply(state.legal_actions()[-1])
+    header = (state.current, state.actions_taken, state.is_terminal, state.truncated)
+    for copy in (state.clone(), pickle.loads(pickle.dumps(state))):
+        assert (copy.current, copy.actions_taken, copy.is_terminal, copy.truncated) == header
+        assert copy.legal_actions() == state.legal_actions() and copy.history == state.history
+        copy.apply(copy.legal_actions()[0])
+        assert copy.actions_taken == state.actions_taken + 1  # the copy has its own data
+    _, (cls, *args) = state.__reduce__()
+    args[1] = args[1][:-1]  # the data of another build
+    with pytest.raises(
+        ValueError, match=rf"pickled .*{game_id}._compiled.State from another build"
+    ):
+        _restore(cls, *args)
+
+
+@pytest.mark.parametrize("game_id", ["koira", "red7"])
+def test_the_compiled_searches_refuse_a_seat_not_to_act(game_id):
+    """``core/_search.pxi``, both cores' search: a search starts from its seat's turn."""
+    from importlib import import_module
+
+    from koira_env.registry import make_game
+
+    search = import_module(f"koira_env.games.{game_id}._search")
+    state = make_game(game_id, 4).new_state(seed=3)
+    other = (state.current + 1) % 4
+    with pytest.raises(ValueError, match=f"player_{other} is not to act"):
+        search.search(state, other, 10, 0.7, False, 1)
+    with pytest.raises(ValueError, match=f"player_{other} is not to act"):
+        search.action_values(state, other, 10, 1)
+    visits = search.search(state, state.current, 30, 0.7, False, 1)
+    assert sum(visits.values()) == 30 and set(visits) <= set(state.legal_actions())

@@ -254,8 +254,10 @@ def test_non_integer_actions_change_nothing(game_id):
     legal = state.legal_actions()[0]
     seats = range(raw.unwrapped.game.num_players)
     before = (list(state.history), raw.agent_selection, [state.view(s) for s in seats])
-    for bad in (float(legal), np.float32(legal), str(legal), None, True):
-        with pytest.raises(IllegalActionError):
+    for bad in (float(legal), np.float32(legal), str(legal), None, True, False):
+        # one wording in every engine: the illegal action, why, whose turn, the legal ones
+        words = rf"illegal action {re.escape(repr(bad))} \(an action must be an integer, got "
+        with pytest.raises(IllegalActionError, match=words + r".*legal actions: "):
             raw.step(bad)
         assert (list(state.history), raw.agent_selection, [state.view(s) for s in seats]) == before
     for bad in (-1, raw.unwrapped.game.num_actions):
@@ -268,6 +270,8 @@ def test_non_integer_actions_change_nothing(game_id):
     protected.reset(seed=1)
     with pytest.raises(AssertionError, match="action space"):
         protected.step(float(legal))
+    with pytest.raises(AssertionError, match="action space"):
+        protected.step(True)  # not action 1, whether or not 1 is legal
     assert protected.unwrapped.state_object.history == []
 
 

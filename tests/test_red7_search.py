@@ -199,17 +199,15 @@ def turn_of(state: Any, seed: int) -> Turn:
 
 def test_the_agents_use_the_compiled_loops_and_fall_back_to_the_references() -> None:
     state = decisions(4, 1, seed=3)[0]
-    assert bots.compiled_flat(turn_of(state, 1), 10, 7) == compiled_values(
-        state, state.current, 10, 7
-    )
-    assert bots.compiled_search(turn_of(state, 1), 50, 0.7, False, 7, None) == search(
+    assert bots.FLAT(turn_of(state, 1), 10, 7) == compiled_values(state, state.current, 10, 7)
+    assert bots.SEARCH(turn_of(state, 1), 50, 0.7, False, 7, None) == search(
         state, state.current, 50, 0.7, False, 7
     )
     python = make_game(4, engine="python").new_state(seed=state.seed)
     points = make_game(4, scoring="points").new_state(seed=3)
     for other in (python, points):
-        assert bots.compiled_flat(turn_of(other, 1), 10, 7) is None
-        assert bots.compiled_search(turn_of(other, 1), 10, 0.7, False, 7, None) is None
+        assert bots.FLAT(turn_of(other, 1), 10, 7) is None
+        assert bots.SEARCH(turn_of(other, 1), 10, 0.7, False, 7, None) is None
         values = FlatAgent(4).values(turn_of(other, 1))  # the reference loop runs
         assert [a for a, _ in values] == other.legal_actions()
         assert sum(ISMCTSAgent(20).search(turn_of(other, 1)).values()) == 20

@@ -1,9 +1,18 @@
-# The compiled game cores' engines share their Python face, written once here: an engine
-# holds one rule set as C values and writes observations. Each core's ``Engine`` subclasses
-# ``CompiledEngine``, sets ``players`` and writes only ``write``: check that the state is
-# the engine's, then write the observation (the seat is checked already).
+# The compiled game cores share their Python face, written once here.
 #
-#     from koira_env.core._engine cimport CompiledEngine
+# An engine holds one rule set as C values and writes observations. Each core's ``Engine``
+# subclasses ``CompiledEngine``, sets ``players`` and writes only ``write``: check that the
+# state is the engine's, then write the observation (the seat is checked already).
+#
+# A state is one C struct, the core's ``Data``, whose first member is a ``Header`` (what the
+# protocol reads of any game). Each core's ``State`` subclasses ``CompiledState``, points
+# ``head`` at its ``Data`` and sets ``data_size`` in ``__cinit__``, and writes its rules:
+# ``legal_into``, ``apply_c`` (the legality check), ``apply_legal``, ``clone_c`` (starting
+# from ``copy_into``), and ``_bind`` (after the base's, it keeps what it reads of the engine);
+# the protocol's attributes, ``legal_actions``, ``apply``, ``clone``, pickling and the wording
+# of an illegal action are the base's. ``engine_type`` (a class attribute) is the core's Engine.
+#
+#     from koira_env.core._engine cimport CompiledEngine, CompiledState, Header
 
 
 cdef class CompiledEngine:
@@ -13,3 +22,34 @@ cdef class CompiledEngine:
     cdef int players  # the table's size: the seats observed
     cdef int write(self, object state, int seat, float* out) except -1
     cdef int seat_of_table(self, int seat) except -1
+
+
+cdef enum:
+    LEGAL_BUFFER = 512  # legal actions at the most in any compiled core (its MAX_LEGAL)
+
+
+ctypedef struct Header:
+    int current
+    int actions_taken
+    bint truncated
+    bint is_terminal
+
+
+cdef class CompiledState:
+    cdef Header* head  # the first member of the core's Data
+    cdef Py_ssize_t data_size  # sizeof(Data): a clone or a pickle copies it whole
+    cdef CompiledEngine engine  # the rule set (the core's Engine: the core casts it)
+    cdef readonly object game
+    cdef public object deck
+    cdef public object seed
+    cdef public object history  # a list; None in search copies (apply_legal keeps none)
+    cdef public object log
+
+    # the core's part
+    cdef int legal_into(self, short* out) noexcept
+    cdef int apply_c(self, int action) except -1
+    cdef int apply_legal(self, int action) except -1
+    cdef CompiledState clone_c(self)
+    cdef void _bind(self, game) except *
+    # the mechanism
+    cdef int copy_into(self, CompiledState c) except -1

@@ -1,11 +1,17 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False, embedsignature=True
 # cython: binding=False
-"""The base of the compiled cores' engines (``_engine.pxd`` says what a core writes)."""
+"""The bases of the compiled cores' engines and states (``_engine.pxd`` says what a core
+writes)."""
 
 cimport numpy as cnp
+from libc.string cimport memcpy
 
+from koira_env.core._lists cimport int_list
 from koira_env.core._mask cimport legal_mask
+
+from .game import IllegalActionError
+from .state import EngineState
 
 cnp.import_array()
 
@@ -42,3 +48,110 @@ cdef class CompiledEngine:
     def action_mask(self, legal):
         """A fresh int8 vector with 1 at each legal action id."""
         return legal_mask(legal, self.num_actions)
+
+
+cdef extern from "Python.h":
+    long PyLong_AsLongAndOverflow(object value, int* overflow) except? -1
+
+
+def _restore(cls, game, bytes data, deck, seed, history, log):
+    """Unpickle a compiled state (``CompiledState.__reduce__``)."""
+    cdef CompiledState state = cls.__new__(cls)
+    if len(data) != state.data_size:
+        raise ValueError(f"pickled {cls.__module__}.State from another build of the core")
+    state._bind(game)
+    memcpy(state.head, <char*>data, state.data_size)
+    state.deck, state.seed, state.history, state.log = deck, seed, history, log
+    return state
+
+
+cdef class CompiledState:
+    """A game in progress on a compiled core: the protocol's face, written once."""
+
+    # ------------------------------------------------------------------ the core's part
+    cdef int legal_into(self, short* out) noexcept:
+        """The legal actions into ``out`` (``LEGAL_BUFFER`` holds them), increasing as
+        ``legal_actions``; returns how many."""
+        return 0
+
+    cdef int apply_c(self, int action) except -1:
+        """Play ``action``, or ``IllegalActionError`` (nothing changes) if it is not legal."""
+        raise NotImplementedError
+
+    cdef int apply_legal(self, int action) except -1:
+        """``apply_c`` without the check, for an action ``legal_into`` gave (search copies keep
+        no history: ``history`` None)."""
+        raise NotImplementedError
+
+    cdef CompiledState clone_c(self):
+        """A deep copy that shares only immutable parts (``copy_into`` does the protocol's)."""
+        raise NotImplementedError
+
+    cdef void _bind(self, game) except *:
+        """Attach ``game`` and its engine: the one it compiled, or one of ``engine_type`` for
+        its rules (the core's ``_bind`` then keeps what it reads of the engine)."""
+        engine = getattr(game, "compiled", None)
+        self.engine = engine if engine is not None else self.engine_type(game.rules)
+        self.game = game
+
+    # ------------------------------------------------------------------ the mechanism
+    cdef int copy_into(self, CompiledState c) except -1:
+        """The protocol's part of ``clone_c``: the data whole, the engine, game, deck and seed
+        shared (a list deck copied), the history and log copied."""
+        memcpy(c.head, self.head, self.data_size)
+        c.engine = self.engine
+        c.game = self.game
+        c.deck = self.deck[:]
+        c.seed = self.seed
+        c.history = self.history[:]
+        c.log = None if self.log is None else list(self.log)
+        return 0
+
+    def clone(self):
+        """A deep copy that shares only immutable parts (the rules); cheap enough for search."""
+        return self.clone_c()
+
+    def __reduce__(self):
+        data = (<char*>self.head)[:self.data_size]
+        return _restore, (type(self), self.game, data, self.deck, self.seed, self.history, self.log)
+
+    def legal_actions(self):
+        """Legal action ids for ``current`` in increasing order (empty once the game is over)."""
+        cdef short buf[LEGAL_BUFFER]
+        return int_list(buf, self.legal_into(buf))
+
+    def apply(self, action):
+        """Play ``action`` for ``current``: integers only (numpy's too); ``IllegalActionError``
+        (nothing changes) if it is not legal, a finished game included."""
+        cdef int overflow = 0
+        cdef long value
+        if type(action) is not int:  # 13.0 == 13: a float would pass the checks below
+            action = EngineState._integer(self, action)
+        value = PyLong_AsLongAndOverflow(action, &overflow)
+        if overflow or not 0 <= value < self.engine.num_actions:
+            raise IllegalActionError(self._illegal(action))
+        self.apply_c(<int>value)
+
+    def _illegal(self, action):
+        return EngineState._illegal(self, action)
+
+    # ------------------------------------------------------------------ the protocol's fields
+    @property
+    def n(self):
+        return self.engine.players
+
+    @property
+    def is_terminal(self):
+        return self.head.is_terminal
+
+    @property
+    def truncated(self):
+        return self.head.truncated
+
+    @property
+    def actions_taken(self):
+        return self.head.actions_taken
+
+    @property
+    def current(self):
+        return self.head.current

@@ -21,9 +21,8 @@ C array, for compiled game cores that deal without a Python list.
 
 from libc.stdint cimport uint32_t, uint64_t
 from libc.string cimport memcpy
-from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.long cimport PyLong_FromLong
-from cpython.ref cimport Py_INCREF
+
+from koira_env.core._lists cimport int_list
 
 from hashlib import sha512
 from random import Random
@@ -164,20 +163,13 @@ def shuffled(int size, seed):
     """``range(size)`` shuffled by ``random.Random(seed)`` (``core.game.shuffled``), compiled."""
     cdef int stack[64]
     cdef int* order = stack
-    cdef list result
-    cdef int i
     if size < 0:
         raise ValueError(f"size must be >= 0, got {size}")
     if size > 64:
         buffer = bytearray(size * sizeof(int))
         order = <int*><char*>buffer
     shuffle_into(size, seed, order)
-    result = PyList_New(size)
-    for i in range(size):
-        item = PyLong_FromLong(order[i])
-        Py_INCREF(item)  # PyList_SET_ITEM steals the reference Cython still holds
-        PyList_SET_ITEM(result, i, item)
-    return result
+    return int_list(order, size)
 
 
 def _reference(size, seed):

@@ -42,4 +42,4 @@ cdef class Search:
     cdef void deal(self, Rng* rng) noexcept
     cdef int deal_as(self, shuffled) except -1
     cdef dict visits(self, int iterations, double exploration, uint64_t seed, max_seconds)
-    cdef list values(self, int playouts, uint64_t seed, bint rollout_stream)
+    cdef list values(self, int playouts, uint64_t seed)

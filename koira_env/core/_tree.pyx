@@ -181,18 +181,16 @@ cdef class Search:
             free(child_of)
             free(legal)
 
-    cdef list values(self, int playouts, uint64_t seed, bint rollout_stream):
+    cdef list values(self, int playouts, uint64_t seed):
         """``[(move, mean return of the seat)]`` for each legal move of the root, in legal order:
         ``playouts`` times, deal the hidden cards afresh, play the move and finish the game.
         Every move sees the same deals (common random numbers), so their differences are not
-        noise from the deals. With ``rollout_stream`` the rollouts draw from a second generator,
-        seeded by the deal, so that random rollouts do not move the deals of the next moves;
-        without, the deals' generator (for rollouts that draw nothing)."""
+        noise from the deals; the rollouts draw from a second generator, seeded by the deal,
+        so that random rollouts do not move the deals of the next moves."""
         cdef short* moves = <short*>malloc(self.max_legal * sizeof(short))
         cdef double returns[MAX_SEATS]
         cdef double total
         cdef Rng rollouts
-        cdef Rng* rollout_rng = &rollouts if rollout_stream else &self.rng
         cdef int it, i, mover, num_moves
         if playouts < 1:
             free(moves)
@@ -207,10 +205,9 @@ cdef class Search:
                 total = 0.0
                 for it in range(playouts):
                     self.deal(&self.rng)
-                    if rollout_stream:
-                        rollouts.s = next_u64(&self.rng)
+                    rollouts.s = next_u64(&self.rng)
                     self.play(moves[i])
-                    self.finish(rollout_rng, returns)
+                    self.finish(&rollouts, returns)
                     total += returns[self.seat]
                 out.append((moves[i], total / playouts))
             return out

@@ -170,8 +170,12 @@ class CardGameEnv(AECEnv):
             self._was_dead_step(action)  # ValueError unless action is None
             return
         if type(action) is not int:
-            if self.action_spaces[self._agent_selection].contains(action):
-                action = int(action)  # numpy integers: keep records JSON-friendly
+            # numpy integers become ints (records stay JSON-friendly); a bool is no action,
+            # though gymnasium's Discrete takes True for 1
+            if type(action) is not bool and self.action_spaces[self._agent_selection].contains(
+                action
+            ):
+                action = int(action)
             elif self.terminate_illegal:
                 raise AssertionError("action is not in action space")
             # the raw env: the engine rejects non-integers before anything changes

@@ -94,7 +94,7 @@ class EngineState:
         """Play ``action`` for ``current``; ``IllegalActionError`` (nothing changes) if it is
         not legal, a finished game included."""
         if type(action) is not int:  # 13.0 == 13: a float would pass the check below
-            action = as_action(action)
+            action = self._integer(action)
         legal = self.cached_legal
         if legal is None:
             legal = self.cached_legal = self._legal()
@@ -105,6 +105,14 @@ class EngineState:
         self.actions_taken += 1
         self._act(action)
 
+    def _integer(self, action: Any) -> int:
+        """``action`` as a plain int (numpy's integers too), or ``IllegalActionError`` worded
+        by ``_illegal`` (the compiled cores call it too)."""
+        try:
+            return as_action(action)
+        except IllegalActionError:
+            raise IllegalActionError(self._illegal(action)) from None
+
     def _illegal(self, action: Any) -> str:
         """The one wording of an illegal action (the compiled cores call it too)."""
         if self.is_terminal:  # type: ignore[attr-defined]
@@ -113,8 +121,8 @@ class EngineState:
         legal = ", ".join(f"{a} ({name(a)})" for a in sorted(self.legal_actions()))
         try:
             what = f"{action} ({name(action)})"
-        except ValueError:  # out of range, or not an integer (IllegalActionError)
-            what = repr(action)
+        except ValueError as error:  # out of range, or not an integer (IllegalActionError)
+            what = f"{action!r} ({error})"
         return f"illegal action {what} for player_{self.current}; legal actions: {legal}"
 
     def _event(self, kind: str, **data: Any) -> None:

@@ -10,12 +10,12 @@
 #     cdef State twin = state.clone_c()           # a deep copy: one struct copy + list copies
 #     write_observation(state, seat, row_ptr)     # engine.size floats, zeroed then written
 #     find_hidden(&state.d, seat, &hidden)        # the cards seat cannot see (core/_hidden.pxd)
-#     place_hidden(&out, &state.d, &hidden, shuffled, n)  # a deal of them, as determinize's
+#     place_hidden(&out, &state.d, &hidden, shuffled, n, seat)  # a deal of them, as determinize's
 
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
 from koira_env.core._bits cimport cards_of, lowest, popcount  # the suite's bit tricks
-from koira_env.core._engine cimport CompiledEngine
+from koira_env.core._engine cimport CompiledEngine, CompiledState, Header
 from koira_env.core._hidden cimport Hidden
 
 cdef enum:
@@ -85,11 +85,8 @@ ctypedef struct Data:
     # Everything a game in progress holds besides Python objects; copying it is the clone.
     # Hands and won piles are 52-bit card masks; their list order (phase one keeps the order
     # cards arrived in) comes from `stamp`, a per-card arrival counter.
+    Header h  # current, actions_taken, truncated, is_terminal (first: CompiledState.head)
     int phase
-    int current
-    int actions_taken
-    bint truncated
-    bint is_terminal
     bint hands_sorted  # phase two reached: hands read in card order, not arrival order
     uint8_t loc[NUM_CARDS]
     uint8_t pub[NUM_CARDS]
@@ -132,27 +129,16 @@ ctypedef struct Data:
 
 
 cdef class Engine(CompiledEngine):
-    cdef Options opt
-    cdef Layout layout
+    cdef Options opt  # the observation's offsets are per table size (LAYOUTS in _compiled.pyx)
 
 
-cdef class State:
+cdef class State(CompiledState):
+    # other compiled modules call CompiledState's interface (core/_engine.pxd) and read ``d``
     cdef Data d
-    cdef Engine engine
-    cdef const Options* opt
-    cdef readonly object game
+    cdef const Options* opt  # the engine's (CompiledState.engine)
     cdef readonly object rules
-    cdef public object seed
-    cdef public object deck
-    cdef public object history
-    cdef public object log
 
-    # the interface for other compiled modules
-    cdef int legal_into(self, short* out) noexcept
-    cdef int apply_c(self, int action) except -1
-    cdef int apply_legal(self, int action) except -1
     cdef State clone_c(self)
-    cdef void _bind(self, game) except *
 
     # phase one (engine.py State methods of the same names)
     cdef bint _can_risk(self) noexcept
@@ -192,5 +178,5 @@ cdef class State:
 cdef void write_observation(State state, int seat, float* out) noexcept
 cdef void find_hidden(const Data* d, int seat, Hidden* h) noexcept
 cdef void place_hidden(
-    Data* out, const Data* root, const Hidden* h, const uint8_t* shuffled, int n
+    Data* out, const Data* root, const Hidden* h, const uint8_t* shuffled, int n, int seat
 ) noexcept

@@ -34,23 +34,17 @@ Events are logged only when ``state.log`` is a list (``log=True``), as in the re
 cimport cython
 cimport numpy as cnp
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
-from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.long cimport PyLong_FromLong
-from cpython.ref cimport Py_INCREF
 from libc.string cimport memcpy, memmove, memset
 from koira_env.core._hidden cimport MAX_HIDDEN, copy_order, hidden_list, hide
 from koira_env.core._mask cimport legal_mask
 
 from ...cards import RANKS, card_name
-from ...core.game import IllegalActionError, Outcome, as_action
+from ...core.game import IllegalActionError, Outcome
 from . import engine as reference
 from .info import SeatView
 from .observation import CARD_SCALE, TRICK_SCALE, WAR_DEPTH_SCALE, observation_layout
 
 cnp.import_array()
-
-cdef extern from "Python.h":
-    long PyLong_AsLongAndOverflow(object value, int* overflow) except? -1
 
 
 # ============================================================================ tables
@@ -219,8 +213,7 @@ cdef class Engine:
         o.sequences_from_two = rules.sequences_from_two
         o.trump_ends_trick = rules.trump_ends_trick
         o.reward_placement = rules.reward == "placement"
-        self.layout = LAYOUTS[o.n]
-        self.size = self.layout.size
+        self.size = LAYOUTS[o.n].size
 
     def __reduce__(self):
         return Engine, (self.rules,)
@@ -266,7 +259,7 @@ cdef void write_observation(State state, int seat, float* out) noexcept:
     elif d.phase == PHASE_TWO:
         out[lay.phase + 1] = 1.0
     if d.phase != GAME_OVER:
-        out[lay.current_player + (d.current - seat + n) % n] = 1.0
+        out[lay.current_player + (d.h.current - seat + n) % n] = 1.0
     if d.last_winner >= 0:
         out[lay.last_winner + (d.last_winner - seat + n) % n] = 1.0
     if d.phase == PHASE_ONE:
@@ -342,10 +335,11 @@ cdef void find_hidden(const Data* d, int seat, Hidden* h) noexcept:
 
 
 cdef void place_hidden(
-    Data* out, const Data* root, const Hidden* h, const uint8_t* shuffled, int n
+    Data* out, const Data* root, const Hidden* h, const uint8_t* shuffled, int n, int seat
 ) noexcept:
     """``root`` with hidden card ``shuffled[i]`` where ``h.cards[i]`` was (its location and its
-    place in hand), as engine.State.determinize places its shuffle."""
+    place in hand), as engine.State.determinize places its shuffle. ``seat`` (whose deal it
+    is) is the cores' common signature: Koira's locations alone say where each card goes."""
     cdef int new_for[NUM_CARDS]  # the card now in old's place
     cdef int i, p, old, new
     cdef uint64_t old_hand
@@ -386,26 +380,16 @@ cdef int _bounded(value, int low, int high, str what) except? -1:
     return value
 
 
-_reference_illegal = reference.State._illegal  # the one place that words an illegal action
-
-
-def _restore(game, bytes data, deck, seed, history, log):
-    """Unpickle a ``State`` (``State.__reduce__``)."""
-    cdef State state = State.__new__(State)
-    if len(data) != sizeof(Data):
-        raise ValueError("pickled compiled Koira state from another build of the core")
-    state._bind(game)
-    memcpy(&state.d, <char*>data, sizeof(Data))
-    state.deck, state.seed, state.history, state.log = deck, seed, history, log
-    return state
-
-
 # ============================================================================ the state
 @cython.final
 cdef class State:
     """A Koira game in progress, as ``engine.State`` (build it with ``KoiraGame.new_state``)."""
 
     # ------------------------------------------------------------------ setup
+    def __cinit__(self, *args, **kwargs):
+        self.head = &self.d.h
+        self.data_size = sizeof(Data)
+
     def __init__(self, game, deck, log=False, seed=None):
         """engine.State.__init__: deal three cards each, the rest is the stock."""
         cdef Data* d = &self.d
@@ -446,34 +430,20 @@ cdef class State:
         d.led_suit = -1
         self._start_trick(0)
 
+    engine_type = Engine
+
     cdef void _bind(self, game) except *:
-        engine = getattr(game, "compiled", None)
-        self.engine = engine if engine is not None else Engine(game.rules)
-        self.opt = &self.engine.opt
-        self.game = game
+        CompiledState._bind(self, game)
+        self.opt = &(<Engine>self.engine).opt
         self.rules = game.rules
 
     cdef State clone_c(self):
         """engine.State.clone: a deep copy that shares only immutable parts."""
         cdef State c = State.__new__(State)
-        c.d = self.d
-        c.engine = self.engine
+        self.copy_into(c)
         c.opt = self.opt
-        c.game = self.game
         c.rules = self.rules
-        c.seed = self.seed
-        c.deck = self.deck
-        c.history = self.history[:]
-        c.log = None if self.log is None else list(self.log)
         return c
-
-    def clone(self):
-        """A deep copy that shares only immutable parts (rules); cheap enough for search."""
-        return self.clone_c()
-
-    def __reduce__(self):
-        data = (<char*>&self.d)[:sizeof(Data)]
-        return _restore, (self.game, data, self.deck, self.seed, self.history, self.log)
 
     # ------------------------------------------------------------------ queries
     cdef int legal_into(self, short* out) noexcept:
@@ -484,7 +454,7 @@ cdef class State:
         if d.phase == PHASE_TWO:
             return self._phase_two_legal(out)
         if d.phase == PHASE_ONE:
-            count = in_order(d, d.hand[d.current], not d.hands_sorted, cards)
+            count = in_order(d, d.hand[d.h.current], not d.hands_sorted, cards)
             for i in range(count):
                 out[i] = cards[i]
             if self._can_risk():
@@ -493,23 +463,12 @@ cdef class State:
             return count
         return 0
 
-    def legal_actions(self):
-        """Legal action ids for ``self.current`` (empty once the game is over)."""
-        cdef short buf[MAX_LEGAL]
-        cdef int count = self.legal_into(buf)
-        cdef list legal = PyList_New(count)
-        for i in range(count):
-            action = PyLong_FromLong(buf[i])
-            Py_INCREF(action)  # PyList_SET_ITEM steals the reference Cython still holds
-            PyList_SET_ITEM(legal, i, action)
-        return legal
-
     def returns(self):
         """Zero-sum terminal rewards per seat (all zero before the end or when truncated)."""
         cdef int n = self.opt.n
         cdef int place, p
         result = [0.0] * n
-        if self.d.phase != GAME_OVER or self.d.truncated:
+        if self.d.phase != GAME_OVER or self.d.h.truncated:
             return result
         if not self.opt.reward_placement:
             for p in range(n):
@@ -522,7 +481,7 @@ cdef class State:
 
     def outcome(self):
         """Places in the order players went out (the loser last); scores are the returns."""
-        if self.d.phase != GAME_OVER or self.d.truncated:
+        if self.d.phase != GAME_OVER or self.d.h.truncated:
             return None
         places = [0] * self.opt.n
         for place in range(self.d.placed):
@@ -545,9 +504,9 @@ cdef class State:
             seat,
             n,
             d.phase,
-            d.current,
+            d.h.current,
             tuple([cards[i] for i in range(count)]),
-            tuple(self.legal_actions()) if d.current == seat else (),
+            tuple(self.legal_actions()) if d.h.current == seat else (),
             (<char*>where)[:NUM_CARDS],
             tuple([popcount(d.hand[p]) for p in range(n)]),
             tuple([popcount(d.won[p]) for p in range(n)]),
@@ -583,30 +542,16 @@ cdef class State:
         shuffled = hidden_list(&h)
         rng.shuffle(shuffled)
         copy_order(&h, shuffled, order)
-        place_hidden(&s.d, &self.d, &h, order, self.opt.n)
+        place_hidden(&s.d, &self.d, &h, order, self.opt.n, seat)
         return s
 
     @property
     def loser(self):
-        if self.d.phase == GAME_OVER and not self.d.truncated:
+        if self.d.phase == GAME_OVER and not self.d.h.truncated:
             return self.d.placements[self.d.placed - 1]
         return -1
 
     # ------------------------------------------------------------------ apply
-    def apply(self, action):
-        """Play ``action`` for ``self.current``; raises ``IllegalActionError`` if not legal."""
-        cdef int overflow = 0
-        cdef long value
-        if type(action) is not int:  # 13.0 == 13: a float would pass the checks below
-            try:
-                action = as_action(action)
-            except IllegalActionError:
-                raise IllegalActionError(self._illegal(action)) from None
-        value = PyLong_AsLongAndOverflow(action, &overflow)
-        if (overflow or not -1 <= value <= MAX_LEGAL) and self.d.phase != GAME_OVER:
-            raise IllegalActionError(self._illegal(action))
-        self.apply_c(<int>value)
-
     cdef int apply_c(self, int action) except -1:
         """engine.State.apply, for an int action."""
         cdef Data* d = &self.d
@@ -623,7 +568,7 @@ cdef class State:
             if action == RISK:
                 if not self._can_risk():
                     raise IllegalActionError(self._illegal(action))
-            elif not (0 <= action < NUM_CARDS and d.hand[d.current] & bit(action)):
+            elif not (0 <= action < NUM_CARDS and d.hand[d.h.current] & bit(action)):
                 raise IllegalActionError(self._illegal(action))
         else:
             raise IllegalActionError("the game is over: no action is legal")
@@ -639,17 +584,14 @@ cdef class State:
             self._phase_two_act(action)
         else:
             self._phase_one_play(action)
-        d.actions_taken += 1
-        if d.actions_taken >= self.opt.max_actions and d.phase != GAME_OVER:
-            d.truncated = True
+        d.h.actions_taken += 1
+        if d.h.actions_taken >= self.opt.max_actions and d.phase != GAME_OVER:
+            d.h.truncated = True
             d.phase = GAME_OVER
-            d.is_terminal = True
+            d.h.is_terminal = True
             if self.log is not None:
-                self.log.append({"actions": d.actions_taken, "type": "truncated"})
+                self.log.append({"actions": d.h.actions_taken, "type": "truncated"})
         return 0
-
-    def _illegal(self, action):
-        return _reference_illegal(self, action)
 
     # ================================================================== phase one
     cdef bint _can_risk(self) noexcept:
@@ -680,7 +622,7 @@ cdef class State:
     cdef int _phase_one_play(self, int action) except -1:
         """engine.State._phase_one_play: a hand card or a risked stock card onto the pile."""
         cdef Data* d = &self.d
-        cdef int p = d.current
+        cdef int p = d.h.current
         cdef int card
         if action == RISK:
             d.stock_len -= 1
@@ -709,7 +651,7 @@ cdef class State:
         while d.round_pos < d.round_players_len:
             p = d.round_players[d.round_pos]
             if self._can_play(p):
-                d.current = p
+                d.h.current = p
                 return 0
             if self.opt.phase_one_end == END_DUE_PLAYER_EMPTY and d.stock_len == 0:
                 return self._end_phase_one(True)
@@ -1081,7 +1023,7 @@ cdef class State:
         for p in range(self.opt.n):
             d.trick_needed += not d.out[p]
         d.led_suit = -1
-        d.current = leader
+        d.h.current = leader
 
     cdef bint beats(self, int first, int size, int top_first, int top_size, uint64_t hand) noexcept:
         """engine.State._beats: whether a play (a run from ``first``) beats the top play."""
@@ -1118,7 +1060,7 @@ cdef class State:
     cdef int _phase_two_legal(self, short* out) noexcept:
         """engine.State._phase_two_legal: in increasing order (cards, take, runs)."""
         cdef Data* d = &self.d
-        cdef uint64_t hand = d.hand[d.current]
+        cdef uint64_t hand = d.hand[d.h.current]
         cdef uint8_t cards[NUM_CARDS]
         cdef uint8_t run_first[NUM_RUNS]
         cdef uint8_t run_size[NUM_RUNS]
@@ -1182,7 +1124,7 @@ cdef class State:
     cdef int _phase_two_act(self, int action) except -1:
         """engine.State._phase_two_act: play a card or run onto the trick, or take."""
         cdef Data* d = &self.d
-        cdef int p = d.current
+        cdef int p = d.h.current
         cdef int first, size, c
         cdef bint leading, ends_by_trump
         if action == TAKE:
@@ -1217,7 +1159,7 @@ cdef class State:
         )
         if ends_by_trump or d.trick_count >= d.trick_needed:
             return self._discard_trick(p)
-        d.current = self._next_in(p)
+        d.h.current = self._next_in(p)
         return 0
 
     cdef int _take(self, int p) except -1:
@@ -1247,7 +1189,7 @@ cdef class State:
         if self.log is not None:
             self.log.append({"player": p, "cards": run_names(first, size), "type": "take"})
         if d.trick_len:
-            d.current = self._next_in(p)
+            d.h.current = self._next_in(p)
             return 0
         leader = self._next_holder(p, False)
         if self.log is not None:
@@ -1256,7 +1198,7 @@ cdef class State:
             self._start_phase_two_trick(leader)
         else:  # the trick goes on: its play count is kept and the next holder leads into it
             d.led_suit = -1
-            d.current = leader
+            d.h.current = leader
         return 0
 
     cdef int _discard_trick(self, int winner) except -1:
@@ -1292,7 +1234,7 @@ cdef class State:
             d.placements[d.placed] = loser
             d.placed += 1
             d.phase = GAME_OVER
-            d.is_terminal = True
+            d.h.is_terminal = True
             if self.log is not None:
                 self.log.append({"loser": loser, "placements": self.placements, "type": "game_over"})
         return 0
@@ -1302,32 +1244,16 @@ cdef class State:
     # loops). Those that tests and tools assign to set up positions have setters; a list read
     # from the state is a copy, so assign the whole attribute (``s.hands = [...]``).
     @property
-    def n(self):
-        return self.opt.n
-
-    @property
     def max_actions(self):
         return self.opt.max_actions
 
     @property
-    def is_terminal(self):
-        return self.d.is_terminal
-
-    @property
-    def truncated(self):
-        return self.d.truncated
-
-    @property
-    def actions_taken(self):
-        return self.d.actions_taken
-
-    @property
     def current(self):
-        return self.d.current
+        return self.d.h.current
 
     @current.setter
     def current(self, value):
-        self.d.current = _seat(self, value)
+        self.d.h.current = _seat(self, value)
 
     @property
     def phase(self):

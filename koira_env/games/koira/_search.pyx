@@ -14,11 +14,6 @@ deals: the reference's distribution), the rollout policy (``dumper``: the move
 ``bots.dumper_move`` on many states; ``hidden_cards`` and ``determinized`` expose the deals.
 """
 
-from libc.stdint cimport uint8_t, uint64_t
-
-from koira_env.core._rng cimport Rng, below
-from koira_env.core._tree cimport Search
-
 from koira_env.games.koira._compiled cimport (
     GAME_OVER,
     MAX_LEGAL,
@@ -138,7 +133,7 @@ cdef void returns_into(State s, double* out) noexcept:
     cdef int p, place
     for p in range(n):
         out[p] = 0.0
-    if d.phase != GAME_OVER or d.truncated:
+    if d.phase != GAME_OVER or d.h.truncated:
         return
     if not s.opt.reward_placement:
         for p in range(n):
@@ -149,88 +144,13 @@ cdef void returns_into(State s, double* out) noexcept:
             out[d.placements[place]] = 1.0 - 2.0 * place / (n - 1)
 
 
-# ============================================================================ the search
-cdef class KoiraSearch(Search):
-    """Koira's part of the searches from ``seat``'s information set in ``state``."""
-
-    cdef State s  # the working state: a deal, then the moves of one iteration
-    cdef Data root
-
-    def __init__(self, State state, int seat, bint random_rollout=False):
-        self.root = state.d
-        self.s = state.clone_c()
-        self.s.history = None  # search states keep no history (apply_legal)
-        self.s.log = None
-        self.seat = seat
-        self.num_actions = NUM_ACTION_IDS
-        self.max_legal = MAX_LEGAL
-        self.random_rollout = random_rollout
-        find_hidden(&self.root, seat, &self.hidden)
-
-    cdef void place(self, const uint8_t* shuffled) noexcept:
-        place_hidden(&self.s.d, &self.root, &self.hidden, shuffled, self.s.opt.n)
-
-    cdef int legal(self, short* out, int* mover) noexcept:
-        if self.s.d.is_terminal:
-            return 0
-        mover[0] = self.s.d.current
-        return self.s.legal_into(out)
-
-    cdef int play(self, int action) except -1:
-        return self.s.apply_legal(action)
-
-    cdef void finish(self, Rng* rng, double* returns) noexcept:
-        """The game played out by the dumper in every seat, or by random moves."""
-        cdef State s = self.s
-        cdef short legal[MAX_LEGAL]
-        cdef int count
-        while not s.d.is_terminal:
-            count = s.legal_into(legal)
-            if self.random_rollout:
-                s.apply_legal(legal[below(rng, count)])
-            else:
-                s.apply_legal(dumper(s, legal, count))
-        returns_into(s, returns)
+cdef int refuse(State state) except -1:
+    """Every state of a game in progress can be searched."""
+    return 0
 
 
-def hidden_cards(State state, int seat):
-    """The cards ``seat`` cannot see, in id order (engine.State.determinize's ``hidden``)."""
-    return KoiraSearch(state, seat).hidden_cards()
+cdef inline int rollout(State s, short* legal, int count) noexcept:
+    return dumper(s, legal, count)
 
 
-def determinized(State state, int seat, shuffled):
-    """``state`` with the hidden cards (``hidden_cards``) replaced by ``shuffled``, in that
-    order, as the search deals them (for tests: engine.State.determinize places the same
-    shuffle the same way)."""
-    cdef KoiraSearch search = KoiraSearch(state, seat)
-    search.deal_as(shuffled)
-    search.s.deck = ()
-    search.s.history = []
-    return search.s
-
-
-def search(
-    State state,
-    int seat,
-    int iterations,
-    double exploration,
-    bint random_rollout,
-    uint64_t seed,
-    max_seconds=None,
-):
-    """Root visit counts ``{action: visits}`` of ``iterations`` SO-ISMCTS iterations from
-    ``seat``'s information set in ``state`` (fewer if ``max_seconds`` runs out)."""
-    return KoiraSearch(state, seat, random_rollout).visits(
-        iterations, exploration, seed, max_seconds
-    )
-
-
-# ============================================================================ flat Monte Carlo
-def action_values(State state, int seat, int playouts, uint64_t seed):
-    """``[(action, mean return of seat)]`` for each legal action of ``state`` (seat to act):
-    ``playouts`` times, deal the cards ``seat`` cannot see afresh, play the action and finish
-    the game with the dumper in every seat. Every action sees the same deals (common random
-    numbers), so their differences are not noise from the deals. ``agents/flat.py``."""
-    if state.d.is_terminal or state.d.current != seat:
-        raise ValueError(f"player_{seat} is not to act")
-    return KoiraSearch(state, seat).values(playouts, seed, False)
+include "../../core/_search.pxi"

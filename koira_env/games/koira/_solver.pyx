@@ -107,7 +107,7 @@ cdef inline void make_key(Data* d, Ctx* c, uint64_t* key) noexcept nogil:
         play = (play << 4) | d.trick_size[i]
         key[8 + i // 6] |= play << (10 * (i % 6))
     key[10] = (
-        <uint64_t>d.current
+        <uint64_t>d.h.current
         | (<uint64_t>d.trick_count << 4)
         | (<uint64_t>d.trick_needed << 8)
         | (<uint64_t>(d.led_suit + 1) << 12)
@@ -193,7 +193,7 @@ cdef int order_moves(Data* d, short* moves, int count) noexcept:
     """A hand-emptying move first, then plays from the lowest up, a take last (measured on
     dumper games' positions: the fewest positions expanded of the orders tried, docs/solver.md).
     """
-    cdef int size = popcount(d.hand[d.current])
+    cdef int size = popcount(d.hand[d.h.current])
     cdef int score[MAX_LEGAL]
     cdef int i, j, best, a, t
     cdef short tmp
@@ -246,7 +246,7 @@ cdef int search(State st, Ctx* c) except -1:
     depth = c.depth
     moves = &MOVES[depth * MAX_LEGAL]
     count = order_moves(d, moves, st.legal_into(moves))
-    seat_moves = d.current == c.seat
+    seat_moves = d.h.current == c.seat
     SAVED[depth] = d[0]
     memcpy(&LINE[depth * KEY_WORDS], key, KEY_WORDS * sizeof(uint64_t))
     repeats = c.repeats
@@ -255,7 +255,7 @@ cdef int search(State st, Ctx* c) except -1:
     for i in range(count):
         st.apply_legal(moves[i])
         if d.phase == GAME_OVER:
-            v = d.truncated or d.placements[d.placed - 1] != c.seat
+            v = d.h.truncated or d.placements[d.placed - 1] != c.seat
         elif d.out[c.seat]:
             v = 1
         else:
@@ -281,7 +281,7 @@ cdef State _working_copy(State state):
     cdef State st = state.clone_c()
     st.history = None
     st.log = None
-    st.d.actions_taken = 0
+    st.d.h.actions_taken = 0
     return st
 
 
@@ -310,7 +310,7 @@ cdef object _answer(State st, Ctx* c):
     cdef Data* d = &st.d
     cdef int v
     if d.phase == GAME_OVER:
-        return bool(d.truncated or d.placements[d.placed - 1] != c.seat)
+        return bool(d.h.truncated or d.placements[d.placed - 1] != c.seat)
     if d.out[c.seat]:
         return True
     c.nodes = 0
@@ -333,7 +333,7 @@ def solve_moves(State state, max_nodes=None, bint first_escape=False):
     cdef short moves[MAX_LEGAL]
     cdef int count = st.legal_into(moves)
     cdef int i
-    _start(&c, st, st.d.current, max_nodes)
+    _start(&c, st, st.d.h.current, max_nodes)
     if first_escape:
         count = order_moves(&st.d, moves, count)
     verdicts = {}

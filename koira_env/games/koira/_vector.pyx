@@ -21,7 +21,7 @@ cdef inline void write_row(
 ) noexcept:
     cdef short legal[MAX_LEGAL]
     cdef int count, k
-    cdef int seat = state.d.current
+    cdef int seat = state.d.h.current
     write_observation(state, seat, &obs[i, 0])
     memset(&mask[i, 0], 0, mask.shape[1])
     count = state.legal_into(legal)
@@ -76,6 +76,6 @@ def step(
         state = <State>states[i]
         state.apply_legal(<int>actions[k])
         lengths[i] += 1
-        if state.d.is_terminal:
+        if state.d.h.is_terminal:
             state = <State>finish(i, state)
         write_row(state, obs, mask, player, i)

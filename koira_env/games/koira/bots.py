@@ -5,8 +5,9 @@ verdicts (``solver.py``) that ``agents.solver`` plays by."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ...core.compiled_search import compiled_plugins
 from .engine import PHASE_ONE, PHASE_TWO, UNKNOWN, State
 
 if TYPE_CHECKING:
@@ -36,45 +37,6 @@ def dumper_move(state: State) -> int:
     return _ROLLOUT.phase_two(legal, bool(state.trick), state.trump_suit, rules.voluntary_take)
 
 
-def _search_module(turn: Turn) -> Any:
-    """``_search`` (the compiled search loops) when the turn's game runs on the compiled core,
-    else ``None`` (an unbuilt checkout, or ``engine="python"``: the reference loops run)."""
-    try:
-        from . import _search
-        from ._compiled import State as CompiledState
-    except ImportError:
-        return None
-    return _search if type(turn._state) is CompiledState else None
-
-
-def compiled_search(
-    turn: Turn,
-    iterations: int,
-    exploration: float,
-    random_rollout: bool,
-    seed: int,
-    max_seconds: float | None,
-) -> dict[int, int] | None:
-    """Root visits of SO-ISMCTS in C (``_search.search``) when the turn's game runs on the
-    compiled core, else ``None``. It determinizes the turn's state exactly as
-    ``turn.sample_state()`` does (the seat's hidden cards shuffled, nothing else read)."""
-    fast = _search_module(turn)
-    if fast is None:
-        return None
-    state = turn._state
-    return fast.search(
-        state, turn.view.seat, iterations, exploration, random_rollout, seed, max_seconds
-    )
-
-
-def compiled_flat(turn: Turn, playouts: int, seed: int) -> list[tuple[int, float]] | None:
-    """Flat Monte Carlo in C (``_search.action_values``) when the turn's game runs on the
-    compiled core, else ``None``: each legal move's mean return over ``playouts`` deals of
-    the seat's hidden cards, the dumper finishing every game."""
-    fast = _search_module(turn)
-    return None if fast is None else fast.action_values(turn._state, turn.view.seat, playouts, seed)
-
-
 def endgame_verdicts(
     turn: Turn, deals: int, max_cards: int, max_nodes: int | None, complete: bool = False
 ) -> dict[int, list[bool | None]] | None:
@@ -97,6 +59,5 @@ def endgame_verdicts(
 
 BOTS = {**HEURISTICS, "expert": expert}
 ROLLOUT = dumper_move
-SEARCH = compiled_search
+SEARCH, FLAT = compiled_plugins(__package__)
 ENDGAME = endgame_verdicts
-FLAT = compiled_flat

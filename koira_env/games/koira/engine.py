@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...cards import NUM_CARDS, RANK_OF, RANKS, SUIT_OF, card_name
 from ...core import events
-from ...core.game import IllegalActionError, Outcome, as_action
+from ...core.game import IllegalActionError, Outcome
 from ...core.state import GAME_OVER_MESSAGE, EngineState
 from .rules import Rules
 
@@ -301,10 +301,7 @@ class State(EngineState):
     def apply(self, action: int) -> None:
         """Play ``action`` for ``self.current``; raises ``IllegalActionError`` if not legal."""
         if type(action) is not int:  # 13.0 == 13: a float would pass the checks below
-            try:
-                action = as_action(action)
-            except IllegalActionError:
-                raise IllegalActionError(self._illegal(action)) from None
+            action = self._integer(action)
         phase = self.phase
         if phase == PHASE_TWO:
             legal = self.cached_legal

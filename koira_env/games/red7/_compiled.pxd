@@ -12,7 +12,7 @@
 
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint64_t
 
-from koira_env.core._engine cimport CompiledEngine
+from koira_env.core._engine cimport CompiledEngine, CompiledState, Header
 from koira_env.core._hidden cimport Hidden
 
 cdef enum:
@@ -62,14 +62,11 @@ ctypedef struct Layout:
 
 ctypedef struct Data:
     # Everything a game in progress holds besides Python objects; copying it is the clone.
-    int current
-    int actions_taken
+    Header h  # current, actions_taken, truncated, is_terminal (first: CompiledState.head)
     int round
     int rule
     int alive
     int winner
-    bint truncated
-    bint is_terminal
     uint64_t hand[MAX_PLAYERS]  # hands are kept sorted: the mask is the list
     uint64_t mask[MAX_PLAYERS]  # palettes as masks (engine.State.masks)
     uint8_t palette[MAX_PLAYERS][NUM_CARDS]  # palettes in play order
@@ -100,23 +97,13 @@ cdef class Engine(CompiledEngine):
     cdef Layout layout
 
 
-cdef class State:
+cdef class State(CompiledState):
+    # the interface for other compiled modules is CompiledState's (core/_engine.pxd)
     cdef Data d
-    cdef Engine engine
-    cdef const Options* opt
-    cdef readonly object game
-    cdef public object deck
-    cdef public object seed
-    cdef public object history  # a list; None in search copies (apply_legal keeps none)
-    cdef public object log
+    cdef const Options* opt  # the engine's (CompiledState.engine)
     cdef readonly object result  # the Outcome, built once by outcome()
 
-    # the interface for other compiled modules
-    cdef int legal_into(self, short* out) noexcept
-    cdef int apply_c(self, int action) except -1
-    cdef int apply_legal(self, int action) except -1
     cdef State clone_c(self)
-    cdef void _bind(self, game) except *
     # engine.py State methods of the same names
     cdef int _deal(self) except -1
     cdef void _find_leaders(self) noexcept

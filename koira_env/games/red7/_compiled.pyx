@@ -29,19 +29,16 @@ cimport cython
 cimport numpy as cnp
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint64_t
 from libc.string cimport memcpy, memset
-from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.long cimport PyLong_FromLong
-from cpython.ref cimport Py_INCREF
 
 from koira_env.core._bits cimport cards_of, highest, lowest, popcount
 from koira_env.core._hidden cimport MAX_HIDDEN, copy_order, hidden_list, hide
+from koira_env.core._lists cimport int_list
 from koira_env.core._mask cimport legal_mask
 
 from ...core.deck import hand_deck
 from ...core.game import (
     IllegalActionError,
     Outcome,
-    as_action,
     places_from_scores,
     returns_from_places,
 )
@@ -50,9 +47,6 @@ from . import engine as reference
 from .engine import Red7View
 
 cnp.import_array()
-
-cdef extern from "Python.h":
-    long PyLong_AsLongAndOverflow(object value, int* overflow) except? -1
 
 
 # ============================================================================ tables
@@ -347,7 +341,7 @@ cdef void write_observation(State state, int seat, float* out) noexcept:
     float32 product of its count and the field's float32 scale, as the reference's tables
     (``uint8 * float32 scale``) hold it."""
     cdef Data* d = &state.d
-    cdef const Layout* lay = &state.engine.layout
+    cdef const Layout* lay = &(<Engine>state.engine).layout
     cdef int n = state.opt.n
     cdef const int* block = lay.card_block[seat]
     cdef int c, b, r, i, p, value
@@ -365,8 +359,8 @@ cdef void write_observation(State state, int seat, float* out) noexcept:
         if d.active[p]:
             out[lay.active + i] = ONE_F
         out[lay.hand_sizes + i] = <float>popcount(d.hand[p]) * lay.hand_scale
-    if d.current >= 0:
-        out[lay.current_player + (d.current - seat + n) % n] = ONE_F
+    if d.h.current >= 0:
+        out[lay.current_player + (d.h.current - seat + n) % n] = ONE_F
     out[lay.draw_size] = <float>d.draw_len * lay.draw_scale
     if state.opt.points:
         for i in range(n):
@@ -378,16 +372,6 @@ cdef void write_observation(State state, int seat, float* out) noexcept:
 
 
 # ============================================================================ helpers
-cdef list int_list(const uint8_t* values, int count):
-    cdef list result = PyList_New(count)
-    cdef int i
-    for i in range(count):
-        item = PyLong_FromLong(values[i])
-        Py_INCREF(item)  # PyList_SET_ITEM steals the reference Cython still holds
-        PyList_SET_ITEM(result, i, item)
-    return result
-
-
 cdef list mask_list(uint64_t mask):
     cdef uint8_t cards[NUM_CARDS]
     return int_list(cards, cards_of(mask, cards))
@@ -446,27 +430,16 @@ cdef void place_hidden(
 # returns_from_places by places: at most 4 ** 4 tuples, and the one Python call of an outcome
 cdef dict RETURNS = {}
 
-_reference_illegal = reference.State._illegal  # the one place that words an illegal action
-
-
-def _restore(game, bytes data, deck, seed, history, log, result):
-    """Unpickle a ``State`` (``State.__reduce__``)."""
-    cdef State state = State.__new__(State)
-    if len(data) != sizeof(Data):
-        raise ValueError("pickled compiled Red7 state from another build of the core")
-    state._bind(game)
-    memcpy(&state.d, <char*>data, sizeof(Data))
-    state.deck, state.seed, state.history, state.log = deck, seed, history, log
-    state.result = result
-    return state
-
-
 # ============================================================================ the state
 @cython.final
 cdef class State:
     """A game of Red7 in progress, as ``engine.State`` (build it with ``Red7Game.new_state``)."""
 
     # ------------------------------------------------------------------ setup
+    def __cinit__(self, *args, **kwargs):
+        self.head = &self.d.h
+        self.data_size = sizeof(Data)
+
     def __init__(self, game, deck, seed, log=False):
         """engine.State.__init__"""
         cdef Data* d = &self.d
@@ -480,11 +453,11 @@ cdef class State:
         d.winner = -1
         self._deal()
 
+    engine_type = Engine
+
     cdef void _bind(self, game) except *:
-        engine = getattr(game, "compiled", None)
-        self.engine = engine if engine is not None else Engine(game.rules)
-        self.opt = &self.engine.opt
-        self.game = game
+        CompiledState._bind(self, game)
+        self.opt = &(<Engine>self.engine).opt
 
     cdef int _deal(self) except -1:
         """engine.State._deal: deal round ``round`` from its deck, leaving out the cards
@@ -536,7 +509,7 @@ cdef class State:
         d.rule = RED
         d.alive = n
         d.eliminated_len = 0
-        d.current = (first + 1) % n if self.opt.left_of_leader else d.round % n
+        d.h.current = (first + 1) % n if self.opt.left_of_leader else d.round % n
         if self.log is not None:
             hands = [mask_list(d.hand[p]) for p in range(n)]
             self.log.append(
@@ -544,7 +517,7 @@ cdef class State:
                     "round": d.round,
                     "hands": [[NAMES[c] for c in hand] for hand in hands],
                     "palettes": [NAMES[d.palette[p][0]] for p in range(n)],
-                    "first": d.current,
+                    "first": d.h.current,
                     "type": "deal",
                 }
             )
@@ -553,26 +526,10 @@ cdef class State:
     cdef State clone_c(self):
         """engine.State.clone: a deep copy that shares only immutable parts."""
         cdef State c = State.__new__(State)
-        c.d = self.d
-        c.engine = self.engine
+        self.copy_into(c)
         c.opt = self.opt
-        c.game = self.game
-        c.deck = self.deck[:]
-        c.seed = self.seed
-        c.log = None if self.log is None else list(self.log)
-        c.history = self.history[:]
         c.result = self.result
         return c
-
-    def clone(self):
-        """A deep copy sharing only immutable parts; cheap enough for search."""
-        return self.clone_c()
-
-    def __reduce__(self):
-        data = (<char*>&self.d)[:sizeof(Data)]
-        return _restore, (
-            self.game, data, self.deck, self.seed, self.history, self.log, self.result
-        )
 
     # ------------------------------------------------------------------ leaders
     cdef void _find_leaders(self) noexcept:
@@ -621,10 +578,10 @@ cdef class State:
         cdef uint8_t hand[NUM_CARDS]
         cdef uint16_t keys[NUM_COLOURS]
         cdef int count, size, i, j, x, r, w, palette
-        cdef int p = d.current
+        cdef int p = d.h.current
         cdef int rule = d.rule
         cdef int base, needed, todo
-        if d.is_terminal:
+        if d.h.is_terminal:
             return 0
         size = cards_of(d.hand[p], hand)
         base = d.leading[p]
@@ -655,18 +612,6 @@ cdef class State:
                     out[count] = palette + hand[j] + 1
                     count += 1
         return count
-
-    def legal_actions(self):
-        """``pass`` and every turn that leaves the mover winning, in increasing order."""
-        cdef short buf[MAX_LEGAL]
-        cdef int count = self.legal_into(buf)
-        cdef list legal = PyList_New(count)
-        cdef int i
-        for i in range(count):
-            action = PyLong_FromLong(buf[i])
-            Py_INCREF(action)  # PyList_SET_ITEM steals the reference Cython still holds
-            PyList_SET_ITEM(legal, i, action)
-        return legal
 
     def leader(self):
         """The seat winning under the rule in force, or -1 when nobody has a card it counts."""
@@ -701,7 +646,7 @@ cdef class State:
         cdef Data* d = &self.d
         cdef int n = self.opt.n
         cdef int p, rank
-        if not d.is_terminal or d.truncated:
+        if not d.h.is_terminal or d.h.truncated:
             return None
         if self.result is None:
             if self.opt.points:
@@ -734,17 +679,6 @@ cdef class State:
         return self.result
 
     # ------------------------------------------------------------------ apply
-    def apply(self, action):
-        """Play one turn; ``IllegalActionError`` (nothing changes) if it is not legal."""
-        cdef int overflow = 0
-        cdef long value
-        if type(action) is not int:
-            action = as_action(action)
-        value = PyLong_AsLongAndOverflow(action, &overflow)
-        if overflow or not 0 <= value < NUM_ACTIONS:
-            raise IllegalActionError(self._illegal(action))
-        self.apply_c(<int>value)
-
     cdef int apply_c(self, int action) except -1:
         """engine.State.apply, for an int action."""
         cdef short buf[MAX_LEGAL]
@@ -761,11 +695,11 @@ cdef class State:
         """``apply_c`` without the legality check, for an action ``legal_into`` gave (search
         copies keep no history: ``history`` None)."""
         cdef Data* d = &self.d
-        cdef int p = d.current
+        cdef int p = d.h.current
         cdef int q
         if self.history is not None:
             self.history.append(action)
-        d.actions_taken += 1
+        d.h.actions_taken += 1
         if action == PASS:
             self._eliminate(p)
         else:
@@ -775,7 +709,7 @@ cdef class State:
         q = p + 1 if p + 1 < self.opt.n else 0
         while not d.active[q]:
             q = q + 1 if q + 1 < self.opt.n else 0
-        d.current = q
+        d.h.current = q
         return 0
 
     cdef int _play(self, int p, int palette, int canvas) except -1:
@@ -852,8 +786,8 @@ cdef class State:
             w += 1
         d.winner = w
         if not self.opt.points:
-            d.is_terminal = True
-            d.current = -1
+            d.h.is_terminal = True
+            d.h.current = -1
             if self.log is not None:
                 self.log.append({"winner": w, "rule": d.rule, "type": "game_over"})
             return 0
@@ -888,25 +822,22 @@ cdef class State:
             )
         left = NUM_CARDS - popcount(d.scored_all)
         if d.scores[w] >= self.opt.target or left < (HAND_SIZE + 1) * n:
-            d.is_terminal = True
+            d.h.is_terminal = True
         elif d.round + 1 >= self.opt.max_rounds:
-            d.is_terminal = d.truncated = True
-        if d.is_terminal:
-            d.current = -1
+            d.h.is_terminal = d.h.truncated = True
+        if d.h.is_terminal:
+            d.h.current = -1
             if self.log is not None:
                 self.log.append(
                     {
                         "scores": [d.scores[i] for i in range(n)],
                         "rounds": d.round + 1,
-                        "type": "truncated" if d.truncated else "game_over",
+                        "type": "truncated" if d.h.truncated else "game_over",
                     }
                 )
             return 0
         d.round += 1
         return self._deal()
-
-    def _illegal(self, action):
-        return _reference_illegal(self, action)
 
     # ------------------------------------------------------------------ information
     def view(self, int seat):
@@ -921,7 +852,7 @@ cdef class State:
             raise IndexError(f"seat must be in {-n}..{n - 1}, got {seat}")
         return Red7View(
             seat,
-            tuple(self.legal_actions()) if seat == d.current and not d.is_terminal else (),
+            tuple(self.legal_actions()) if seat == d.h.current and not d.h.is_terminal else (),
             tuple(mask_list(d.hand[at])),
             tuple([tuple(int_list(d.palette[p], d.palette_len[p])) for p in range(n)]),
             tuple([bool(d.active[p]) for p in range(n)]),
@@ -932,7 +863,7 @@ cdef class State:
             d.draw_len,
             tuple(int_list(d.folded[at], d.folded_len[at])),
             tuple(int_list(d.eliminated, d.eliminated_len)),
-            -1 if d.is_terminal else d.current,
+            -1 if d.h.is_terminal else d.h.current,
             d.round,
             tuple([d.scores[p] for p in range(n)]),
             tuple([tuple(int_list(d.scored[p], d.scored_len[p])) for p in range(n)]),
@@ -963,28 +894,8 @@ cdef class State:
     # engine.State's attributes, built on each read (for tools, bots and tests: not for hot
     # loops); a list read from the state is a copy.
     @property
-    def n(self):
-        return self.opt.n
-
-    @property
     def over(self):
-        return self.d.is_terminal
-
-    @property
-    def is_terminal(self):
-        return self.d.is_terminal
-
-    @property
-    def truncated(self):
-        return self.d.truncated
-
-    @property
-    def actions_taken(self):
-        return self.d.actions_taken
-
-    @property
-    def current(self):
-        return self.d.current
+        return self.d.h.is_terminal
 
     @property
     def round(self):

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.agent import Turn, policy_bots
+from ...core.agent import policy_bots
+from ...core.compiled_search import compiled_plugins
 from .cards import BIT, NUM_COLOURS, rule_keys
 from .engine import PASS, SLOTS
 
@@ -77,47 +78,6 @@ def thrifty_rollout(state: Any) -> int:
     return min(state.legal_actions(), key=spend)
 
 
-def _search_module(turn: Turn) -> Any:
-    """``_search`` (the compiled search loops) when the turn's game is one round on the
-    compiled core, else ``None`` (an unbuilt checkout, ``engine="python"`` or a points game,
-    whose later rounds a deal of the hidden cards cannot know: the reference loops run)."""
-    try:
-        from . import _search
-        from ._compiled import State as CompiledState
-    except ImportError:
-        return None
-    if type(turn._state) is not CompiledState or turn.rules.scoring == "points":
-        return None
-    return _search
-
-
-def compiled_search(
-    turn: Turn,
-    iterations: int,
-    exploration: float,
-    random_rollout: bool,
-    seed: int,
-    max_seconds: float | None,
-) -> dict[int, int] | None:
-    """Root visits of SO-ISMCTS in C (``_search.search``), ``thrifty`` (or random) rollouts,
-    when ``_search_module`` allows, else ``None``. It deals the seat's hidden cards as
-    ``turn.sample_state()`` does and reads nothing else hidden."""
-    fast = _search_module(turn)
-    if fast is None:
-        return None
-    return fast.search(
-        turn._state, turn.view.seat, iterations, exploration, random_rollout, seed, max_seconds
-    )
-
-
-def compiled_flat(turn: Turn, playouts: int, seed: int) -> list[tuple[int, float]] | None:
-    """Flat Monte Carlo in C (``_search.action_values``) when ``_search_module`` allows, else
-    ``None``: each legal turn's mean return over ``playouts`` deals of the seat's hidden
-    cards, ``thrifty`` finishing every game."""
-    fast = _search_module(turn)
-    return None if fast is None else fast.action_values(turn._state, turn.view.seat, playouts, seed)
-
-
 ROLLOUT = thrifty_rollout
-SEARCH = compiled_search
-FLAT = compiled_flat
+# the compiled loops play one round: a points game deals later rounds no deal can know
+SEARCH, FLAT = compiled_plugins(__package__, allows=lambda turn: turn.rules.scoring != "points")
