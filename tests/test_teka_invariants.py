@@ -20,6 +20,7 @@ from helpers import (
 from teka_scenario import STRONG, check_cards, deal, play
 
 from koira_env.cards import card_id
+from koira_env.games.teka.bots import Memory
 from koira_env.games.teka.engine import HAND, PLAY
 from koira_env.games.teka.game import make_game
 
@@ -90,7 +91,7 @@ def test_observation_fields_are_seat_relative():
     play(state, "pass", "bid 9", "pass", "pass", "trump hearts")
     game = state.game
     layout = game.observation_layout
-    assert game.observation_size == 394
+    assert game.observation_size == 500
     obs = game.observation(state, 2)
     assert obs[layout["declarer"]].tolist() == [0, 0, 0, 1]  # player_1: 3 seats after me
     assert obs[layout["dealer"]].tolist() == [0, 1, 0, 0]  # player_3
@@ -103,6 +104,66 @@ def test_observation_fields_are_seat_relative():
     assert np.flatnonzero(game.observation(state, 2)[layout["cards_played_3"]]).tolist() == [
         card_id("QH")
     ]
+
+
+def _cards(obs: np.ndarray, field: str, game) -> list[str]:
+    return [game.card_name(int(c)) for c in np.flatnonzero(obs[game.observation_layout[field]])]
+
+
+def test_observed_winning_cards_masters_and_tricks_needed():
+    """The derived fields on a fixed deal: which of my cards would take the trick now, which
+    no unseen card beats, and the tricks each side still needs (mine first)."""
+    state = deal()
+    game = state.game
+    layout = game.observation_layout
+
+    def needed(seat: int) -> list[int]:
+        return np.rint(game.observation(state, seat)[layout["tricks_needed"]] * 13).tolist()
+
+    assert needed(1) == [0, 0]  # no bid yet
+    play(state, "bid 10")
+    assert needed(1) == [4, 10]  # the high bid so far: player_0's side needs 10
+    play(state, "pass", "pass", "pass", "trump spades")
+    obs = game.observation(state, 0)
+    assert _cards(obs, "cards_winning", game) == []  # no trick being played
+    # every card of player_0 but 2C: the cards above them are its own or played
+    assert _cards(obs, "cards_master", game) == [
+        "KC", "AC", "AD", "KH", "AH", "8S", "9S", "TS", "JS", "QS", "KS", "AS"
+    ]  # fmt: skip
+    assert _cards(game.observation(state, 1), "cards_master", game) == []
+    play(state, "AS", "5S", "3S", "2S")
+    assert needed(0) == needed(2) == [9, 4] and needed(1) == needed(3) == [4, 9]
+    play(state, "2C")
+    # player_1 beats 2C with any club and with its trumps (5S is played)
+    assert _cards(game.observation(state, 1), "cards_winning", game) == [
+        "4C", "8C", "9C", "TC", "6S", "7S"
+    ]  # fmt: skip
+    assert _cards(game.observation(state, 3), "cards_winning", game) == ["3C", "5C", "QC"]
+    play(state, "TC")
+    assert _cards(game.observation(state, 2), "cards_winning", game) == ["JC", "4S"]
+    assert _cards(game.observation(state, 3), "cards_winning", game) == ["QC"]
+    # player_3's QC: AC and KC are player_0's, hidden from player_3
+    assert _cards(game.observation(state, 3), "cards_master", game) == []
+
+
+def test_observed_masters_are_the_counter_bots_masters():
+    """``cards_master`` is what ``bots.Memory.master`` counts from the view, at every seat and
+    turn of the play of random games."""
+    game = make_game(4)
+    rng = random.Random(3)
+    checked = 0
+    for seed in range(12):
+        state = game.new_state(seed=seed)
+        while not state.is_terminal:
+            if state.phase == PLAY:
+                for seat in range(4):
+                    view = state.view(seat)
+                    memory = Memory(view)
+                    want = [game.card_name(c) for c in view.hand if memory.master(c)]
+                    assert _cards(game.observation(state, seat), "cards_master", game) == want
+                    checked += 1
+            state.apply(rng.choice(state.legal_actions()))
+    assert checked > 500
 
 
 def test_hidden_cards_swapped_change_nothing_a_seat_observes_until_seen():

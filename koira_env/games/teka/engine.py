@@ -250,6 +250,17 @@ class State(EngineState):
             cards += [RAISE + b - 9 for b in self.raise_targets()]
         return cards
 
+    def tricks_to_go(self) -> tuple[int, int]:
+        """(tricks the declaring side still needs to make the contract, tricks the other side
+        still needs to beat it): the hand is decided when either is 0. During the auction, for
+        the highest call so far; (0, 0) before any bid."""
+        if self.declarer < 0:
+            return 0, 0
+        side = self.declarer % 2
+        taken = self.won[side] + self.won[side + 2]
+        lost = len(self.tricks) - taken
+        return max(0, self.contract - taken), max(0, TRICKS - self.contract + 1 - lost)
+
     def raise_targets(self) -> range:
         """The contracts the declarer may raise to now: above the current one, at most 13 and
         still within reach (tricks won by its side plus tricks left); once per turn, and once
@@ -375,13 +386,9 @@ class State(EngineState):
         self.trick = []
         self.best = self.best_seat = -1
         self.current = self.leader = winner
-        side = self.declarer % 2
-        taken = self.won[side] + self.won[side + 2]
-        lost = len(self.tricks) - taken
-        if len(self.tricks) == TRICKS or (
-            self.rules.early_end and (taken >= self.contract or lost > TRICKS - self.contract)
-        ):
-            self._end_hand(taken >= self.contract)
+        to_make, to_beat = self.tricks_to_go()
+        if len(self.tricks) == TRICKS or (self.rules.early_end and not (to_make and to_beat)):
+            self._end_hand(not to_make)
 
     # ------------------------------------------------------------------ scoring
     def _end_hand(self, made: bool) -> None:

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ... import cards as std
+from ...cards import NUM_CARDS
 from ...core import events
 from ...core.encoding import code_table, exact_past_a_byte, one_hot, one_hots, seat_one_hots
 from ...core.game import Game, action_index
@@ -37,6 +38,7 @@ from .engine import (
     TRICK,
     State,
     action_name,
+    beats,
 )
 from .rules import Rules, make_rules
 
@@ -49,6 +51,8 @@ def _fields(rules: Rules) -> list[tuple[str, int, float]]:
         ("cards_mine", 52, 1.0),
         *((f"cards_played_{r}", 52, 1.0) for r in range(PLAYERS)),
         ("cards_trick", 52, 1.0),
+        ("cards_winning", 52, 1.0),
+        ("cards_master", 52, 1.0),
         ("trick_leader", PLAYERS, 1.0),
         ("trick_winner", PLAYERS, 1.0),
         ("led_suit", 4, 1.0),
@@ -60,6 +64,7 @@ def _fields(rules: Rules) -> list[tuple[str, int, float]]:
         ("double", 1, 1.0),
         ("trump", 4, 1.0),
         ("tricks_won", PLAYERS, 1.0 / 13),
+        ("tricks_needed", 2, 1.0 / 13),
         ("scores", 2, 1.0 / (rules.target + 52)),
         ("hand_no", 1, 1.0 / rules.max_hands),
     ]
@@ -76,6 +81,9 @@ class TekaGame(Game):
         super().__init__(rules, NUM_ACTIONS, _fields(rules))
         self._hand_tables = [code_table({HAND + s}) for s in range(PLAYERS)]
         self._trick_table = code_table({TRICK})
+        self._unseen_tables = [
+            code_table({HAND + p for p in range(PLAYERS) if p != s}) for s in range(PLAYERS)
+        ]
         self._by_tables = [
             [code_table({(s + r) % PLAYERS}) for r in range(PLAYERS)] for s in range(PLAYERS)
         ]
@@ -106,10 +114,13 @@ class TekaGame(Game):
         loc = state.loc.translate
         trick = state.trick
         side = seat % 2
-        parts = [loc(self._hand_tables[seat])]
+        mine = loc(self._hand_tables[seat])
+        parts = [mine]
         parts += map(state.by.translate, self._by_tables[seat])
         parts += (
             loc(self._trick_table),
+            _winning(state, seat) if trick else _NO_CARDS,
+            _masters(mine, loc(self._unseen_tables[seat])),
             one_hot[state.leader if trick else NOBODY],
             one_hot[state.best_seat],
             self._suit_one_hot[trick[0] // 13 if trick else -1],
@@ -122,6 +133,7 @@ class TekaGame(Game):
             self._contract[0 if state.declarer < 0 else 7 if state.double else state.contract - 7],
             self._suit_one_hot[state.trump],
             bytes(rot(state.won)),
+            _needed(state, side),
             bytes((state.scores[side], state.scores[1 - side])),
             self._hand_no[state.hand_no] if state.hand_no < 256 else b"\xff",
         )
@@ -188,6 +200,42 @@ class TekaGame(Game):
                 f"points {event['points']}, total {event['scores']}"
             )
         return super().describe_event(event)
+
+
+_NO_CARDS = bytes(NUM_CARDS)
+_ZEROS = [bytes(k) for k in range(14)]
+
+
+def _winning(state: State, seat: int) -> bytes:
+    """``cards_winning``: the cards of ``seat``'s hand that would take the trick being played
+    as it stands (``beats`` the card now winning it: the engine's one trick rule)."""
+    block = bytearray(NUM_CARDS)
+    best, trump = state.best, state.trump
+    for card in state.hands[seat]:
+        if beats(card, best, trump):
+            block[card] = 1
+    return bytes(block)
+
+
+def _masters(mine: bytes, unseen: bytes) -> bytes:
+    """``cards_master``: the cards of my hand (``mine``, a 0/1 byte per card) that no card in
+    another hand (``unseen``, the same) beats in their suit: those above the suit's highest
+    unseen card. Unrolled by suit (a loop costs half as much again)."""
+    c = unseen.rfind(1, 0, 13) + 1  # where each suit's masters may start
+    d = unseen.rfind(1, 13, 26) + 1 or 13
+    h = unseen.rfind(1, 26, 39) + 1 or 26
+    s = unseen.rfind(1, 39, 52) + 1 or 39
+    z = _ZEROS
+    return b"".join(
+        (z[c], mine[c:13], z[d - 13], mine[d:26], z[h - 26], mine[h:39], z[s - 39], mine[s:])
+    )
+
+
+def _needed(state: State, side: int) -> bytes:
+    """``tricks_needed``: (my side's, the other side's) tricks still needed to make or beat
+    the contract (``State.tricks_to_go``), from the declaring side's pair."""
+    to_make, to_beat = state.tricks_to_go()
+    return bytes((to_make, to_beat) if state.declarer % 2 == side else (to_beat, to_make))
 
 
 def _played(state: State, lead: int, cards: Sequence[int]) -> str:
