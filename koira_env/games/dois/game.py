@@ -32,6 +32,7 @@ from .cards import (
     card_id,
     card_name,
     kind_names,
+    number_of,
     suit_words,
 )
 from .engine import (
@@ -184,26 +185,28 @@ class DoisGame(Game):
             return self._no_trick
         n = self.num_players
         leader, trump = state.leader, state.trump
-        done = {(leader + i) % n for i in range(state.in_trick)}
         suits, numbers = state.suit[:], state.number[:]
-        # only the players who have played (and seat) count for ``takes``
-        played = [s if p in done else -1 for p, s in enumerate(suits)]
         mine_suit, mine_number = suits[seat], numbers[seat]
-        takes = bytearray(NUM_KINDS)
-        holds = bytearray(NUM_KINDS)
+        # for ``takes``: the players still to play (after seat) show nothing
+        later = range(state.in_trick + 1, n)
+        played = suits[:]
+        for i in later:
+            played[(leader + i) % n] = -1
+        flags = bytearray(2 * NUM_KINDS)
         for kind in state.legal_actions():
             if kind < NUM_SUITS:
                 suit, number = kind, mine_number
             else:
-                suit, number = mine_suit, kind - NUM_SUITS + 1
+                suit, number = mine_suit, number_of(kind)
             if not number:
                 continue
             suits[seat] = played[seat] = suit
             numbers[seat] = number
-            if trick_winner(played, numbers, leader, trump) == seat:
-                takes[kind] = 1
-                holds[kind] = trick_winner(suits, numbers, leader, trump) == seat
-        return bytes(takes + holds)
+            if trick_winner(suits, numbers, leader, trump) == seat:
+                flags[kind] = flags[NUM_KINDS + kind] = 1  # holding it, it takes it
+            elif later and trick_winner(played, numbers, leader, trump) == seat:
+                flags[kind] = 1
+        return bytes(flags)
 
     # ------------------------------------------------------------------ text
     def render(self, state: State, seat: int) -> str:
