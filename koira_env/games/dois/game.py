@@ -3,8 +3,9 @@
 The observation is built as one ``bytes`` string of small integers turned into float32 by a
 single numpy multiply with a per-entry scale (numpy calls, not arithmetic, dominate at this
 size): card counts are the engine's bytearrays as they are, and everything else comes from
-tables built once per game. Everything is seat-relative: "player r" is the player r seats
-after the observer (r = 0 is the observer).
+tables built once per game, but for the derived fields card play needs (``_need``,
+``_trick``: the latter asks the engine's ``trick_winner``). Everything is seat-relative:
+"player r" is the player r seats after the observer (r = 0 is the observer).
 """
 
 from __future__ import annotations
