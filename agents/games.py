@@ -59,8 +59,10 @@ CHOICES: dict[str, GameChoices] = {
     "dois": GameChoices(
         rank_by="win_rate",
         # perfect-information Monte Carlo on compiled model playouts (every player, the seat
-        # too, then plays counter's rule), bids searched too (docs/games/dois.md "champion")
-        aliases={"champion": "pimc:32"},
+        # too, then plays counter's rule), bids searched too (docs/games/dois.md "champion");
+        # champion-net: champion distilled into a 256-256 MLP in 23 minutes, on the
+        # observation's derived trick fields (docs/games/dois.md "champion-net")
+        aliases={"champion": "pimc:32", "champion-net": "net:dois4-net"},
     ),
     "teka": GameChoices(
         rank_by="win_rate",

@@ -3,7 +3,7 @@ another, and ``noisy:EPS+AGENT`` plays a random legal card with probability EPS,
 
 They separate bidding from card play (``split:counter+net:runs/x/latest.npz``: counter's bids,
 the network's cards) and say how much card-play error a player can afford (``noisy:0.15+counter``
-is level with ``counter``): docs/games/dois.md "Toward a champion-net".
+is level with ``counter``): docs/games/dois.md "champion-net" (what made the difference).
 ``python -m experiments.dois_split tournament --game dois --agents ...`` is ``koira
 tournament`` with them registered.
 """

@@ -324,7 +324,12 @@ def test_a_kop_run_reports_win_rate_against_its_table_resumes_and_plays(tmp_path
     assert not result.truncated  # every move legal: an illegal one raises
 
 
-SHIPPED_NETS = {"kop": "kop4-net", "whist22": "whist224-net", "matapesa": "matapesa4-net"}
+SHIPPED_NETS = {
+    "kop": "kop4-net",
+    "whist22": "whist224-net",
+    "matapesa": "matapesa4-net",
+    "dois": "dois4-net",
+}
 
 
 @pytest.mark.parametrize(("game_id", "name"), sorted(SHIPPED_NETS.items()))

@@ -7,7 +7,7 @@ import random
 
 import numpy as np
 import pytest
-from dois_scenario import deal
+from dois_scenario import bids, deal, names, play
 from helpers import (
     check_redeal,
     observe,
@@ -21,7 +21,7 @@ from helpers import (
 )
 
 from koira_env.games.dois.cards import COPIES, DECK_SIZE, KIND_OF, NUM_SUITS
-from koira_env.games.dois.engine import BIDDING, State
+from koira_env.games.dois.engine import BIDDING, FIRST, PLAYING, State
 from koira_env.games.dois.game import make_game
 
 GAMES = 200  # whole games of eight hands per table size (about 90,000 positions)
@@ -73,6 +73,78 @@ def test_observation_values_and_layout():
         for state, seat, obs in observed_positions(game, range(10)):
             hand = np.rint(obs[layout["hand"]] * np.array(COPIES))
             assert hand.tolist() == list(state.hands[seat])
+
+
+def derived(state: State, seat: int) -> tuple[list[str], list[str], list[float]]:
+    """The observation's derived fields for ``seat``: the kinds that ``takes`` and ``holds``
+    flag, and ``need`` followed by ``need_count`` in tricks."""
+    game = state.game
+    layout = game.observation_layout
+    obs = game.observation(state, seat)
+    takes = [k for k, f in enumerate(obs[layout["takes"]]) if f]
+    holds = [k for k, f in enumerate(obs[layout["holds"]]) if f]
+    need = obs[layout["need"]].tolist() + np.rint(obs[layout["need_count"]] * 12).tolist()
+    return names(takes), names(holds), need
+
+
+def test_derived_trick_fields_at_known_positions():
+    """A fixed deck (trump Y): the tricks each seat is short of or over its bid, and which card
+    would take the trick against those who have played and also against those to play."""
+    state = deal(
+        "R R R Y Y G 1 2 3 4 5 6 7",
+        "R R Y Y G G 1 1 2 3 4 8 8",
+        "Y Y B B B G 5 5 6 6 7 7 8",
+        "G G G B B R 2 2 3 3 4 4 1",
+        trump="Y",
+    )
+    assert derived(state, 0) == ([], [], [0, 0, 0, 0, 0])  # no bid yet, nothing to play
+    bids(state, 3, 0, 3, 3)
+    assert derived(state, 0) == ([], [], [1, 0, 0, 3, 0])  # 3 short
+    assert derived(state, 1) == ([], [], [0, 1, 0, 0, 0])  # bid 0: exact so far
+    assert derived(state, 0)[:2] == ([], [])  # the first trick's suit card: no number yet
+    play(state, "R")
+    assert derived(state, 0)[:2] == (list("1234567"),) * 2  # alone: any number takes
+    play(state, "7", "R")
+    assert derived(state, 1)[:2] == (["8"],) * 2  # R8 beats R7; R1-R4 do not
+    assert derived(state, 0)[:2] == ([], [])  # not to play
+    play(state, "8", "G")
+    assert derived(state, 2)[:2] == ([], [])  # G is neither the lead suit R nor trump Y
+    play(state, "5", "R", "4")
+    assert state.leader == 1 and state.suit == [0, 0, 2, 0] and state.number == [7, 8, 5, 4]
+    assert derived(state, 1)[2] == [0, 0, 1, 0, 1]  # bid 0, took the trick: one over
+    # player_1 leads: every card takes the empty trick; against what the others show (R7 G5
+    # R4), R8, Y8 (trump) and G8 hold, R1-R3 lose to R7, R4 ties player_3's R4 (the later
+    # player takes a tie)
+    assert derived(state, 1)[:2] == (list("RYG12348"), list("RYG8"))
+    play(state, "1")  # R1 leads; player_2 shows G5
+    assert derived(state, 2)[:2] == (["Y"], ["Y"])  # Y5 shows trump; B5 and G5-G8 do not
+    play(state, "B")  # B5
+    # player_3 shows R4: R1 ties player_1's R1 and comes later, R2-R4 beat it; player_0's R7
+    # is still to play, so none holds
+    assert derived(state, 3)[:2] == (list("1234"), [])
+
+
+def test_derived_trick_fields_agree_with_the_trick_winner():
+    """At random positions: the flags are set only for legal cards of the seat to play,
+    ``holds`` implies ``takes``, and for the last player of a later trick both say whether
+    playing the card wins the trick."""
+    game = make_game(4)
+    layout = game.observation_layout
+    checked = 0
+    for state, seat, obs in observed_positions(game, range(20)):
+        takes, holds = obs[layout["takes"]], obs[layout["holds"]]
+        assert not (holds > takes).any()
+        if seat != state.current or state.phase not in (FIRST, PLAYING):
+            assert not takes.any()
+            continue
+        assert set(np.flatnonzero(takes)) <= set(state.legal_actions())
+        if state.phase == PLAYING and state.in_trick == 3 and state.tricks_played < 11:
+            for kind in state.legal_actions():
+                after = state.clone()
+                after.apply(kind)  # the trick's winner leads the next
+                assert takes[kind] == holds[kind] == (after.leader == seat)
+                checked += 1
+    assert checked > 1000
 
 
 def test_observation_is_seat_relative():

@@ -20,6 +20,7 @@ from ...core import events
 from ...core.deck import hand_deck
 from ...core.game import Outcome, outcome_by_scores, places_from_scores
 from ...core.state import EngineState
+from . import SPEC
 from .cards import (
     COPIES,
     DECK_SIZE,
@@ -56,15 +57,22 @@ def action_name(action: int) -> str:
     return KIND_NAMES[action] if action < BID else f"bid {action - BID}"
 
 
+# [table size][leader]: the players in play order from the leader
+PLAY_ORDER = {
+    n: [tuple((lead + i) % n for i in range(n)) for lead in range(n)]
+    for n in range(SPEC.players[0], SPEC.players[1] + 1)
+}
+
+
 def trick_winner(suits: Sequence[int], numbers: Sequence[int], leader: int, trump: int) -> int:
     """Who takes a trick, from what everyone shows: the highest number shown with the trump
     suit if anyone shows the trump suit, else the highest number shown with the lead suit (the
-    leader's); on a tie the later of the tied players (in play order from the leader)."""
-    n = len(suits)
+    leader's); on a tie the later of the tied players (in play order from the leader). The
+    observation asks it of every card the seat may play (``DoisGame``'s ``takes``), so the
+    play order comes from a table."""
     target = trump if trump in suits else suits[leader]
     best = winner = -1
-    for i in range(n):
-        q = (leader + i) % n
+    for q in PLAY_ORDER[len(suits)][leader]:
         if suits[q] == target and numbers[q] >= best:
             best, winner = numbers[q], q
     return winner

@@ -3,8 +3,9 @@
 The observation is built as one ``bytes`` string of small integers turned into float32 by a
 single numpy multiply with a per-entry scale (numpy calls, not arithmetic, dominate at this
 size): card counts are the engine's bytearrays as they are, and everything else comes from
-tables built once per game. Everything is seat-relative: "player r" is the player r seats
-after the observer (r = 0 is the observer).
+tables built once per game, but for the derived fields card play needs (``_need``,
+``_trick``: the latter asks the engine's ``trick_winner``). Everything is seat-relative:
+"player r" is the player r seats after the observer (r = 0 is the observer).
 """
 
 from __future__ import annotations
@@ -32,9 +33,20 @@ from .cards import (
     card_id,
     card_name,
     kind_names,
+    number_of,
     suit_words,
 )
-from .engine import BIDDING, FIRST, NUM_ACTIONS, OVER, TRICKS, State, action_name
+from .engine import (
+    BIDDING,
+    FIRST,
+    NUM_ACTIONS,
+    OVER,
+    PLAYING,
+    TRICKS,
+    State,
+    action_name,
+    trick_winner,
+)
 from .rules import Rules, make_rules
 from .table import FACES
 
@@ -63,6 +75,11 @@ def _fields(n: int, hands: int) -> list[Field]:
         ("tricks_played", 1, 1.0 / TRICKS),
         ("hand_no", 1, 1.0 / hands),
         ("phase", 3, 1.0),
+        # derived, for card play (a network finds differences and comparisons hard to learn)
+        ("need", 3, 1.0),
+        ("need_count", 2, 1.0 / TRICKS),
+        ("takes", NUM_KINDS, 1.0),
+        ("holds", NUM_KINDS, 1.0),
     ]
 
 
@@ -96,6 +113,8 @@ class DoisGame(Game):
         self._others = [itemgetter(*[(s + r) % n for r in range(1, n)]) for s in range(n)]
         self._phase = one_hots(3)  # bid, first, play; over
         self._byte = [bytes((i,)) for i in range(256)]
+        self._short_exact_over = one_hots(3)
+        self._no_trick = bytes(2 * NUM_KINDS)
 
     def _done(self, seat: int, leader: int, k: int) -> bytes:
         n = self.num_players
@@ -144,8 +163,51 @@ class DoisGame(Game):
             self._byte[state.tricks_played],
             self._byte[state.hand_no],
             self._phase[state.phase],
+            *self._need(state.bids[seat], state.won[seat]),
+            self._trick(state, seat),
         )
         return np.frombuffer(b"".join(parts), np.uint8) * self._scale
+
+    def _need(self, bid: int, won: int) -> tuple[bytes, bytes]:
+        """``need`` and ``need_count``: the observer's own bid less its tricks taken, as
+        short / exact / over and the tricks short and over (zeros before it has bid)."""
+        if bid < 0:
+            return self._short_exact_over[-1], b"\0\0"
+        if won < bid:
+            return self._short_exact_over[0], bytes((bid - won, 0))
+        return self._short_exact_over[1 if won == bid else 2], bytes((0, won - bid))
+
+    def _trick(self, state: State, seat: int) -> bytes:
+        """``takes`` and ``holds``: per card kind ``seat`` may play now, whether the show it
+        makes would take the trick (``trick_winner``) against the players who have played to
+        it, and also against those still to play as they show now. Zeros unless ``seat`` is to
+        play a card, and for a show without a number yet (the first trick's suit card)."""
+        if state.current != seat or state.phase not in (FIRST, PLAYING):
+            return self._no_trick
+        n = self.num_players
+        leader, trump = state.leader, state.trump
+        suits, numbers = state.suit[:], state.number[:]
+        mine_suit, mine_number = suits[seat], numbers[seat]
+        # for ``takes``: the players still to play (after seat) show nothing
+        later = range(state.in_trick + 1, n)
+        played = suits[:]
+        for i in later:
+            played[(leader + i) % n] = -1
+        flags = bytearray(2 * NUM_KINDS)
+        for kind in state.legal_actions():
+            if kind < NUM_SUITS:
+                suit, number = kind, mine_number
+            else:
+                suit, number = mine_suit, number_of(kind)
+            if not number:
+                continue
+            suits[seat] = played[seat] = suit
+            numbers[seat] = number
+            if trick_winner(suits, numbers, leader, trump) == seat:
+                flags[kind] = flags[NUM_KINDS + kind] = 1  # holding it, it takes it
+            elif later and trick_winner(played, numbers, leader, trump) == seat:
+                flags[kind] = 1
+        return bytes(flags)
 
     # ------------------------------------------------------------------ text
     def render(self, state: State, seat: int) -> str:
