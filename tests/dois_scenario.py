@@ -8,6 +8,14 @@ from koira_env.games.dois.cards import COPIES, KIND_NAMES, SUITS
 from koira_env.games.dois.engine import BID, State
 from koira_env.games.dois.game import make_game
 
+# Four good hands (3+ suit cards and 3+ number cards each); undealt: R R Y Y G B B B 5 6 7 8
+H4 = (
+    "R R R Y Y G 1 2 3 4 5 6 7",
+    "R R Y Y G G 1 1 2 3 4 8 8",
+    "Y Y B B B G 5 5 6 6 7 7 8",
+    "G G G B B R 2 2 3 3 4 4 1",
+)
+
 
 def deck_of(*hands: str, trump: str = "R", first: int = 0, undealt: str = "") -> list[str]:
     """The 68-card deck that deals these 13-card hands (``"R R Y 1 2 ..."``, player_0's

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from dois_scenario import bids, deal, play
+from dois_scenario import H4, bids, deal, play
 
 from agents.registry import make_agent
 from koira_env.core.agent import Turn
@@ -19,13 +19,6 @@ from koira_env.games.dois.bots import (
 )
 from koira_env.games.dois.engine import BID, State
 from koira_env.games.dois.game import make_game
-
-H4 = (
-    "R R R Y Y G 1 2 3 4 5 6 7",
-    "R R Y Y G G 1 1 2 3 4 8 8",
-    "Y Y B B B G 5 5 6 6 7 7 8",
-    "G G G B B R 2 2 3 3 4 4 1",
-)
 
 
 def turn(state: State, seed: int = 0) -> Turn:

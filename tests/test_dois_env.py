@@ -10,20 +10,13 @@ import random
 
 import numpy as np
 import pytest
-from dois_scenario import deck_of
+from dois_scenario import H4, deck_of
 from helpers import play_out
 
 import koira_env
 from koira_env.core.game import IllegalActionError
 from koira_env.games.dois.engine import BID, NUM_ACTIONS
 from koira_env.registry import replay, spec
-
-H4 = (
-    "R R R Y Y G 1 2 3 4 5 6 7",
-    "R R Y Y G G 1 1 2 3 4 8 8",
-    "Y Y B B B G 5 5 6 6 7 7 8",
-    "G G G B B R 2 2 3 3 4 4 1",
-)
 
 
 def test_action_names():

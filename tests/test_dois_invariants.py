@@ -7,7 +7,7 @@ import random
 
 import numpy as np
 import pytest
-from dois_scenario import bids, deal, names, play
+from dois_scenario import H4, bids, deal, names, play
 from helpers import (
     check_redeal,
     observe,
@@ -90,13 +90,7 @@ def derived(state: State, seat: int) -> tuple[list[str], list[str], list[float]]
 def test_derived_trick_fields_at_known_positions():
     """A fixed deck (trump Y): the tricks each seat is short of or over its bid, and which card
     would take the trick against those who have played and also against those to play."""
-    state = deal(
-        "R R R Y Y G 1 2 3 4 5 6 7",
-        "R R Y Y G G 1 1 2 3 4 8 8",
-        "Y Y B B B G 5 5 6 6 7 7 8",
-        "G G G B B R 2 2 3 3 4 4 1",
-        trump="Y",
-    )
+    state = deal(*H4, trump="Y")
     assert derived(state, 0) == ([], [], [0, 0, 0, 0, 0])  # no bid yet, nothing to play
     bids(state, 3, 0, 3, 3)
     assert derived(state, 0) == ([], [], [1, 0, 0, 3, 0])  # 3 short
@@ -148,12 +142,7 @@ def test_derived_trick_fields_agree_with_the_trick_winner():
 
 
 def test_observation_is_seat_relative():
-    state = deal(
-        "R R R Y Y G 1 2 3 4 5 6 7",
-        "R R Y Y G G 1 1 2 3 4 8 8",
-        "Y Y B B B G 5 5 6 6 7 7 8",
-        "G G G B B R 2 2 3 3 4 4 1",
-    )
+    state = deal(*H4)
     for b in (1, 2, 3, 4):
         state.apply(12 + b)
     game = state.game
@@ -224,13 +213,7 @@ def test_determinize_keeps_what_the_seat_observes_and_respects_the_play():
 
 
 def test_determinize_respects_shown_voids():
-    state = deal(
-        "R R R Y Y G 1 2 3 4 5 6 7",
-        "R R Y Y G G 1 1 2 3 4 8 8",
-        "Y Y B B B G 5 5 6 6 7 7 8",
-        "G G G B B R 2 2 3 3 4 4 1",
-        trump="Y",
-    )
+    state = deal(*H4, trump="Y")
     for action in (15, 15, 15, 15, 0, 10, 0, 11, 2, 8, 0, 7):
         state.apply(action)  # bids 3; R7, R8, G5 (player_2 has no R), R4
     assert state.void == [0, 0, 1, 0]

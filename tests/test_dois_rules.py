@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from dois_scenario import bids, deal, deck_of, names, play
+from dois_scenario import H4, bids, deal, deck_of, names, play
 
 from koira_env.games.dois.cards import (
     COPIES,
@@ -18,13 +18,6 @@ from koira_env.games.dois.cards import (
 from koira_env.games.dois.engine import BID, FIRST, NUMBERS_VOID, OVER, PLAYING, State
 from koira_env.games.dois.game import make_game
 
-# Four good hands (3+ suit cards and 3+ number cards each); undealt: R R Y Y G B B B 5 6 7 8
-H4 = (
-    "R R R Y Y G 1 2 3 4 5 6 7",
-    "R R Y Y G G 1 1 2 3 4 8 8",
-    "Y Y B B B G 5 5 6 6 7 7 8",
-    "G G G B B R 2 2 3 3 4 4 1",
-)
 # player_1 is dealt two suit cards only; the undealt cards: R R R Y G G B 4 5 6 7 8
 BAD = (
     "R R R Y Y Y G 7 7 8 8 6 6",
