@@ -5,8 +5,8 @@
 ``thrifty`` as the rollout policy.
 
 ``agents/ismcts.py`` and ``agents/flat.py`` are the readable references of the algorithms and
-call ``search`` / ``action_values`` here for a compiled Red7 state (``bots.compiled_search``,
-``bots.compiled_flat``); the results differ from theirs only in the random streams. A deal
+call ``search`` / ``action_values`` here for a compiled Red7 state (``bots.SEARCH``,
+``bots.FLAT``); the results differ from theirs only in the random streams. A deal
 (``_compiled``'s ``find_hidden`` and ``place_hidden``, as ``State.determinize`` deals) is the
 reference's distribution: the cards the seat cannot see (other hands, folded hands of others,
 the draw pile) shuffled uniformly into the same places, as ``engine.State.determinize`` does.
