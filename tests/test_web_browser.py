@@ -176,6 +176,11 @@ def play_by_clicking(page: Any, store: Store, seed: int, check: Any = None) -> t
         if check is not None:
             check(page, table)
         if not page.locator("#play-board .picked").count():
+            # the page may say "your turn" a moment before the server's state does
+            for _ in range(100):
+                if table.state.current == table.seat or table.state.is_terminal:
+                    break
+                page.wait_for_timeout(50)
             moves = table.game.table(table.state, table.seat)["moves"]
             assert [m["action"] for m in moves] == table.state.legal_actions()
             assert offered(page) == (
