@@ -323,6 +323,15 @@ class Game:
         """A fresh float32 vector of ``observation_size``: what ``seat`` may know."""
         raise NotImplementedError
 
+    # the width of ``turn_features``' rows: 0 for a game without per-turn features
+    turn_feature_size: int = 0
+
+    def turn_features(self, state: State, seat: int, legal: Sequence[int]) -> np.ndarray:
+        """(len(legal), turn_feature_size) float32: what each of ``legal`` leaves on the table,
+        as ``seat`` may know it, for a network that scores turns one by one
+        (``agents/turnnet.py``). A game that has them overrides this."""
+        raise NotImplementedError(f"{self.title} has no per-turn features")
+
     def action_mask(self, legal: Sequence[int]) -> np.ndarray:
         """A fresh int8 vector with 1 at each legal action."""
         mask = bytearray(self.num_actions)

@@ -16,6 +16,7 @@ the observer.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 from operator import itemgetter
 from typing import Any
@@ -44,6 +45,7 @@ from .engine import (
 )
 from .rules import Rules, make_rules
 from .table import FACES
+from .turns import TURN_FEATURES, turn_features
 
 try:
     from . import _compiled
@@ -168,6 +170,13 @@ class Red7Game(Game):
             parts += [self._scores[min(s, target)] for s in rot(state.scores)]
             parts.append(self._rounds[min(state.round, 255)])
         return np.frombuffer(bytearray().join(parts), np.float32)
+
+    turn_feature_size = TURN_FEATURES
+
+    def turn_features(self, state: State, seat: int, legal: Sequence[int]) -> np.ndarray:
+        """One row per turn of ``legal`` (``turns.py``): the reference writer, on either
+        engine's states (the compiled core's replaces it on a compiled game)."""
+        return turn_features(state.view(seat), legal)
 
     # ------------------------------------------------------------------ text
     def render(self, state: State, seat: int) -> str:
