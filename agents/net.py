@@ -14,9 +14,10 @@ import io
 import json
 import os
 import zipfile
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
 
@@ -25,12 +26,15 @@ from koira_env.core.game import Game
 from .cardnet import ARCH as CARDS
 from .cardnet import CardNetPolicy
 from .ppo import MODELS, check_compatible, check_format, model_metadata
+from .turnnet import ARCH as TURNS
+from .turnnet import TurnNetPolicy
 
 if TYPE_CHECKING:
     from koira_env.core.agent import Turn
 
 FORMAT = "koira-net/1"
 MLP = "mlp"  # the metadata's ``arch``: absent in files from before card networks
+Policy = Union["NetPolicy", CardNetPolicy, TurnNetPolicy]
 
 
 def net_path(spec: str | Path) -> Path:
@@ -92,13 +96,13 @@ class NetPolicy:
         self.policy, self.value_head = layer(count), layer(count + 1)
 
     @staticmethod
-    def load(path: str | Path, game: Game | None = None) -> NetPolicy | CardNetPolicy:
+    def load(path: str | Path, game: Game | None = None) -> Policy:
         """``ValueError`` naming the problem for a missing, corrupt or mismatched file."""
         path = Path(path)
         stat = path.stat() if path.is_file() else None
         policy = _load(str(path), stat.st_mtime_ns if stat else 0, stat.st_size if stat else 0)
         if game is not None:
-            check_compatible(policy.meta, game, path)
+            _check_game(policy, game, path)
         return policy
 
     def hidden(self, obs: np.ndarray) -> np.ndarray:
@@ -120,23 +124,45 @@ class NetPolicy:
 
 
 @lru_cache(maxsize=16)
-def _load(path: str, mtime_ns: int, size: int) -> NetPolicy | CardNetPolicy:
+def _load(path: str, mtime_ns: int, size: int) -> Policy:
     """Cached per file version, so tournament workers load a network once."""
     if not Path(path).is_file():
         raise ValueError(f"no network file at {path}")
     return parse_net(path, path)
 
 
-def load_bytes(data: bytes, game: Game | None = None) -> NetPolicy | CardNetPolicy:
+def load_bytes(data: bytes, game: Game | None = None) -> Policy:
     """A network from a file's bytes (a network sent to a worker that cannot read the
     driver's disk, as distillation's students on Ray), checked as ``NetPolicy.load`` does."""
     policy = parse_net(io.BytesIO(data), "the network sent")
     if game is not None:
-        check_compatible(policy.meta, game, Path("the network sent"))
+        _check_game(policy, game, Path("the network sent"))
     return policy
 
 
-def parse_net(source: Any, name: str) -> NetPolicy | CardNetPolicy:
+def _check_game(policy: Policy, game: Game, path: Path) -> None:
+    """``check_compatible``, and for a turn scorer the width of the game's per-turn rows."""
+    check_compatible(policy.meta, game, path)
+    if isinstance(policy, TurnNetPolicy) and policy.turn_features != game.turn_feature_size:
+        raise ValueError(
+            f"{path} scores turns of {policy.turn_features} features; {game.title} writes "
+            f"{game.turn_feature_size}"
+        )
+
+
+def policy_move(policy: Policy, game: Game, state: Any, seat: int, legal: Sequence[int]) -> int:
+    """The network's move for ``seat`` in ``state`` (a deal consistent with what the seat
+    knows): its highest logit among ``legal``, or for a turn scorer its best-scored turn."""
+    obs = game.observation(state, seat)
+    legal = sorted(legal)
+    if isinstance(policy, TurnNetPolicy):
+        return policy.choose_turn(obs, legal, game.turn_features(state, seat, legal))
+    mask = np.zeros(game.num_actions, bool)
+    mask[legal] = True
+    return policy.choose(obs, mask)
+
+
+def parse_net(source: Any, name: str) -> Policy:
     """The policy in ``source`` (a path or a binary file), or a ``ValueError`` naming ``name``
     and the problem."""
     try:
@@ -153,8 +179,11 @@ def parse_net(source: Any, name: str) -> NetPolicy | CardNetPolicy:
             return NetPolicy(arrays, meta)
         if meta["arch"] == CARDS:
             return CardNetPolicy(arrays, meta)
+        if meta["arch"] == TURNS:
+            return TurnNetPolicy(arrays, meta)
         raise ValueError(
-            f"{name} has network architecture {meta['arch']!r}, expected {MLP!r} or {CARDS!r}"
+            f"{name} has network architecture {meta['arch']!r}, expected one of "
+            f"{MLP!r}, {CARDS!r}, {TURNS!r}"
         )
     except KeyError as err:
         raise ValueError(f"{name} lacks the layer {err} its metadata promises") from None
@@ -177,6 +206,4 @@ class NetAgent:
         game = turn.game
         policy = NetPolicy.load(self.path, game if self._checked != (game.id, game.rules) else None)
         self._checked = (game.id, game.rules)
-        mask = np.zeros(game.num_actions, bool)
-        mask[list(turn.view.legal)] = True
-        return policy.choose(game.observation(turn.sample_state(), turn.view.seat), mask)
+        return policy_move(policy, game, turn.sample_state(), turn.view.seat, turn.view.legal)

@@ -107,7 +107,9 @@ def test_a_card_network_file_plays_legal_moves_and_a_bad_arch_is_refused(tmp_pat
     assert isinstance(agent, NetAgent)
     result = play_game([agent, *(make_agent("dumper") for _ in range(3))], game, None, seed=5)
     assert not result.truncated
-    with pytest.raises(ValueError, match=r"--arch must be one of mlp, cards, got 'transformer'"):
+    with pytest.raises(
+        ValueError, match=r"--arch must be one of mlp, cards, turns, got 'transformer'"
+    ):
         distill.Args(arch="transformer")
     with pytest.raises(ValueError, match="a card network needs the 52 card actions"):
         CardTokens({"x": slice(0, 52)}, 10)

@@ -53,16 +53,16 @@ import numpy as np
 
 from agents.base import play_out
 from agents.cardnet import ARCH as CARDS
-from agents.cardnet import CardNetPolicy
 from agents.flat import FlatAgent
 from agents.games import choices
 from agents.ismcts import ISMCTSAgent
-from agents.net import MLP, NetPolicy, load_bytes, save_arrays
+from agents.net import MLP, Policy, load_bytes, policy_move, save_arrays
 from agents.pimc import PIMCAgent
 from agents.registry import default_agents, make_agent
 from agents.schedule import TournamentConfig
 from agents.solver import SolverAgent
 from agents.tournament import run_tournament
+from agents.turnnet import ARCH as TURNS
 from koira_env.core.agent import Turn
 from koira_env.core.files import write_json
 from koira_env.core.game import Game
@@ -75,7 +75,7 @@ from .plot import plot_curve
 from .recipes import recipe
 
 CHECKPOINT, LATEST, EVAL_CSV, CONFIG = "checkpoint.pt", "latest.npz", "eval.csv", "config.json"
-ARCHS = (MLP, CARDS)
+ARCHS = (MLP, CARDS, TURNS)
 EVAL_PNG = "eval.png"
 # eval.csv: PPO's evaluation columns (``round`` where PPO has ``timesteps``), then the fit's
 FIT_COLUMNS = [
@@ -134,8 +134,9 @@ class Args:
     window: int = 8_000_000
     """the network is fitted to the last this many labelled decisions"""
     arch: str = "mlp"
-    """the network: "mlp" (the flat observation through the --hidden layers) or "cards" (Koira:
-    one token per card through --hidden per-card layers, agents/cardnet.py)"""
+    """the network: "mlp" (the flat observation through the --hidden layers), "cards" (Koira:
+    one token per card through --hidden per-card layers, agents/cardnet.py) or "turns" (Red7:
+    a shared scorer of each legal turn's features, towers of --hidden, agents/turnnet.py)"""
     hidden: tuple[int, ...] = (1024, 512)
     """hidden layer sizes of the MLP (per-card layer sizes of the card network)"""
     epochs: int = 3
@@ -168,6 +169,8 @@ class Args:
     def __post_init__(self) -> None:
         if self.arch not in ARCHS:
             raise ValueError(f"--arch must be one of {', '.join(ARCHS)}, got {self.arch!r}")
+        if self.arch == TURNS and not self.make_game().turn_feature_size:
+            raise ValueError(f"--arch turns needs per-turn features; {self.game} has none")
         # the game's defaults, resolved here so that config.json names the bots played
         own = recipe(self.game)
         if not self.field:
@@ -237,30 +240,33 @@ class Recorder:
         self,
         game: Game,
         teacher: Any,
-        student: NetPolicy | CardNetPolicy | None,
+        student: Policy | None,
         decisive_only: bool = False,
         rollout_share: float = 1.0,
         rng: random.Random | None = None,
         temperature: float = 0.0,
+        turns: bool = False,
     ) -> None:
         self.game, self.teacher, self.student = game, teacher, student
+        self.turns = turns  # also record each legal turn's features (--arch turns)
         self.temperature = temperature
         self.decisive_only = decisive_only
         self.rollout_share, self.rng = rollout_share, rng or random.Random(0)
         self.scale = game.observation_scale
-        self.rows: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        self.rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]] = []
 
     def act(self, turn: Turn) -> int:
         visits, searched = teacher_label(self.teacher, turn, self.temperature)
         keep = self.rollout_share >= 1.0 or searched
         if not keep:
             keep = self.rng.random() < self.rollout_share
-        game = self.game
+        game, seat, legal = self.game, turn.view.seat, sorted(turn.view.legal)
         # drawn even for a row not kept (a determinized deal takes random numbers), so
         # --rollout-share leaves the games, and every searched label, unchanged
-        observation = game.observation(turn.sample_state(), turn.view.seat)
+        state = turn.sample_state()
+        observation = game.observation(state, seat)
         mask = np.zeros(game.num_actions, bool)
-        mask[list(turn.view.legal)] = True
+        mask[legal] = True
         target = np.zeros(game.num_actions, np.float32)
         for action, count in visits.items():
             target[action] = count
@@ -268,21 +274,23 @@ class Recorder:
         weights = target[mask]
         if keep and (not self.decisive_only or weights.min() < weights.max()):
             codes = observation if self.scale is None else np.rint(observation / self.scale)
-            self.rows.append((codes, mask, target))
+            rows = game.turn_features(state, seat, legal) if self.turns else None
+            self.rows.append((codes, mask, target, rows))
         if self.student is None:
             return max(turn.view.legal, key=lambda a: visits.get(a, -1))
-        return self.student.choose(observation, mask)
+        return policy_move(self.student, game, state, seat, legal)
 
 
-def play_games(
-    args: Args, round_no: int, indices: list[int], student: NetPolicy | CardNetPolicy | None
-) -> dict:
+def play_games(args: Args, round_no: int, indices: list[int], student: Policy | None) -> dict:
     """Games ``indices`` of round ``round_no``: every labelled decision of the recorded seat,
-    with the seat's final return. A pure function of its arguments."""
+    with the seat's final return (for --arch turns also ``turns``: the legal turns' feature
+    rows, decision after decision, each decision's in its legal actions' order, as float16:
+    half the memory, a rounding far below what the scorer resolves). A pure function of its
+    arguments."""
     game = args.make_game()
     n = game.num_players
     teacher = _teacher(args)
-    obs, masks, targets, returns = [], [], [], []
+    obs, masks, targets, returns, turns = [], [], [], [], []
     for g in indices:
         rng = random.Random(f"distill/{args.seed}/{round_no}/{g}")
         keep_rng = random.Random(f"distill/{args.seed}/{round_no}/{g}/keep")
@@ -294,6 +302,7 @@ def play_games(
             args.rollout_share,
             keep_rng,
             args.temperature,
+            args.arch == TURNS,
         )
         seat = g % n
         agents = [
@@ -301,21 +310,27 @@ def play_games(
         ]
         state = play_out(game.new_state(seed=rng.getrandbits(64)), agents, rng.getrandbits(32))
         result = state.returns()[seat]
-        for codes, mask, target in recorder.rows:
+        for codes, mask, target, rows in recorder.rows:
             obs.append(codes)
             masks.append(mask)
             targets.append(target)
             returns.append(result)
+            if rows is not None:
+                turns.append(rows.astype(np.float16))
     dtype = np.float32 if game.observation_scale is None else np.uint8
-    return {
+    arrays = {
         "obs": np.asarray(obs, dtype).reshape(len(obs), game.observation_size),
         "masks": np.asarray(masks, bool).reshape(len(obs), game.num_actions),
         "targets": np.asarray(targets, np.float32).reshape(len(obs), game.num_actions),
         "returns": np.asarray(returns, np.float32),
     }
+    if args.arch == TURNS:
+        width = game.turn_feature_size
+        arrays["turns"] = np.concatenate([*turns, np.zeros((0, width), np.float16)])
+    return arrays
 
 
-_STUDENT: NetPolicy | CardNetPolicy | None = None  # in a worker: the round's student
+_STUDENT: Policy | None = None  # in a worker: the round's student
 
 
 def _receive_student(data: bytes | None, args: Args) -> None:
@@ -371,7 +386,12 @@ def load_window(folder: Path, window: int) -> dict[str, np.ndarray]:
             break
     parts.reverse()
     merged = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-    return {k: v[-window:] for k, v in merged.items()}
+    turns = merged.pop("turns", None)
+    kept = {k: v[-window:] for k, v in merged.items()}
+    if turns is not None:  # one row per legal turn: the kept decisions' rows are the last
+        rows = int(kept["masks"].sum())
+        kept["turns"] = turns[len(turns) - rows :]
+    return kept
 
 
 # ------------------------------------------------------------------ the network
@@ -384,6 +404,10 @@ def build_network(game: Game, hidden: tuple[int, ...], arch: str = MLP) -> Any:
         from .cardnet import CardNet
 
         return CardNet(game, hidden)
+    if arch == TURNS:
+        from .turnnet import TurnNet
+
+        return TurnNet(game, hidden)
 
     class Net(nn.Module):
         def __init__(self) -> None:
@@ -433,15 +457,36 @@ def fit(
         x = obs[rows].float()
         return x if scale_t is None else x * scale_t
 
+    turn_rows = data.get("turns")
+    if turn_rows is not None:  # --arch turns: the rows of decision i start at starts[i]
+        counts = masks.sum(1)
+        starts = torch.cumsum(counts, 0) - counts
+        padded = torch.from_numpy(
+            np.concatenate([turn_rows, np.zeros((1, turn_rows.shape[1]), turn_rows.dtype)])
+        )
+
+    def batch(rows: Any) -> tuple[tuple[torch.Tensor, ...], torch.Tensor, torch.Tensor]:
+        """The network's inputs for decisions ``rows``, which outputs are legal, and the label
+        over the outputs: the actions, or for a turn scorer the legal turns in action order."""
+        if turn_rows is None:
+            return (features(rows),), masks[rows], targets[rows]
+        slots = torch.arange(int(counts[rows].max()))
+        valid = slots < counts[rows][:, None]
+        index = torch.where(valid, starts[rows][:, None] + slots, len(padded) - 1)
+        actions = torch.argsort((~masks[rows]).to(torch.int8), dim=1, stable=True)
+        label = targets[rows].gather(1, actions[:, : len(slots)]) * valid
+        return (features(rows), padded[index].float()), valid, label
+
     policy_losses, value_losses = [], []
     net.train()
     for _ in range(args.epochs):
         order = torch.from_numpy(rng.permutation(count - held))
         for start in range(0, len(order), args.batch_size):
             rows = order[start : start + args.batch_size]
-            logits, value = net(features(rows))
-            logits = logits.masked_fill(~masks[rows], -1e9)
-            policy_loss = -(targets[rows] * torch.log_softmax(logits, -1)).sum(-1).mean()
+            inputs, legal, label = batch(rows)
+            logits, value = net(*inputs)
+            logits = logits.masked_fill(~legal, -1e9)
+            policy_loss = -(label * torch.log_softmax(logits, -1)).sum(-1).mean()
             value_loss = ((value - returns[rows]) ** 2).mean()
             loss = policy_loss + args.value_weight * value_loss
             optimizer.zero_grad()
@@ -450,15 +495,16 @@ def fit(
             policy_losses.append(policy_loss.item())
             value_losses.append(value_loss.item())
     net.eval()
+    hits, decisives = [], []
     with torch.no_grad():
-        rows = torch.arange(count - held, count)
-        logits, _ = net(features(rows))
-        chosen = logits.masked_fill(~masks[rows], -1e9).argmax(-1)
-        label = targets[rows]
-        top = label.max(-1).values
-        hit = label.gather(1, chosen[:, None])[:, 0] >= top - 1e-6  # a move the label likes most
-        low = label.masked_fill(~masks[rows], 2.0).min(-1).values
-        decisive = low < top - 1e-6  # the label prefers some legal moves to others
+        for start in range(count - held, count, 4096):
+            inputs, legal, label = batch(torch.arange(start, min(start + 4096, count)))
+            chosen = net(*inputs)[0].masked_fill(~legal, -1e9).argmax(-1)
+            top = label.max(-1).values
+            hits.append(label.gather(1, chosen[:, None])[:, 0] >= top - 1e-6)  # one it likes most
+            low = label.masked_fill(~legal, 2.0).min(-1).values
+            decisives.append(low < top - 1e-6)  # the label prefers some legal moves to others
+    hit, decisive = torch.cat(hits), torch.cat(decisives)
     return {
         "policy_loss": float(np.mean(policy_losses)) if policy_losses else float("nan"),
         "value_loss": float(np.mean(value_losses)) if value_losses else float("nan"),
