@@ -15,7 +15,7 @@ and event dicts; reading ``hands``, ``keys`` and friends builds them, so they ar
 bots and tests, not hot loops), and ``Engine(rules)`` writes observations and masks as
 ``Red7Game.observation`` and ``Game.action_mask`` do: ``observation(state, seat)`` (a fresh
 float32 vector), ``observe_into(state, seat, row)`` (into a caller's float32 row) and
-``action_mask(legal)``.
+``action_mask(legal)``; ``turn_features(state, seat, legal)`` writes ``turns.py``'s rows.
 
 C side (declared in ``_compiled.pxd``, which the compiled search ``_search.pyx`` cimports):
 ``State.d`` is a plain struct (``Data``): hands and palettes as 49-bit card masks (a
