@@ -15,7 +15,7 @@ and event dicts; reading ``hands``, ``keys`` and friends builds them, so they ar
 bots and tests, not hot loops), and ``Engine(rules)`` writes observations and masks as
 ``Red7Game.observation`` and ``Game.action_mask`` do: ``observation(state, seat)`` (a fresh
 float32 vector), ``observe_into(state, seat, row)`` (into a caller's float32 row) and
-``action_mask(legal)``.
+``action_mask(legal)``; ``turn_features(state, seat, legal)`` writes ``turns.py``'s rows.
 
 C side (declared in ``_compiled.pxd``, which the compiled search ``_search.pyx`` cimports):
 ``State.d`` is a plain struct (``Data``): hands and palettes as 49-bit card masks (a
@@ -35,6 +35,8 @@ from koira_env.core._hidden cimport MAX_HIDDEN, copy_order, hidden_list, hide
 from koira_env.core._lists cimport int_list
 from koira_env.core._mask cimport legal_mask
 
+from operator import index
+
 from ...core.deck import hand_deck
 from ...core.game import (
     IllegalActionError,
@@ -44,6 +46,7 @@ from ...core.game import (
 )
 from . import cards as ref_cards
 from . import engine as reference
+from . import turns as ref_turns
 from .engine import Red7View
 
 cnp.import_array()
@@ -268,8 +271,8 @@ def py_groups_of(mask):
 cdef class Engine:
     """One rule set as C ints, and the observation writer; ``Red7Game.compiled`` holds one.
 
-    ``observation`` and ``action_mask`` give the same arrays as ``Red7Game.observation`` and
-    ``Game.action_mask``.
+    ``observation``, ``action_mask`` and ``turn_features`` give the same arrays as
+    ``Red7Game.observation``, ``Game.action_mask`` and ``turns.turn_features``.
     """
 
     def __init__(self, rules):
@@ -330,10 +333,42 @@ cdef class Engine:
 
     cdef int write(self, object state, int seat, float* out) except -1:
         cdef State s = state  # a TypeError for anything else
-        if s.opt.n != self.opt.n or s.opt.points != self.opt.points:
-            raise ValueError("the state was not dealt under this engine's rules")
+        dealt_under(&self.opt, s)
         write_observation(s, seat, out)
         return 0
+
+    def turn_features(self, State state not None, int seat, legal):
+        """``turns.turn_features(state.view(seat), legal)``: a fresh (len(legal), 180) float32
+        array, one row per turn of ``legal`` (any sequence of action ids, rows in its order),
+        written in C from what ``seat`` may know (``write_turns``)."""
+        cdef cnp.npy_intp dims[2]
+        cdef Turns t
+        cdef Py_ssize_t i = 0
+        cdef int action
+        cdef float* out
+        self.seat_of_table(seat)
+        dealt_under(&self.opt, state)
+        dims[0] = len(legal)
+        dims[1] = TURN_FEATURES
+        array = cnp.PyArray_ZEROS(2, dims, cnp.NPY_FLOAT32, 0)
+        out = <float*>cnp.PyArray_DATA(array)
+        turns_of(&state.d, seat, state.opt.n, &t)
+        for item in legal:
+            action = item if type(item) is int else index(item)  # 1.0 is no action
+            if not 0 <= action < NUM_ACTIONS:
+                raise ValueError(f"an action is 0..{NUM_ACTIONS - 1}, got {action}")
+            if i == dims[0]:
+                raise ValueError("legal changed size while its rows were written")
+            write_turn(&t, action, out + i * TURN_FEATURES)
+            i += 1
+        return array
+
+
+cdef int dealt_under(const Options* opt, State s) except -1:
+    """A state of another table size or scoring is refused, not read past its seats."""
+    if s.opt.n != opt.n or s.opt.points != opt.points:
+        raise ValueError("the state was not dealt under this engine's rules")
+    return 0
 
 
 cdef void write_observation(State state, int seat, float* out) noexcept:
@@ -369,6 +404,136 @@ cdef void write_observation(State state, int seat, float* out) noexcept:
                 value = state.opt.target
             out[lay.scores + i] = <float>value * lay.score_scale
         out[lay.round] = <float>(d.round if d.round < 255 else 255) * lay.round_scale
+
+
+# ============================================================================ turn features
+# turns.py's row layout, read from the reference so both write the same columns.
+cdef int TURN_FEATURES = ref_turns.TURN_FEATURES
+cdef int MAX_OPPONENTS = ref_turns.MAX_OPPONENTS
+cdef int PALETTE_CARD = ref_turns.PALETTE_CARD
+cdef int CANVAS_CARD = ref_turns.CANVAS_CARD
+cdef int RULE_AFTER = ref_turns.RULE_AFTER
+cdef int LEADS = ref_turns.LEADS
+cdef int PASSES = ref_turns.PASSES
+cdef int ONE_CARD = ref_turns.ONE_CARD
+cdef int TWO_CARDS = ref_turns.TWO_CARDS
+cdef int MARGINS = ref_turns.MARGINS
+cdef int HAND_LEFT = ref_turns.HAND_LEFT
+cdef int THREAT_IN_FORCE = ref_turns.THREAT_IN_FORCE
+
+
+ctypedef struct Turns:
+    # What every row of one decision shares (turns.turn_features' locals), and per palette
+    # card (index x + 1; 0: none) the mover's keys after it and the threats against them,
+    # worked out for the first turn that plays it.
+    int n, rule, hand_size, unseen
+    uint8_t live[MAX_PLAYERS - 1]  # the opponents in seat order (player r at r - 1)
+    uint16_t mine[NUM_COLOURS]
+    uint8_t groups[NUM_GROUPS]
+    uint16_t theirs[MAX_PLAYERS - 1][NUM_COLOURS]  # 0s for an opponent who is out
+    uint16_t best_other[NUM_COLOURS]
+    uint16_t joined[MAX_PLAYERS - 1][MAX_HIDDEN][NUM_COLOURS]  # opponent's keys + unseen card
+    uint8_t known[NUM_CARDS + 1]
+    uint16_t after[NUM_CARDS + 1][NUM_COLOURS]
+    float threat[NUM_CARDS + 1][NUM_COLOURS][MAX_PLAYERS - 1]
+
+
+cdef void turns_of(const Data* d, int seat, int n, Turns* t) noexcept:
+    """The shared part of ``seat``'s rows: its keys and groups, the opponents' keys (0s once
+    out, as ``d.keys`` holds them), the unseen cards (``find_hidden``: the observation's
+    "unseen") and each live opponent's keys with each unseen card added (``keys_plus``)."""
+    cdef Hidden h
+    cdef int j, q, r, u
+    find_hidden(d, seat, &h)
+    t.n = n
+    t.rule = d.rule
+    t.hand_size = popcount(d.hand[seat])
+    t.unseen = h.count
+    memcpy(t.mine, d.keys[seat], sizeof(t.mine))
+    memcpy(t.groups, d.groups[seat], sizeof(t.groups))
+    memset(t.theirs, 0, sizeof(t.theirs))
+    memset(t.best_other, 0, sizeof(t.best_other))
+    memset(t.known, 0, sizeof(t.known))
+    memset(t.live, 0, sizeof(t.live))
+    for j in range(n - 1):
+        q = (seat + j + 1) % n
+        t.live[j] = d.active[q]
+        if not t.live[j]:
+            continue
+        memcpy(t.theirs[j], d.keys[q], sizeof(t.theirs[j]))
+        for r in range(NUM_COLOURS):
+            if t.theirs[j][r] > t.best_other[r]:
+                t.best_other[r] = t.theirs[j][r]
+        for u in range(h.count):
+            keys_plus(d.keys[q], d.groups[q], h.cards[u], t.joined[j][u])
+
+
+cdef void know(Turns* t, int x) noexcept:
+    """turns.threats for palette card ``x`` (-1: none): the mover's keys after it, and per
+    rule and opponent the share of unseen cards that would put the opponent above them
+    (``cards.turn_wins``' question, one ``keys_plus`` comparison per card), as float32 of the
+    double share."""
+    cdef int i = x + 1, j, r, u, count
+    cdef uint16_t* after = t.after[i]
+    t.known[i] = True
+    if x >= 0:
+        keys_plus(t.mine, t.groups, x, after)
+    else:
+        memcpy(after, t.mine, sizeof(t.mine))
+    memset(t.threat[i], 0, sizeof(t.threat[i]))
+    if not t.unseen:
+        return
+    for j in range(t.n - 1):
+        if not t.live[j]:
+            continue
+        for r in range(NUM_COLOURS):
+            count = 0
+            for u in range(t.unseen):
+                if t.joined[j][u][r] > after[r]:
+                    count += 1
+            t.threat[i][r][j] = <float>(<double>count / t.unseen)
+
+
+cdef void write_turn(Turns* t, int action, float* row) noexcept:
+    """One row of turns.turn_features into ``row`` (zeroed): the same values, each a double
+    stored as float32, as the reference's numpy row has them."""
+    cdef int x, c, i, r, j, rule, at, theirs
+    cdef const uint16_t* after
+    cdef float top
+    if action == PASS:
+        row[PASSES] = ONE_F
+        return
+    x = action // SLOTS - 1
+    c = action % SLOTS - 1
+    i = x + 1
+    if not t.known[i]:
+        know(t, x)
+    after = t.after[i]
+    if x >= 0:
+        row[PALETTE_CARD + x] = ONE_F
+    if c >= 0:
+        row[CANVAS_CARD + c] = ONE_F
+    rule = COLOUR[c] if c >= 0 else t.rule
+    row[RULE_AFTER + rule] = ONE_F
+    for r in range(NUM_COLOURS):
+        if after[r] > t.best_other[r]:
+            row[LEADS + r] = ONE_F
+    row[TWO_CARDS if x >= 0 and c >= 0 else ONE_CARD] = ONE_F
+    at = MARGINS
+    for r in range(NUM_COLOURS):
+        for j in range(MAX_OPPONENTS):
+            if j + 1 < t.n and t.live[j]:
+                theirs = t.theirs[j][r]
+                row[at] = <float>(<double>((after[r] >> 6) - (theirs >> 6) + 7) / 14.0)
+                row[at + 1] = <float>(<double>((after[r] & 63) - (theirs & 63) + 48) / 96.0)
+                row[at + 2] = t.threat[i][r][j]
+            at += 3
+    row[HAND_LEFT] = <float>(<double>(t.hand_size - (x >= 0) - (c >= 0)) / HAND_SIZE)
+    top = 0
+    for j in range(t.n - 1):
+        if t.threat[i][rule][j] > top:
+            top = t.threat[i][rule][j]
+    row[THREAT_IN_FORCE] = top
 
 
 # ============================================================================ helpers

@@ -139,6 +139,7 @@ class Red7Game(Game):
             self.state_class = _compiled.State
             self.observation = self.compiled.observation  # type: ignore[method-assign]
             self.action_mask = self.compiled.action_mask  # type: ignore[method-assign]
+            self.turn_features = self.compiled.turn_features  # type: ignore[method-assign]
         else:
             self.compiled = None
             self.state_class = State
@@ -175,7 +176,8 @@ class Red7Game(Game):
 
     def turn_features(self, state: State, seat: int, legal: Sequence[int]) -> np.ndarray:
         """One row per turn of ``legal`` (``turns.py``): the reference writer, on either
-        engine's states (the compiled core's replaces it on a compiled game)."""
+        engine's states; on a compiled game ``self.compiled.turn_features`` (the same rows
+        written in C, about 100x faster) replaces this method, as it does ``observation``."""
         return turn_features(state.view(seat), legal)
 
     # ------------------------------------------------------------------ text
