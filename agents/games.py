@@ -75,8 +75,11 @@ CHOICES: dict[str, GameChoices] = {
         rank_by="win_rate",
         # flat Monte Carlo in C on the compiled core (_search.pyx), thrifty finishing every
         # playout: 48 deals a turn; above thrifty at about 3 ms a decision, level with ISMCTS
-        # at equal time at four players and above it at two (docs/games/red7.md "champion")
-        aliases={"champion": "flat:48"},
+        # at equal time at four players and above it at two (docs/games/red7.md "champion");
+        # champion-net: flat:200 (champion's search, more deals) distilled into a turn scorer
+        # (agents/turnnet.py) in 23 minutes, as strong as champion at a tenth of its time
+        # (docs/games/red7.md "champion-net")
+        aliases={"champion": "flat:48", "champion-net": "net:red74-net"},
     ),
 }
 
