@@ -165,7 +165,7 @@ def test_a_phase_the_teacher_does_not_search_is_labelled_with_its_rollout_move()
         state.apply(state.legal_actions()[0])
     recorder = distill.Recorder(game, distill._teacher(distill.Args()), None)
     move = recorder.act(Turn(state.view(state.current), game, random.Random(0), state))
-    _, mask, target = recorder.rows[0]
+    _, mask, target, _ = recorder.rows[0]
     assert move == dumper_move(state) and target[move] == 1 and target.sum() == 1 and mask[move]
 
 
