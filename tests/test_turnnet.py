@@ -95,3 +95,16 @@ def test_the_recorder_keeps_the_rows_of_the_turns_it_labels():
         assert np.array_equal(np.flatnonzero(mask), order)
         assert np.array_equal(rows, game.turn_features(state, seat, order))
         assert target[order].sum() == pytest.approx(1.0)
+
+
+def test_the_turn_benchmark_times_every_row(tmp_path):
+    from bench_scripts import load_benchmark
+
+    out = tmp_path / "b.json"
+    assert (
+        load_benchmark("bench_turns").main(["--decisions", "40", "--reps", "1", "--json", str(out)])
+        == 0
+    )
+    micros = json.loads(out.read_text())["micros"]
+    assert set(micros) == {"reference rows", "compiled rows", "champion-net decision"}
+    assert all(v > 0 for v in micros.values())
