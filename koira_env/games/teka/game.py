@@ -41,6 +41,7 @@ from .engine import (
     beats,
 )
 from .rules import Rules, make_rules
+from .turns import TURN_FEATURES, turn_features
 
 CALL_CODES = (PASS, TER, BEHI_TER, *range(BID, DOUBLE), DOUBLE)  # a seat's call block, in order
 
@@ -139,6 +140,13 @@ class TekaGame(Game):
         )
         obs = np.frombuffer(b"".join(parts), np.uint8) * self._scale
         return exact_past_a_byte(obs, state.hand_no, self.rules.max_hands)
+
+    turn_feature_size = TURN_FEATURES
+
+    def turn_features(self, state: State, seat: int, legal: Sequence[int]) -> np.ndarray:
+        """One row per action of ``legal`` (``turns.py``): what it does to the trick and the
+        contract, from ``seat``'s view only."""
+        return turn_features(state.view(seat), self.rules, legal)
 
     # ------------------------------------------------------------------ text
     def render(self, state: State, seat: int) -> str:
