@@ -68,8 +68,10 @@ CHOICES: dict[str, GameChoices] = {
         rank_by="win_rate",
         # perfect-information Monte Carlo (open-card solver within 20 cards, counter's card
         # rules as playouts above), counter's auction (docs/games/teka.md "champion"): 0.60
-        # [0.57, 0.63] against counter's 0.40 in mixed partnerships at about 3 ms a decision
-        aliases={"champion": "pimc:64:counter"},
+        # [0.57, 0.63] against counter's 0.40 in mixed partnerships at about 3 ms a decision;
+        # champion-net: champion distilled into a turn scorer (agents/turnnet.py) in 26
+        # minutes, above counter in the greedy field (docs/games/teka.md "champion-net")
+        aliases={"champion": "pimc:64:counter", "champion-net": "net:teka4-net"},
     ),
     "red7": GameChoices(
         rank_by="win_rate",

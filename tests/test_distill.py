@@ -331,6 +331,7 @@ SHIPPED_NETS = {  # game: (network, teacher)
     "dois": ("dois4-net", "champion"),
     # champion's flat Monte Carlo at 200 deals rather than 48, into a turn scorer
     "red7": ("red74-net", "flat:200"),
+    "teka": ("teka4-net", "champion"),
 }
 
 
@@ -356,7 +357,7 @@ def test_flags_left_out_take_the_games_defaults_not_koiras():
     kop = dataclass_flags(distill.Args, ["--game", "kop"], "koira train --algo distill", "")
     assert kop.field == ("counter",) and kop.eval_opponents == ("counter", "random")
     teka = dataclass_flags(distill.Args, ["--game", "teka"], "koira train --algo distill", "")
-    # Teka is judged beside greedy (docs/games/teka.md "champion-net: not yet")
+    # Teka is judged beside greedy (docs/games/teka.md "champion-net")
     assert teka.field == ("counter", "greedy") and teka.eval_opponents == ("counter", "greedy")
     koira = dataclass_flags(distill.Args, [], "koira train --algo distill", "")
     assert koira.field == ("dumper",) and koira.eval_opponents == ("dumper",) * 3
