@@ -18,7 +18,7 @@ rm -rf "$dist" "$venv"
 python -m build --outdir "$dist" "$root"
 sdist=$(echo "$dist"/*.tar.gz)
 wheel=$(echo "$dist"/*.whl)
-for model in koira4-ppo.zip koira4-net.npz; do
+for model in $(ls "$root/agents/models" | grep -E '\.(zip|npz)$'); do  # every shipped model
     tar -tzf "$sdist" | grep "/agents/models/$model\$" >/dev/null || {
         echo "wheel smoke: the sdist lacks the shipped model $model" >&2
         exit 1
@@ -46,8 +46,12 @@ models = agents.ppo.MODELS
 source = Path(sys.argv[1]) / "agents"  # the clone's own package: must not be the one imported
 assert not models.is_relative_to(source) and "site-packages" in models.parts, models
 assert agents.ppo.model_path("koira4-ppo").is_file()
-assert agents.net.net_path("koira4-net").is_file()
-print(f"wheel smoke: shipped models in {models}")
+shipped = sorted(p.name for p in (source / "models").iterdir() if p.suffix in (".zip", ".npz"))
+for name in shipped:  # every game's champion-net too
+    assert (models / name).is_file(), f"the wheel lacks the shipped model {name}"
+    if name.endswith(".npz"):
+        agents.net.NetPolicy.load(agents.net.net_path(name.removesuffix(".npz")))
+print(f"wheel smoke: {len(shipped)} shipped models in {models}")
 PY
 
 koira tournament --games 20 --out tournament --save-records 1 --workers 2 --quiet | tee board.txt
