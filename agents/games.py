@@ -79,7 +79,7 @@ CHOICES: dict[str, GameChoices] = {
         # playout: 48 deals a turn; above thrifty at about 3 ms a decision, level with ISMCTS
         # at equal time at four players and above it at two (docs/games/red7.md "champion");
         # champion-net: flat:200 (champion's search, more deals) distilled into a turn scorer
-        # (agents/turnnet.py) in 23 minutes, as strong as champion at a tenth of its time
+        # (agents/turnnet.py) in 25 minutes, level with champion at a tenth of its time
         # (docs/games/red7.md "champion-net")
         aliases={"champion": "flat:48", "champion-net": "net:red74-net"},
     ),
