@@ -1,5 +1,10 @@
-"""The compiled cores (every ``.pyx`` under koira_env, such as koira/_compiled.pyx), built by
-Cython at install.
+"""The import names and the compiled cores: what pyproject.toml cannot say on its own.
+
+Every module the suite installs starts with ``koira`` (``PACKAGES``): the repository's folders
+keep their short names (``agents/`` is the package ``koira_agents``), so a user's own
+``agents`` or ``training`` folder, or another distribution's ``agents`` package, never
+shadows the suite. The compiled cores are every ``.pyx`` under koira_env (such as
+koira/_compiled.pyx), built by Cython at install.
 
 Everything else about the package is in pyproject.toml. ``pip install -e .`` builds the
 extension in place; without a C compiler the build stops with a message saying what to
@@ -12,7 +17,7 @@ from pathlib import Path
 
 import numpy
 from Cython.Build import cythonize
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
 from setuptools.command.build_ext import build_ext
 
 NEEDS = (
@@ -50,9 +55,28 @@ def extension(pyx: Path) -> Extension:
     )
 
 
+# import name -> the repository folder that holds it
+PACKAGES = {
+    "koira_env": "koira_env",
+    "koira_agents": "agents",
+    "koira_training": "training",
+    "koira_experiments": "experiments",
+}
+
+
+def packages() -> list[str]:
+    """Every package of ``PACKAGES`` with its subpackages, by import name."""
+    found = []
+    for name, folder in PACKAGES.items():
+        found += [name, *(f"{name}.{sub}" for sub in find_packages(folder))]
+    return found
+
+
 extensions = [extension(pyx) for pyx in sorted(Path("koira_env").rglob("*.pyx"))]
 
 setup(
+    packages=packages(),
+    package_dir=PACKAGES,
     ext_modules=cythonize(extensions, language_level=3),
     cmdclass={"build_ext": BuildExt},
 )

@@ -39,18 +39,18 @@ python - "$root" <<'PY'
 import sys
 from pathlib import Path
 
-import agents.net
-import agents.ppo
+import koira_agents.net
+import koira_agents.ppo
 
-models = agents.ppo.MODELS
+models = koira_agents.ppo.MODELS
 source = Path(sys.argv[1]) / "agents"  # the clone's own package: must not be the one imported
 assert not models.is_relative_to(source) and "site-packages" in models.parts, models
-assert agents.ppo.model_path("koira4-ppo").is_file()
+assert koira_agents.ppo.model_path("koira4-ppo").is_file()
 shipped = sorted(p.name for p in (source / "models").iterdir() if p.suffix in (".zip", ".npz"))
 for name in shipped:  # every game's champion-net too
     assert (models / name).is_file(), f"the wheel lacks the shipped model {name}"
     if name.endswith(".npz"):
-        agents.net.NetPolicy.load(agents.net.net_path(name.removesuffix(".npz")))
+        koira_agents.net.NetPolicy.load(koira_agents.net.net_path(name.removesuffix(".npz")))
 print(f"wheel smoke: {len(shipped)} shipped models in {models}")
 PY
 

@@ -4,7 +4,7 @@ table's hint, the analysis board, ``koira analyze``).
 It is the game's ``champion`` where the champion values moves (perfect-information Monte
 Carlo's open-card means in Kop, Whist 22, Teka and Dois; flat Monte Carlo's mean returns in
 Mätäpesä and Red7), and flat Monte Carlo with the game's rollout policy (``FALLBACK``) where
-it does not (Koira's champion, whose exact verdicts ``experiments.analyze`` reads itself) or
+it does not (Koira's champion, whose exact verdicts ``koira_experiments.analyze`` reads itself) or
 not at this turn (a declaration round). Values are in the searching agent's own units
 (``Valuation.kind`` says which), so they compare moves of one decision, not two games.
 """

@@ -3,7 +3,7 @@
 An agent gets a ``Turn`` (``koira_env.core.agent``): its seat's view (only what that seat may
 know), the game, its own random generator, and ``sample_state()`` which deals the hidden
 cards at random for search. It never sees the true state. This module imports no agent
-implementation: ``agents.registry`` builds agents from their names.
+implementation: ``koira_agents.registry`` builds agents from their names.
 """
 
 from __future__ import annotations

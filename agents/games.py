@@ -14,7 +14,7 @@ class GameChoices:
 
     rank_by: str = "mean_place"  # the tournament leaderboard's headline measure (``RANK_BY``)
     opponent: str = ""  # ``koira play``'s default opponent; empty: the game's first bot
-    # agent names that stand for an agent spec, resolved by ``agents.registry.make_agent``:
+    # agent names that stand for an agent spec, resolved by ``koira_agents.registry.make_agent``:
     # Koira's "champion" is its strongest shipped agent, whatever it is made of this release
     aliases: dict[str, str] = field(default_factory=dict)
 

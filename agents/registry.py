@@ -35,7 +35,7 @@ _STUDY_AGENTS: dict[str, dict[str, Callable[..., Any]]] = {}  # game -> name -> 
 
 
 def register(game: str, name: str, factory: Callable[..., Any]) -> None:
-    """Add a study's own agent family (``experiments.risk``'s ``risk:...``) for ``game``, in
+    """Add a study's own agent family (``koira_experiments.risk``'s ``risk:...``) for ``game``, in
     this process and the worker processes it forks."""
     spec(game)  # an unknown game is an error here, not at first use
     _STUDY_AGENTS.setdefault(game, {})[name] = factory

@@ -89,7 +89,7 @@ class SolverAgent:
         return open_ or legal, False
 
     def label(self, turn: Turn) -> tuple[dict[int, float], bool]:
-        """Distillation's label (``training.distill.teacher_label``): weights over the legal
+        """Distillation's label (``koira_training.distill.teacher_label``): weights over the legal
         moves, and whether a solver or search made them. Every move that escapes in the most
         deals, shared equally; else the fallback search's visits over the candidates; else (no
         search in this phase) the rollout move, which is not searched unless the solver chose

@@ -4,16 +4,16 @@ local processes or a Ray cluster) and resumable.
 A tournament is a pure function of its ``TournamentConfig``: the schedule (which agents sit
 where for each deal), the deal (every deck of a game of several hands: the deal's seed
 shuffles them) and each game's seed all come from the config's seed, and every game is played
-by ``agents.base.play_out``. Results are places (1 = best; ties and partners share a place):
+by ``koira_agents.base.play_out``. Results are places (1 = best; ties and partners share a place):
 each seat's place is credited to the agent in that seat, so partners share their side's
 result (docs/tournaments.md). Finished games are appended to
 ``games.jsonl`` as they come in, so a run killed at any moment continues where it stopped when
 started again, and the summaries are computed from the log in schedule order, so they do not
 depend on how the work was split, interrupted or ordered.
 
-The config and the schedule are ``agents.schedule``'s, the entrants ``agents.entrants``'s and
-the statistics and summary files ``agents.report``'s; this module plays the games and keeps the
-results folder.
+The config and the schedule are ``koira_agents.schedule``'s, the entrants
+``koira_agents.entrants``'s and the statistics and summary files ``koira_agents.report``'s; this
+module plays the games and keeps the results folder.
 """
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ def _init_worker(config: TournamentConfig, modules: Sequence[str] = ()) -> None:
 
 
 def agent_modules(game: str) -> tuple[str, ...]:
-    """The modules defining ``game``'s agents, those of studies included (``experiments.risk``
+    """The modules defining ``game``'s agents, those of studies included (``koira_experiments.risk``
     registers ``risk:``): importing them makes a fresh process know every agent this one does."""
     modules = {getattr(f, "__module__", None) for f in agent_factories(game).values()}
     return tuple(sorted(m for m in modules if m))

@@ -36,8 +36,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from agents.schedule import TournamentConfig
-from agents.tournament import run_tournament
+from koira_agents.schedule import TournamentConfig
+from koira_agents.tournament import run_tournament
 from koira_env.core.jobs import PROCESS, Backend, map_chunks
 
 RAY = Path(sys.executable).with_name("ray")  # the ray command of this environment

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from agents.ismcts import ISMCTSAgent
+from koira_agents.ismcts import ISMCTSAgent
 from koira_env.core.agent import Turn
 from koira_env.games.koira.bots import dumper_move
 from koira_env.games.koira.game import make_game

@@ -25,12 +25,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from agents.base import play_game
-from agents.registry import default_agents, make_agent
-from agents.schedule import TournamentConfig, deal_key
-from agents.tournament import run_tournament
-from experiments.cli import tournament_config
-from training.recipes import recipe
+from koira_agents.base import play_game
+from koira_agents.registry import default_agents, make_agent
+from koira_agents.schedule import TournamentConfig, deal_key
+from koira_agents.tournament import run_tournament
+from koira_experiments.cli import tournament_config
+from koira_training.recipes import recipe
 
 
 def children_cpu() -> float:

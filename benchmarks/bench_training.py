@@ -22,7 +22,7 @@ import tempfile
 import time
 from typing import Any
 
-from training.train import VEC_ENVS, Args, new_model, vec_envs
+from koira_training.train import VEC_ENVS, Args, new_model, vec_envs
 
 ROLLOUT = 2048  # decisions per rollout in every setup, as in the default recipe
 

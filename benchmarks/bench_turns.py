@@ -28,7 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agents.net import NetPolicy, net_path, policy_move
+from koira_agents.net import NetPolicy, net_path, policy_move
 from koira_env.games.red7.bots import spend
 from koira_env.games.red7.game import make_game
 from koira_env.games.red7.turns import turn_features

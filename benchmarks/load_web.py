@@ -88,7 +88,7 @@ def browse(base: str, count: int, seed: int, seconds: float = 900.0) -> dict[str
     load."""
     from playwright.sync_api import sync_playwright
 
-    from experiments.web.screenshots import YOUR_TURN, launch
+    from koira_experiments.web.screenshots import YOUR_TURN, launch
 
     rng = random.Random(seed)
     errors: list[str] = []
@@ -160,7 +160,7 @@ def run(
     games_at_once: int, rounds: int, opponent: str, port: int, seed: int, browsers: int = 0
 ) -> dict[str, Any]:
     base = f"http://127.0.0.1:{port}"
-    command = [sys.executable, "-m", "experiments.cli", "serve", "--port", str(port)]
+    command = [sys.executable, "-m", "koira_experiments.cli", "serve", "--port", str(port)]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL)
     try:
         wait_for(base, server)

@@ -229,8 +229,8 @@ def null_aec() -> GameFn:
 
 def tournament() -> GameFn:
     """Our tournament player with the heuristic bots, one game per call (one process)."""
-    from agents.schedule import Job, TournamentConfig, lineups, seating
-    from agents.tournament import Player
+    from koira_agents.schedule import Job, TournamentConfig, lineups, seating
+    from koira_agents.tournament import Player
 
     bots = ("greedy", "dumper", "warrior", "cautious", "gambler", "hoarder")
     config = TournamentConfig(agents=bots, players=PLAYERS, rules=RULES, deals=10**6)

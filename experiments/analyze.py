@@ -8,7 +8,7 @@ state. Such a decision is a *mistake* when the true state had an escaping move a
 played was proven caught: it turned an escape into a loss (against a perfect team of
 opponents).
 
-Every other decision, in every game, is valued by the game's analyst (``agents.analyst``: its
+Every other decision, in every game, is valued by the game's analyst (``koira_agents.analyst``: its
 ``champion``'s search where that values moves, flat Monte Carlo elsewhere), from what the
 mover could see: each move gets ``value`` (``kind`` says what the numbers are), and the
 decision is a mistake when the move played was nearer the worst move than the best.
@@ -22,8 +22,8 @@ import itertools
 import random
 from typing import Any
 
-from agents.analyst import Analyst
-from agents.registry import make_agent
+from koira_agents.analyst import Analyst
+from koira_agents.registry import make_agent
 from koira_env.core.agent import Turn
 from koira_env.core.game import State
 from koira_env.registry import replay_states

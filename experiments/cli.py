@@ -13,17 +13,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from agents.entrants import default_entrants
-from agents.games import choices
-from agents.registry import default_opponent, make_agent, resolve
-from agents.tournament import TIMING, TournamentConfig, run_tournament
-from experiments.common import WORKERS, run_from_args
+from koira_agents.entrants import default_entrants
+from koira_agents.games import choices
+from koira_agents.registry import default_opponent, make_agent, resolve
+from koira_agents.tournament import TIMING, TournamentConfig, run_tournament
 from koira_env import __version__
 from koira_env.core.files import write_json
 from koira_env.core.game import Game
 from koira_env.core.jobs import BACKENDS, Backend
 from koira_env.core.record import describe_event, load_record
 from koira_env.registry import games, make_game, replay_states, spec
+from koira_experiments.common import WORKERS, run_from_args
 
 DEFAULT_DEALS = 3500  # all default bots at 4-player tables: 14,000 games, 10-50 s on 2 cores
 SERVE_PORT = 8765  # koira serve's default: not mkdocs serve's 8000
@@ -186,7 +186,7 @@ def _print_leaderboard(summary: dict[str, Any], times: dict[str, str]) -> None:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from experiments.human_play import GameAbandoned, play_human
+    from koira_experiments.human_play import GameAbandoned, play_human
 
     game = _game(args)
     specs = _split(args.opponents) or [default_opponent(args.game)]
@@ -226,7 +226,7 @@ def _policy_aliases() -> str:
 
 
 def _analyze(args: argparse.Namespace) -> int:
-    from experiments.analyze import analyze, render
+    from koira_experiments.analyze import analyze, render
 
     result = analyze(load_record(args.file), args.agent, args.deals, args.max_cards)
     print(render(result))
@@ -277,7 +277,7 @@ def _gif(states: list[Any], path: str, seat: int | None) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from experiments.web.app import serve  # starlette and uvicorn only when serving
+    from koira_experiments.web.app import serve  # starlette and uvicorn only when serving
 
     return serve(args.host, args.port, args.records)
 
@@ -323,7 +323,7 @@ def _add_run_args(p: argparse.ArgumentParser, workers: str, stop: str, stopped: 
 
 
 def _train(args: argparse.Namespace) -> int:
-    from training.train import main as train_main  # torch only when training
+    from koira_training.train import main as train_main  # torch only when training
 
     return train_main(args.flags)
 
@@ -438,7 +438,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.set_defaults(func=_serve)
 
-    # Flags are defined by training.train.Args; "+" as prefix hands every "--flag" through.
+    # Flags are defined by koira_training.train.Args; "+" as prefix hands every "--flag" through.
     train = sub.add_parser(
         "train",
         help="self-play MaskablePPO training (koira train --help)",
@@ -456,7 +456,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     kinds = exp.add_subparsers(dest="experiment", required=True)
     for name in EXPERIMENTS:
-        module = importlib.import_module(f"experiments.{name}")
+        module = importlib.import_module(f"koira_experiments.{name}")
         doc = module.__doc__.replace("``", "")
         e = kinds.add_parser(
             name,

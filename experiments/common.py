@@ -21,7 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from agents.tournament import agent_modules, read_log
+from koira_agents.tournament import agent_modules, read_log
 from koira_env.core.files import claim_folder
 from koira_env.core.jobs import PROCESS, Backend, chunked, map_chunks
 from koira_env.registry import games

@@ -4,7 +4,7 @@ another, and ``noisy:EPS+AGENT`` plays a random legal card with probability EPS,
 They separate bidding from card play (``split:counter+net:runs/x/latest.npz``: counter's bids,
 the network's cards) and say how much card-play error a player can afford (``noisy:0.15+counter``
 is level with ``counter``): docs/games/dois.md "champion-net" (what made the difference).
-``python -m experiments.dois_split tournament --game dois --agents ...`` is ``koira
+``python -m koira_experiments.dois_split tournament --game dois --agents ...`` is ``koira
 tournament`` with them registered.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from agents.registry import make_agent, register
+from koira_agents.registry import make_agent, register
 from koira_env.core.agent import Turn
 
 BID_PHASE = "bid"  # DoisView.phase while bidding
@@ -75,6 +75,6 @@ register("dois", "split", split_agent)
 register("dois", "noisy", noisy_agent)
 
 if __name__ == "__main__":
-    from experiments.cli import main
+    from koira_experiments.cli import main
 
     sys.exit(main(sys.argv[1:]))

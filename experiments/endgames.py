@@ -1,7 +1,7 @@
 """Census of Koira's phase-two decisions by cards in hands: where the exact solver decides,
 how often a forced escape exists, and how often an agent misses one.
 
-    python -m experiments.endgames [--agent champion] [--games 200] [--max-nodes 20000]
+    python -m koira_experiments.endgames [--agent champion] [--games 200] [--max-nodes 20000]
                                    [--max-cards 52] [--seed 0] [--out results/endgames]
 
 Four copies of ``--agent`` play 4-player ``koira`` games. At every phase-two decision with a
@@ -21,8 +21,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from agents.base import play_out
-from agents.registry import make_agent
+from koira_agents.base import play_out
+from koira_agents.registry import make_agent
 from koira_env.core.agent import Turn
 from koira_env.core.files import write_csv, write_json
 from koira_env.games.koira import solve_moves

@@ -1,7 +1,7 @@
 """A person plays any game of the suite against bots in the terminal.
 
 The person sees only what their seat may know (``Game.render`` of their seat) and the public
-events of the game as they happen; bots get the same ``Turn`` as in ``agents.base.play_out``.
+events of the game as they happen; bots get the same ``Turn`` as in ``koira_agents.base.play_out``.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from agents.base import Agent, Turn
+from koira_agents.base import Agent, Turn
 from koira_env.core.game import Game, State
 from koira_env.core.record import game_record, save_record
 

@@ -22,9 +22,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from agents.base import play_out
-from agents.registry import make_agent
-from agents.tournament import deal_key, deal_seed
+from koira_agents.base import play_out
+from koira_agents.registry import make_agent
+from koira_agents.tournament import deal_key, deal_seed
 from koira_env.cards import RANK_OF
 from koira_env.core.files import pyplot, save_figure, write_csv, write_json
 from koira_env.core.jobs import PROCESS, Backend

@@ -3,7 +3,7 @@
 A family of risk policies (``RiskAgent``, registered as ``risk:below=9,beaten=1,min_stock=10``)
 plays the cards of a base agent (``greedy`` unless named: any agent, a search or a network too)
 and risks by rule. Each policy sits at a table with three copies of a fixed field agent in a
-duplicate-deal tournament (``agents.tournament``); every policy uses the same deals, so
+duplicate-deal tournament (``koira_agents.tournament``); every policy uses the same deals, so
 differences between policies are not deal luck. Writes each policy's loss rate with its 95% CI
 (``risk.csv``; ``risk.json`` also names the best policy per field), the loss rate against the
 threshold (``risk_threshold.png``) and by the part of phase one risked in (``risk_stock.png``).
@@ -18,9 +18,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from agents.base import Turn
-from agents.registry import make_agent, register
-from agents.tournament import LOG, TournamentConfig, read_log, run_tournament
+from koira_agents.base import Turn
+from koira_agents.registry import make_agent, register
+from koira_agents.tournament import LOG, TournamentConfig, read_log, run_tournament
 from koira_env.cards import RANK_OF
 from koira_env.core.files import claim_folder, pyplot, save_figure, write_csv, write_json
 from koira_env.core.jobs import PROCESS, Backend

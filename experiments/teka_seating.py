@@ -1,7 +1,7 @@
 """Teka's deciding games in a tournament: who declared their hands, and how much the seating
 alone decided them.
 
-    python -m experiments.teka_seating FOLDER [--agent c1] [--rival counter]
+    python -m koira_experiments.teka_seating FOLDER [--agent c1] [--rival counter]
 
 ``FOLDER`` is a Teka tournament's results folder with its games' records
 (``koira tournament --game teka --agents c1=counter,counter,r1=random,r2=random --games 300

@@ -96,8 +96,8 @@ def early_states(
 def check_champion_repeats(game: Any) -> None:
     """The game's champion, seated with ``counter`` and ``random``, plays a whole game to its
     end, and the same seeds play it again move for move."""
-    from agents.base import play_game
-    from agents.registry import make_agent
+    from koira_agents.base import play_game
+    from koira_agents.registry import make_agent
 
     lineup = ["champion", "counter", "random", "champion"][: game.num_players]
 

@@ -6,16 +6,16 @@ from __future__ import annotations
 import json
 import random
 
-from agents.analyst import Analyst
-from agents.base import play_game
-from agents.registry import make_agent
-from experiments.analyze import EXACT, analyze, decision, render
-from experiments.cli import main
+from koira_agents.analyst import Analyst
+from koira_agents.base import play_game
+from koira_agents.registry import make_agent
 from koira_env.core.record import game_record
 from koira_env.games.koira import solve_moves
 from koira_env.games.koira.game import make_game
 from koira_env.registry import make_game as make_any_game
 from koira_env.registry import replay_states, spec
+from koira_experiments.analyze import EXACT, analyze, decision, render
+from koira_experiments.cli import main
 
 
 def koira_record(seed: int) -> dict:

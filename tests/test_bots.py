@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from agents.base import Turn, play_game
-from agents.registry import agent_factories, make_agent
+from koira_agents.base import Turn, play_game
+from koira_agents.registry import agent_factories, make_agent
 from koira_env.games.koira.engine import new_game
 from koira_env.games.koira.game import game_for
 from koira_env.games.koira.heuristics import (

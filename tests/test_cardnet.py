@@ -12,18 +12,18 @@ pytest.importorskip("torch")
 
 import torch
 
-from agents.base import play_game
-from agents.cardnet import CardNetPolicy, CardTokens
-from agents.net import NetAgent, NetPolicy
-from agents.registry import make_agent
-from agents.solver import SolverAgent
+from koira_agents.base import play_game
+from koira_agents.cardnet import CardNetPolicy, CardTokens
+from koira_agents.net import NetAgent, NetPolicy
+from koira_agents.registry import make_agent
+from koira_agents.solver import SolverAgent
 from koira_env import make_game
 from koira_env.cards import card_id
 from koira_env.core.agent import Turn
 from koira_env.games.koira import solve_moves
 from koira_env.games.koira.engine import UNKNOWN
-from training import distill
-from training.cardnet import CardNet
+from koira_training import distill
+from koira_training.cardnet import CardNet
 
 
 def played(game, seed, actions):

@@ -11,15 +11,15 @@ import sys
 
 import pytest
 
-from agents.entrants import default_entrants
-from agents.registry import default_opponent, make_agent
-from experiments.cli import main, parse_option
-from experiments.human_play import ordered_moves, parse_move, play_human
+from koira_agents.entrants import default_entrants
+from koira_agents.registry import default_opponent, make_agent
 from koira_env import games, make_game
 from koira_env.cards import card_name
 from koira_env.core.record import load_record
 from koira_env.games.koira.engine import RISK, RUN_ACTION, TAKE, new_game
 from koira_env.registry import replay
+from koira_experiments.cli import main, parse_option
+from koira_experiments.human_play import ordered_moves, parse_move, play_human
 
 
 def test_tournament_on_a_tiny_config(tmp_path, capsys):
@@ -118,7 +118,7 @@ def test_bad_input_is_a_clean_error(argv, message, tmp_path, capsys, monkeypatch
 
 def test_console_script_exit_code_and_no_traceback():
     proc = subprocess.run(
-        [sys.executable, "-m", "experiments.cli", "play", "--players", "9"],
+        [sys.executable, "-m", "koira_experiments.cli", "play", "--players", "9"],
         capture_output=True,
         text=True,
         timeout=60,

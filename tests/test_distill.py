@@ -12,13 +12,13 @@ import pytest
 
 pytest.importorskip("torch")
 
-from agents.base import play_game
-from agents.net import NetAgent, NetPolicy, save_net
-from agents.registry import make_agent
+from koira_agents.base import play_game
+from koira_agents.net import NetAgent, NetPolicy, save_net
+from koira_agents.registry import make_agent
 from koira_env import make_game
-from training import distill
-from training.recipes import recipe
-from training.train import main as train_main
+from koira_training import distill
+from koira_training.recipes import recipe
+from koira_training.train import main as train_main
 
 TINY = [
     "--teacher",
@@ -250,7 +250,7 @@ def kop_turn(seed=0, declaration=False):
 
 
 def test_a_pimc_teacher_labels_its_best_moves_shared_on_a_tie_and_its_fallback_elsewhere():
-    from agents.pimc import PIMCAgent
+    from koira_agents.pimc import PIMCAgent
 
     turn = kop_turn()
     teacher = make_agent("champion", "kop")
@@ -274,7 +274,7 @@ def test_a_pimc_teacher_labels_its_best_moves_shared_on_a_tie_and_its_fallback_e
 
 
 def test_a_temperature_labels_a_softmax_of_the_values_and_nothing_else_changes():
-    from agents.flat import FlatAgent
+    from koira_agents.flat import FlatAgent
 
     turn = kop_turn()
     legal = turn.view.legal
@@ -337,7 +337,7 @@ SHIPPED_NETS = {  # game: (network, teacher)
 
 @pytest.mark.parametrize(("game_id", "name", "teacher"), [(g, *v) for g, v in SHIPPED_NETS.items()])
 def test_a_games_champion_net_is_its_distilled_champion_shipped_small(game_id, name, teacher):
-    from agents.registry import resolve
+    from koira_agents.registry import resolve
 
     assert resolve("champion-net", game_id) == f"net:{name}"
     agent = make_agent("champion-net", game_id)
@@ -351,8 +351,8 @@ def test_a_games_champion_net_is_its_distilled_champion_shipped_small(game_id, n
 
 
 def test_flags_left_out_take_the_games_defaults_not_koiras():
-    from training.args import dataclass_flags
-    from training.train import parse_args
+    from koira_training.args import dataclass_flags
+    from koira_training.train import parse_args
 
     kop = dataclass_flags(distill.Args, ["--game", "kop"], "koira train --algo distill", "")
     assert kop.field == ("counter",) and kop.eval_opponents == ("counter", "random")

@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from agents.games import choices
-from agents.registry import default_opponent
-from experiments.cli import build_parser
+from koira_agents.games import choices
+from koira_agents.registry import default_opponent
 from koira_env.registry import games, spec
+from koira_experiments.cli import build_parser
 
 ROOT = Path(__file__).parent.parent
 
@@ -100,8 +100,8 @@ def test_the_docs_say_which_subcommands_take_game():
 def test_training_doc_and_help_make_minutes_the_budget_of_one_invocation():
     """--minutes once counted from the run's first start, so a resume with the same budget
     trained one more round; the help and the doc say what it is now."""
-    from training.args import _field_docs
-    from training.train import Args  # torch only when training
+    from koira_training.args import _field_docs
+    from koira_training.train import Args  # torch only when training
 
     assert "budget of this invocation" in " ".join(_field_docs(Args)["minutes"].split())
     text = read("docs/training.md")

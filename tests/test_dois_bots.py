@@ -7,7 +7,7 @@ import random
 import pytest
 from dois_scenario import H4, bids, deal, play
 
-from agents.registry import make_agent
+from koira_agents.registry import make_agent
 from koira_env.core.agent import Turn
 from koira_env.games.dois.bots import (
     BOTS,

@@ -12,9 +12,9 @@ import random
 import pytest
 from helpers import check_champion_repeats
 
-from agents.base import play_game
-from agents.pimc import pimc
-from agents.registry import make_agent, resolve
+from koira_agents.base import play_game
+from koira_agents.pimc import pimc
+from koira_agents.registry import make_agent, resolve
 from koira_env.core.agent import Turn
 from koira_env.games.dois import _search as compiled
 from koira_env.games.dois import search

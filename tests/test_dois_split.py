@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from agents.base import play_out
-from agents.registry import make_agent
-from experiments.dois_split import NoisyAgent, SplitAgent
+from koira_agents.base import play_out
+from koira_agents.registry import make_agent
 from koira_env import make_game
 from koira_env.core.agent import Turn
+from koira_experiments.dois_split import NoisyAgent, SplitAgent
 
 
 class Recording:

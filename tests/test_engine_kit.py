@@ -129,7 +129,6 @@ def test_a_compiled_state_keeps_the_protocol_header_through_clones_and_pickles(g
     import pickle
 
     from koira_env.core._engine import _restore
-
     from koira_env.registry import make_game
 
     game = make_game(game_id, 4)

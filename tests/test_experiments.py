@@ -11,13 +11,13 @@ from collections import Counter
 
 import pytest
 
-from agents.base import play_game, play_out
-from agents.registry import agent_factories, default_agents, make_agent
-from experiments import probe, risk, wars
-from experiments.cli import build_parser, first_sentence, main
+from koira_agents.base import play_game, play_out
+from koira_agents.registry import agent_factories, default_agents, make_agent
 from koira_env import make_game
 from koira_env.cards import RANK_OF, card_id
 from koira_env.games.koira.engine import HAND, RISK, STOCK, TRICK, UNKNOWN, WON, State, new_game
+from koira_experiments import probe, risk, wars
+from koira_experiments.cli import build_parser, first_sentence, main
 
 OUTPUTS = {
     "risk": ["risk.json", "risk.csv", "risk_threshold.png", "risk_stock.png"],
@@ -282,7 +282,7 @@ def test_probe_uses_common_random_numbers():
 
 
 def test_endgame_census_counts_decisions_and_an_exact_player_misses_no_escape(tmp_path):
-    from experiments import endgames
+    from koira_experiments import endgames
 
     args = ["--agent", "solver:1:0:12:200000", "--max-cards", "12", "--max-nodes", "200000"]
     rows = endgames.main([*args, "--games", "4", "--out", str(tmp_path)])

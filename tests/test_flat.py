@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from agents.base import play_game
-from agents.flat import FlatAgent, action_values
-from agents.registry import make_agent
+from koira_agents.base import play_game
+from koira_agents.flat import FlatAgent, action_values
+from koira_agents.registry import make_agent
 from koira_env import make_game
 from koira_env.core.agent import Turn
 from koira_env.games.koira.bots import ROLLOUT

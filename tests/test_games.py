@@ -33,12 +33,12 @@ from helpers import (
 from pettingzoo.test import api_test, render_test, seed_test
 
 import koira_env
-from agents.base import play_game
-from agents.games import choices
-from agents.ismcts import ISMCTSAgent
-from agents.registry import default_agents, make_agent
-from agents.schedule import TournamentConfig
-from agents.tournament import run_tournament
+from koira_agents.base import play_game
+from koira_agents.games import choices
+from koira_agents.ismcts import ISMCTSAgent
+from koira_agents.registry import default_agents, make_agent
+from koira_agents.schedule import TournamentConfig
+from koira_agents.tournament import run_tournament
 from koira_env import IllegalActionError, games, make, make_game, make_raw
 from koira_env.core import events
 from koira_env.core import game as core_game

@@ -16,16 +16,16 @@ from typing import Any
 import pytest
 from bench_scripts import load_benchmark
 from helpers import walk
-from koira_env.games.koira._search import determinized, dumper_action, hidden_cards, search
 from test_koira_compiled import CASES, _case_id, snapshot
 
-from agents.base import play_game
-from agents.ismcts import ISMCTSAgent
-from agents.registry import make_agent
-from agents.schedule import TournamentConfig
-from agents.tournament import run_tournament
+from koira_agents.base import play_game
+from koira_agents.ismcts import ISMCTSAgent
+from koira_agents.registry import make_agent
+from koira_agents.schedule import TournamentConfig
+from koira_agents.tournament import run_tournament
 from koira_env.core.agent import Turn
 from koira_env.games.koira import game as koira_game
+from koira_env.games.koira._search import determinized, dumper_action, hidden_cards, search
 from koira_env.games.koira.bots import dumper_move
 from koira_env.games.koira.engine import PHASE_ONE, PHASE_TWO
 from koira_env.games.koira.rules import make_rules
@@ -189,9 +189,9 @@ def test_iterations_per_phase_search_where_they_are_asked_for():
 
 
 def test_champion_is_the_endgame_search_and_the_default_opponent_of_koira_play():
-    from agents.registry import default_agents
-    from agents.solver import SolverAgent
-    from experiments.cli import default_opponent
+    from koira_agents.registry import default_agents
+    from koira_agents.solver import SolverAgent
+    from koira_experiments.cli import default_opponent
 
     champion = make_agent("champion")
     assert isinstance(champion, SolverAgent) and champion.max_cards == 16

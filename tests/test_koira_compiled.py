@@ -262,9 +262,9 @@ def test_bots_search_and_the_shipped_model_play_the_same_games():
     same moves on both engines. (The compiled search, which draws its own random numbers, has
     its own tests: tests/test_ismcts_compiled.py.)"""
     pytest.importorskip("sb3_contrib")
-    from agents.base import play_game
-    from agents.ismcts import ISMCTSAgent
-    from agents.registry import make_agent
+    from koira_agents.base import play_game
+    from koira_agents.ismcts import ISMCTSAgent
+    from koira_agents.registry import make_agent
 
     rules = make_rules(4, "koira")
     names = ("ppo:koira4-ppo", "expert", "greedy")

@@ -11,9 +11,9 @@ import random
 import pytest
 from helpers import check_sampled_deal, check_window, early_states
 
-from agents.base import play_game
-from agents.pimc import PIMCAgent, pimc
-from agents.registry import make_agent, resolve
+from koira_agents.base import play_game
+from koira_agents.pimc import PIMCAgent, pimc
+from koira_agents.registry import make_agent, resolve
 from koira_env.core.agent import Turn
 from koira_env.games.kop import search, solver
 from koira_env.games.kop.engine import PLAY

@@ -14,8 +14,8 @@ import random
 
 import pytest
 
-from agents.base import play_game
-from agents.registry import make_agent, resolve
+from koira_agents.base import play_game
+from koira_agents.registry import make_agent, resolve
 from koira_env.core.agent import Turn
 from koira_env.games.matapesa import _search, search
 from koira_env.games.matapesa.bots import keeper_policy, shed_policy

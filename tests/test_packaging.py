@@ -7,6 +7,8 @@ from __future__ import annotations
 import fnmatch
 import json
 import re
+import subprocess
+import sys
 import tomllib
 import zipfile
 from pathlib import Path
@@ -14,9 +16,9 @@ from pathlib import Path
 import pytest
 
 import koira_env
-from agents.ppo import MODELS, model_path, read_metadata, shipped_models
-from agents.registry import make_agent
-from experiments.cli import main
+from koira_agents.ppo import MODELS, model_path, read_metadata, shipped_models
+from koira_agents.registry import make_agent
+from koira_experiments.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
@@ -42,7 +44,7 @@ def test_the_changelog_starts_at_the_current_version() -> None:
 
 
 def test_every_shipped_model_is_package_data() -> None:
-    patterns = PYPROJECT["tool"]["setuptools"]["package-data"]["agents"]
+    patterns = PYPROJECT["tool"]["setuptools"]["package-data"]["koira_agents"]
     assert MODELS == ROOT / "agents" / "models"
     assert shipped_models(), "no shipped model"
     for path in shipped_models():
@@ -53,7 +55,7 @@ def test_every_shipped_model_is_package_data() -> None:
 @pytest.mark.parametrize("path", shipped_models(), ids=lambda p: p.name)
 def test_shipped_models_hold_no_machine_paths(path: Path) -> None:
     """Every text entry of the zip (SB3's ``data``, ``koira.json``, ...) is free of the
-    training machine's folders; ``python -m training.export`` leaves them out."""
+    training machine's folders; ``python -m koira_training.export`` leaves them out."""
     with zipfile.ZipFile(path) as archive:
         for name in archive.namelist():
             try:
@@ -77,3 +79,24 @@ def test_a_shipped_model_is_found_by_name_and_a_path_still_works(tmp_path: Path)
     assert make_agent(f"ppo:{copy}").path == copy
     with pytest.raises(ValueError, match=r"no model file at nothing-such \(shipped models, by "):
         make_agent("ppo:nothing-such")
+
+
+def test_the_wheel_installs_only_names_that_start_with_koira(tmp_path: Path) -> None:
+    """A user's own ``agents/`` or ``training/`` folder, or another distribution's ``agents``
+    package, cannot shadow the suite: every top-level name of the built wheel is the suite's."""
+    pip = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q"]
+    subprocess.run(
+        [*pip, "--wheel-dir", str(tmp_path), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = tmp_path.glob("koira_rl-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+    top = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
+    assert top == {"koira_env", "koira_agents", "koira_training", "koira_experiments"}
+    assert "koira_agents/models/koira4-ppo.zip" in names
+    assert "koira_experiments/web/static/index.html" in names
+    assert any(
+        n.startswith("koira_env/games/koira/_compiled.") and n.endswith(".so") for n in names
+    )

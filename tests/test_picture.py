@@ -14,11 +14,11 @@ import pytest
 from pettingzoo.test import render_test
 from PIL import Image
 
-from experiments import cli
 from koira_env import games, make, make_game
 from koira_env.core import picture as pic
 from koira_env.core.record import describe_event, game_record, save_record
 from koira_env.registry import spec
+from koira_experiments import cli
 
 
 @pytest.mark.parametrize("game_id", games())

@@ -21,14 +21,14 @@ from typing import Any
 import pytest
 from bench_scripts import load_benchmark
 
-from agents.report import TIMING
-from agents.schedule import TournamentConfig
-from agents.tournament import LOG, run_tournament
-from experiments.cli import main
+from koira_agents.report import TIMING
+from koira_agents.schedule import TournamentConfig
+from koira_agents.tournament import LOG, run_tournament
 from koira_env import make_game
 from koira_env.core.jobs import Backend
-from training import warmstart
-from training.train import demonstrations, parse_args, train
+from koira_experiments.cli import main
+from koira_training import warmstart
+from koira_training.train import demonstrations, parse_args, train
 
 CONFIG = TournamentConfig(agents=("random", "dumper"), deals=40, seed=3)  # 42 deals, 168 games
 SUMMARIES = ("results.json", "leaderboard.csv", "head_to_head.csv", "head_to_head.png")
@@ -178,7 +178,7 @@ def test_experiments_write_the_same_files_on_ray(cluster, tmp_path):
 
 @pytest.mark.ray
 def test_an_unreachable_address_is_a_one_line_error_within_seconds(tmp_path):
-    argv = [sys.executable, "-m", "experiments.cli", "tournament", "--agents", "random"]
+    argv = [sys.executable, "-m", "koira_experiments.cli", "tournament", "--agents", "random"]
     argv += ["--games", "2", "--out", str(tmp_path / "t"), "--quiet", "--backend", "ray"]
     port = bench.free_port()  # nothing listens there
     start = time.monotonic()
@@ -194,7 +194,15 @@ def test_an_unreachable_address_is_a_one_line_error_within_seconds(tmp_path):
 @pytest.mark.ray
 def test_koira_tournament_backend_ray_starts_a_local_ray(tmp_path):
     """What a newcomer types after the README's set-up: no address, a Ray of its own."""
-    argv = ["-m", "experiments.cli", "tournament", "--agents", "random,dumper", "--games", "40"]
+    argv = [
+        "-m",
+        "koira_experiments.cli",
+        "tournament",
+        "--agents",
+        "random,dumper",
+        "--games",
+        "40",
+    ]
     argv += ["--seed", "3", "--quiet"]
     env = bench.ray_env(tmp_path)
     env["RAY_DEFAULT_OBJECT_STORE_MEMORY_PROPORTION"] = "0.01"  # ~240 MB here
@@ -274,7 +282,7 @@ def test_koira_train_plays_its_warm_start_on_ray(cluster):
 def test_distillation_labels_the_same_games_on_ray(cluster, tmp_path):
     """``koira train --algo distill --backend ray``: the same shards, network and curve as the
     process pool, the second round's student sent to the workers as bytes."""
-    from training import distill
+    from koira_training import distill
 
     tiny = ["--teacher", "champion", "--arch", "cards", "--hidden", "8", "--rounds", "2"]
     tiny += ["--games-per-round", "40", "--eval-deals", "1", "--batch-size", "64"]

@@ -18,6 +18,15 @@ from typing import Any
 
 import pytest
 from helpers import walk
+from test_red7_compiled import MIXES, snapshot
+
+from koira_agents.base import play_game
+from koira_agents.flat import FlatAgent, action_values
+from koira_agents.games import choices
+from koira_agents.ismcts import ISMCTSAgent
+from koira_agents.registry import make_agent, resolve
+from koira_env.core.agent import Turn
+from koira_env.games.red7 import bots
 from koira_env.games.red7._search import action_values as compiled_values
 from koira_env.games.red7._search import (
     determinized,
@@ -26,15 +35,6 @@ from koira_env.games.red7._search import (
     search_returns,
     thrifty_action,
 )
-from test_red7_compiled import MIXES, snapshot
-
-from agents.base import play_game
-from agents.flat import FlatAgent, action_values
-from agents.games import choices
-from agents.ismcts import ISMCTSAgent
-from agents.registry import make_agent, resolve
-from koira_env.core.agent import Turn
-from koira_env.games.red7 import bots
 from koira_env.games.red7.game import make_game
 
 ONE_ROUND = [mix for mix in MIXES if mix.get("scoring") != "points"]
@@ -168,7 +168,7 @@ def test_bad_arguments_are_refused_with_a_reason() -> None:
 
 def test_both_flat_loops_value_the_turns_alike() -> None:
     """Mean returns of each legal turn from the compiled loop and the reference loop
-    (``agents.flat.action_values`` with ``bots.thrifty_rollout``), 600 playouts each on the
+    (``koira_agents.flat.action_values`` with ``bots.thrifty_rollout``), 600 playouts each on the
     same positions: close (measured: 0.016-0.023 apart on average, at most 0.071), while
     random rollouts on the compiled loop are 3-7 times further off."""
     for state in decisions(3, 2, seed=20) + decisions(4, 2, seed=30):

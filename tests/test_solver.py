@@ -158,7 +158,7 @@ def test_compiled_phase_two_setters_refuse_bad_positions():
 
 
 def test_solver_agent_plays_an_escape_whenever_the_solver_finds_one():
-    from agents.registry import make_agent
+    from koira_agents.registry import make_agent
     from koira_env.core.agent import Turn
 
     agent = make_agent("solver:1")
@@ -182,8 +182,8 @@ def test_solver_agent_plays_an_escape_whenever_the_solver_finds_one():
 
 
 def test_solver_agent_specs_and_games_without_a_solver_are_refused():
-    from agents.base import play_game
-    from agents.registry import make_agent
+    from koira_agents.base import play_game
+    from koira_agents.registry import make_agent
     from koira_env.registry import make_game as make_any_game
 
     agent = make_agent("solver:2:0/20:16")

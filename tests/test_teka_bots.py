@@ -7,8 +7,8 @@ import random
 import pytest
 from teka_scenario import STRONG, check_cards, deal, play
 
-from agents.base import play_game
-from agents.registry import make_agent
+from koira_agents.base import play_game
+from koira_agents.registry import make_agent
 from koira_env.core.agent import Turn
 from koira_env.games.teka.bots import CounterBot, GreedyBot, greedy_move, side_tricks
 from koira_env.games.teka.engine import BID, NEW_DEAL, PLAY, TRUMP, State

@@ -1,12 +1,12 @@
-"""experiments.teka_seating: the deciding games of a Teka tournament and their seating."""
+"""koira_experiments.teka_seating: the deciding games of a Teka tournament and their seating."""
 
 from __future__ import annotations
 
 import pytest
 
-from agents.tournament import TournamentConfig, run_tournament
-from experiments import teka_seating
-from experiments.teka_seating import deciding_seats, lucky, summarize
+from koira_agents.tournament import TournamentConfig, run_tournament
+from koira_experiments import teka_seating
+from koira_experiments.teka_seating import deciding_seats, lucky, summarize
 
 
 def test_deciding_games_put_the_two_agents_opposite_with_other_partners():

@@ -12,8 +12,8 @@ import random
 import pytest
 from helpers import check_sampled_deal, check_window, early_states
 
-from agents.base import play_game
-from agents.registry import make_agent, resolve
+from koira_agents.base import play_game
+from koira_agents.registry import make_agent, resolve
 from koira_env.core.agent import Turn
 from koira_env.games.teka import search, solver
 from koira_env.games.teka.engine import DOUBLE, NUM_CARDS, PLAY

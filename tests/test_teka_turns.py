@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from teka_scenario import deal, play
 
-from agents.base import play_out
-from agents.registry import make_agent
+from koira_agents.base import play_out
+from koira_agents.registry import make_agent
 from koira_env.games.teka.engine import PLAY
 from koira_env.games.teka.game import make_game
 from koira_env.games.teka.turns import (

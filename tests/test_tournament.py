@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from agents.games import CHOICES
-from agents.ismcts import ISMCTSAgent
-from agents.ratings import (
+from koira_agents.games import CHOICES
+from koira_agents.ismcts import ISMCTSAgent
+from koira_agents.ratings import (
     cluster_mean,
     cluster_rate,
     head_to_head,
@@ -26,10 +26,10 @@ from agents.ratings import (
     t_quantile,
     wilson,
 )
-from agents.registry import default_agents, make_agent
-from agents.report import TIMING, summarize
-from agents.schedule import TournamentConfig, jobs, lineups, schedule
-from agents.tournament import LOG, run_tournament
+from koira_agents.registry import default_agents, make_agent
+from koira_agents.report import TIMING, summarize
+from koira_agents.schedule import TournamentConfig, jobs, lineups, schedule
+from koira_agents.tournament import LOG, run_tournament
 from koira_env.core.jobs import read_log
 from koira_env.core.record import load_record
 from koira_env.registry import replay, replay_states
@@ -158,8 +158,8 @@ def test_resume_after_killing_a_run(tmp_path):
     config = TournamentConfig(agents=("random", "greedy", "dumper"), deals=150, seed=9)
     folder = tmp_path / "killed"
     code = (
-        "from agents.schedule import TournamentConfig\n"
-        "from agents.tournament import run_tournament\n"
+        "from koira_agents.schedule import TournamentConfig\n"
+        "from koira_agents.tournament import run_tournament\n"
         f"run_tournament(TournamentConfig(agents={config.agents!r}, deals=150, seed=9), "
         f"{str(folder)!r}, workers=2)\n"
     )

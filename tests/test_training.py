@@ -19,18 +19,18 @@ pytest.importorskip("sb3_contrib")
 
 from bench_scripts import load_benchmark
 
-from agents.base import play_game
-from agents.entrants import default_entrants
-from agents.ppo import META_NAME, load_policy, model_path, read_metadata
-from agents.registry import make_agent, resolve
-from agents.schedule import TournamentConfig
-from agents.tournament import run_tournament
+from koira_agents.base import play_game
+from koira_agents.entrants import default_entrants
+from koira_agents.ppo import META_NAME, load_policy, model_path, read_metadata
+from koira_agents.registry import make_agent, resolve
+from koira_agents.schedule import TournamentConfig
+from koira_agents.tournament import run_tournament
 from koira_env.games.koira.engine import new_game
 from koira_env.games.koira.game import make_game as make_rules  # a KoiraGame
-from training.evaluation import round_fits
-from training.league import League, LeagueMix, write_manifest
-from training.train import Args, parse_args, train
-from training.warmstart import collect, fit
+from koira_training.evaluation import round_fits
+from koira_training.league import League, LeagueMix, write_manifest
+from koira_training.train import Args, parse_args, train
+from koira_training.warmstart import collect, fit
 
 BOTS = ("greedy", "dumper", "cautious")  # with the policy: one 4-player table per deal
 
@@ -165,7 +165,7 @@ def test_the_warm_start_shows_progress_as_ppo_does(
 ) -> None:
     """Its bot games and its fit advance progress bars, as PPO's steps do (on a terminal,
     unless --no-progress); they once ran for minutes without a sign."""
-    from training import train as trainer
+    from koira_training import train as trainer
 
     bars: dict[str, list[int]] = {}
 
@@ -277,7 +277,7 @@ def test_command_line_flags_fill_args() -> None:
 
 
 def test_curve_plot_is_written(trained: Path, tmp_path: Path) -> None:
-    from training.plot import plot_curve
+    from koira_training.plot import plot_curve
 
     plot_curve(trained, tmp_path / "curve.png")
     assert (tmp_path / "curve.png").read_bytes().startswith(b"\x89PNG")
@@ -321,7 +321,7 @@ def test_default_tournament_includes_the_shipped_policy_only_where_it_fits() -> 
 def test_export_drops_the_optimizer_state_and_the_run_paths_and_keeps_the_policy(
     trained: Path, tmp_path: Path
 ) -> None:
-    from training.export import export
+    from koira_training.export import export
 
     rules = make_rules(4, "koira")
     src = trained / "latest.zip"
@@ -381,7 +381,7 @@ def test_actor_the_numpy_path_cannot_run_is_a_clear_error(tmp_path: Path) -> Non
     import torch
     from sb3_contrib import MaskablePPO
 
-    from agents.ppo import Policy, model_metadata
+    from koira_agents.ppo import Policy, model_metadata
     from koira_env.core.single_agent import SingleAgentEnv
 
     rules = make_rules(4, "koira")

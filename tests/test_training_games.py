@@ -16,16 +16,16 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
-from agents.games import choices
-from agents.ppo import check_compatible, load_policy, read_metadata
-from agents.schedule import TournamentConfig
-from agents.tournament import run_tournament
+from koira_agents.games import choices
+from koira_agents.ppo import check_compatible, load_policy, read_metadata
+from koira_agents.schedule import TournamentConfig
+from koira_agents.tournament import run_tournament
 from koira_env.registry import games, make_game
-from training.evaluation import MEASURES, eval_columns
-from training.train import main
+from koira_training.evaluation import MEASURES, eval_columns
+from koira_training.train import main
 
 # game -> (the measure asserted against random, deals of that tournament), with each game's
-# default league and imitated bots (``training.recipes``).
+# default league and imitated bots (``koira_training.recipes``).
 GAMES: dict[str, tuple[str, int]] = {
     "matapesa": ("loss_rate", 30),
     "whist22": ("win_rate", 30),

@@ -1,4 +1,4 @@
-"""``training.vec_env.BatchedLearnerEnv``: SB3's VecEnv face of the batched env."""
+"""``koira_training.vec_env.BatchedLearnerEnv``: SB3's VecEnv face of the batched env."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ pytest.importorskip("sb3_contrib")
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.utils import get_action_masks
 
-from agents.base import play_game
-from agents.registry import make_agent
+from koira_agents.base import play_game
+from koira_agents.registry import make_agent
 from koira_env import make_game
 from koira_env.core.vector_env import game_seed
-from training.vec_env import BatchedLearnerEnv
+from koira_training.vec_env import BatchedLearnerEnv
 
 
 def dumper_opponent(rng):
@@ -94,7 +94,7 @@ def test_a_seed_repeats_the_episodes_and_maskable_ppo_learns_on_it():
 
 
 def test_koira_train_builds_it_with_vec_env_batched(tmp_path):
-    from training.train import parse_args, train, vec_envs
+    from koira_training.train import parse_args, train, vec_envs
 
     args = parse_args(["--run-dir", str(tmp_path), "--vec-env", "batched", "--num-envs", "4"])
     envs = vec_envs(args)

@@ -13,14 +13,14 @@ pytest.importorskip("torch")
 
 import torch
 
-from agents.base import play_game
-from agents.net import NetAgent, NetPolicy, policy_move
-from agents.registry import make_agent
-from agents.turnnet import TurnNetPolicy
+from koira_agents.base import play_game
+from koira_agents.net import NetAgent, NetPolicy, policy_move
+from koira_agents.registry import make_agent
+from koira_agents.turnnet import TurnNetPolicy
 from koira_env import make_game
 from koira_env.core.agent import Turn
-from training import distill
-from training.turnnet import TurnNet
+from koira_training import distill
+from koira_training.turnnet import TurnNet
 
 
 def decisions(game, games, seed=0):

@@ -15,13 +15,13 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from agents.registry import default_opponent
-from experiments import cli
-from experiments.web import app as web
-from experiments.web.store import Store
+from koira_agents.registry import default_opponent
 from koira_env import games, make_game
 from koira_env.core.record import game_record, load_record, save_record
 from koira_env.registry import spec
+from koira_experiments import cli
+from koira_experiments.web import app as web
+from koira_experiments.web.store import Store
 
 BASE = "http://127.0.0.1"
 
@@ -239,8 +239,8 @@ def test_named_opponents_are_shown_as_asked(app_and_store):
 
 
 def test_the_web_app_does_not_import_the_command():
-    """default_opponent lives in agents.registry: app and cli do not import each other."""
-    code = "import sys, experiments.web.app; print('experiments.cli' in sys.modules)"
+    """default_opponent lives in koira_agents.registry: app and cli do not import each other."""
+    code = "import sys, koira_experiments.web.app; print('koira_experiments.cli' in sys.modules)"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "False"

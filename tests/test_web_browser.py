@@ -18,9 +18,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from experiments.web.screenshots import YOUR_TURN, launch, live_server, take, tournament_records
-from experiments.web.store import Store
 from koira_env.registry import spec
+from koira_experiments.web.screenshots import (
+    YOUR_TURN,
+    launch,
+    live_server,
+    take,
+    tournament_records,
+)
+from koira_experiments.web.store import Store
 
 pytestmark = pytest.mark.browser
 

@@ -1,8 +1,8 @@
 """The command line of ``koira train``'s trainers: flags generated from an arguments dataclass.
 
-Each trainer (``training.train``'s MaskablePPO, ``training.distill``) describes its arguments
-as a dataclass whose fields carry their help as docstrings; ``dataclass_flags`` turns it into
-flags, so both trainers parse their command lines the same way.
+Each trainer (``koira_training.train``'s MaskablePPO, ``koira_training.distill``) describes its
+arguments as a dataclass whose fields carry their help as docstrings; ``dataclass_flags`` turns
+it into flags, so both trainers parse their command lines the same way.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The card-structured network of ``agents/cardnet.py`` in torch, for ``koira train --algo
 distill --arch cards``: the same tokens, layers and heads, and ``arrays()`` gives the numpy
-weights that ``agents.cardnet.CardNetPolicy`` plays (a test checks that both agree)."""
+weights that ``koira_agents.cardnet.CardNetPolicy`` plays (a test checks that both agree)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.cardnet import ARCH, CardTokens, layout_meta
+from koira_agents.cardnet import ARCH, CardTokens, layout_meta
 from koira_env.core.game import Game
 
 

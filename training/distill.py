@@ -26,7 +26,8 @@ search):
    (``--eval-opponents``; Koira: three dumpers, Kop: counter and random), every seat rotation,
    judged by the game's ranking measure (``agents/games.py`` ``rank_by``; Koira: loss rate)
    with its 95% interval, the best bot's beside it, as PPO's ``eval.csv`` has them
-   (``training.evaluation.eval_columns``); TensorBoard. The run draws ``eval.png`` when it ends.
+   (``koira_training.evaluation.eval_columns``); TensorBoard. The run draws ``eval.png`` when it
+   ends.
 5. **Checkpoint** (network, optimizer, round, minutes) atomically: ``--resume`` (the same
    command plus ``--resume``) continues after a kill or in a later sitting, regenerating only
    the shards that are missing.
@@ -51,18 +52,18 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import play_out
-from agents.cardnet import ARCH as CARDS
-from agents.flat import FlatAgent
-from agents.games import choices
-from agents.ismcts import ISMCTSAgent
-from agents.net import MLP, Policy, load_bytes, policy_move, save_arrays
-from agents.pimc import PIMCAgent
-from agents.registry import default_agents, make_agent
-from agents.schedule import TournamentConfig
-from agents.solver import SolverAgent
-from agents.tournament import run_tournament
-from agents.turnnet import ARCH as TURNS
+from koira_agents.base import play_out
+from koira_agents.cardnet import ARCH as CARDS
+from koira_agents.flat import FlatAgent
+from koira_agents.games import choices
+from koira_agents.ismcts import ISMCTSAgent
+from koira_agents.net import MLP, Policy, load_bytes, policy_move, save_arrays
+from koira_agents.pimc import PIMCAgent
+from koira_agents.registry import default_agents, make_agent
+from koira_agents.schedule import TournamentConfig
+from koira_agents.solver import SolverAgent
+from koira_agents.tournament import run_tournament
+from koira_agents.turnnet import ARCH as TURNS
 from koira_env.core.agent import Turn
 from koira_env.core.files import write_json
 from koira_env.core.game import Game
@@ -515,7 +516,7 @@ def fit(
 
 
 def export(net: Any, game: Game, args: Args, path: Path, half: bool = False, **extra: Any) -> None:
-    """The network as numpy weights (``agents.net``): plays without torch."""
+    """The network as numpy weights (``koira_agents.net``): plays without torch."""
     arrays, meta = net.arrays()
     save_arrays(path, game, arrays, half, teacher=args.teacher, **meta, **extra)
 
@@ -524,7 +525,7 @@ def export(net: Any, game: Game, args: Args, path: Path, half: bool = False, **e
 def evaluate(args: Args, folder: Path, round_no: int, model: Path) -> list[Any]:
     """The network and ``eval_opponents`` (every table of them, every seat rotation, the same
     deals each round: a paired curve), by the game's ranking measure: eval.csv's values after
-    the clock (``training.evaluation.scores``)."""
+    the clock (``koira_training.evaluation.scores``)."""
     opponents = [
         spec if args.eval_opponents.count(spec) == 1 else f"{spec}-{k + 1}={spec}"
         for k, spec in enumerate(args.eval_opponents)

@@ -1,4 +1,4 @@
-"""Ship a trained model small: ``python -m training.export runs/koira4/latest.zip out.zip``.
+"""Ship a trained model small: ``python -m koira_training.export runs/koira4/latest.zip out.zip``.
 
 A run's model files carry Adam's moment estimates (two more copies of every weight) so
 that a resumed run continues smoothly. A model that is only played needs none of that, so
@@ -17,7 +17,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from agents.ppo import META_NAME, read_metadata
+from koira_agents.ppo import META_NAME, read_metadata
 
 
 def save_model(model: Any, path: Path, meta: dict[str, Any]) -> None:

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.base import Turn
-from agents.ppo import PolicyPlayer, load_policy
-from agents.registry import make_agent
+from koira_agents.base import Turn
+from koira_agents.ppo import PolicyPlayer, load_policy
+from koira_agents.registry import make_agent
 from koira_env.core.game import Game
 from koira_env.core.single_agent import Opponent
 

@@ -1,8 +1,8 @@
-"""The evaluation curve of a run as a PNG: ``python -m training.plot RUN_DIR OUT.png``; a
+"""The evaluation curve of a run as a PNG: ``python -m koira_training.plot RUN_DIR OUT.png``; a
 training run draws it as ``eval.png`` next to its ``eval.csv`` when it ends.
 
 The policy's score by the game's ranking measure (Koira: loss rate; eval.csv's columns are
-named after it, see ``training.evaluation.eval_columns``; a distillation run's ``round``
+named after it, see ``koira_training.evaluation.eval_columns``; a distillation run's ``round``
 stands where PPO's ``timesteps`` does) against wall-clock training time, with its
 95% interval, next to the best heuristic bot of the same evaluation tournaments (the bar).
 """

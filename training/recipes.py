@@ -14,7 +14,7 @@ class Recipe:
     bots: tuple[str, ...] = ()  # the league; empty: every default agent but random
     bc_bots: tuple[str, ...] = ()  # the imitated bots; empty: the whole league
     # distillation: the bots in the other seats while the teacher labels, drawn per seat per
-    # game; empty: the game's hand-written bots but random (training.distill.Args)
+    # game; empty: the game's hand-written bots but random (koira_training.distill.Args)
     field: tuple[str, ...] = ()
     # distillation: the agents beside the network at its evaluation tournament (every table of
     # them, every seat rotation); empty: the field and random

@@ -25,11 +25,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from agents.games import choices
-from agents.ppo import check_compatible, model_metadata, read_metadata
-from agents.registry import default_agents
-from agents.schedule import TournamentConfig
-from agents.tournament import run_tournament
+from koira_agents.games import choices
+from koira_agents.ppo import check_compatible, model_metadata, read_metadata
+from koira_agents.registry import default_agents
+from koira_agents.schedule import TournamentConfig
+from koira_agents.tournament import run_tournament
 from koira_env.core.game import Game
 from koira_env.core.jobs import Backend
 from koira_env.core.single_agent import SingleAgentEnv
@@ -144,7 +144,7 @@ class Args:
     resume: bool = False
     """continue the run in run_dir (give the same arguments as the first time)"""
     export: str = ""
-    """also write the final model here for shipping (python -m training.export: no optimizer
+    """also write the final model here for shipping (python -m koira_training.export: no optimizer
     state, no run paths), e.g. agents/models/koira4-ppo.zip, the shipped champion-net"""
     torch_threads: int = 2
     """torch threads of the learner (env processes of "subproc" use one each)"""
@@ -191,7 +191,7 @@ def vec_envs(args: Args) -> Any:
     """The ``num_envs`` learner envs under SB3's ``VecMonitor``, in this process ("dummy") or
     one process each ("subproc"; ``fork`` where available: the children inherit the imports
     instead of redoing them, seconds per env, and use one torch thread each), or all tables
-    as one batched env ("batched": ``training.vec_env``, the batched env's loop in C on
+    as one batched env ("batched": ``koira_training.vec_env``, the batched env's loop in C on
     Koira's compiled core)."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
@@ -299,7 +299,7 @@ def evaluate(args: Args, model_path: Path, timesteps: int, minutes: float) -> di
 
 # ------------------------------------------------------------------ training
 def demonstrations(args: Args, game: Game) -> Demonstrations:
-    """The warm start's bot games (``training.warmstart.collect``), in ``bc_shards`` on
+    """The warm start's bot games (``koira_training.warmstart.collect``), in ``bc_shards`` on
     ``workers`` processes or on Ray. They are played before the envs and the network exist,
     so the pool forks a process without torch threads; a Ray connection is closed afterwards
     (PPO runs here)."""
@@ -333,7 +333,7 @@ def demonstrations(args: Args, game: Game) -> Demonstrations:
 
 def warm_start(args: Args, model: Any, game: Game, demos: Demonstrations) -> None:
     """Behaviour cloning of the demonstrations into the fresh network
-    (``training.warmstart``), on every core: the envs are idle until PPO starts."""
+    (``koira_training.warmstart``), on every core: the envs are idle until PPO starts."""
     import torch
 
     started = time.monotonic()

@@ -1,6 +1,6 @@
 """The turn scorer of ``agents/turnnet.py`` in torch, for ``koira train --algo distill --arch
 turns``: the same towers and head, and ``arrays()`` gives the numpy weights that
-``agents.turnnet.TurnNetPolicy`` plays (a test checks that both agree)."""
+``koira_agents.turnnet.TurnNetPolicy`` plays (a test checks that both agree)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.turnnet import ARCH
+from koira_agents.turnnet import ARCH
 from koira_env.core.game import Game
 
 

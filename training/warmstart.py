@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Turn
-from agents.registry import make_agent
+from koira_agents.base import Turn
+from koira_agents.registry import make_agent
 from koira_env.core.game import Game
 from koira_env.core.jobs import PROCESS, Backend, map_chunks
 

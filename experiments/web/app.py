@@ -36,9 +36,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from agents.games import choices
-from agents.ppo import PPOAgent, load_policy, read_metadata, shipped_models
-from agents.registry import default_agents, default_opponent, make_agent
+from koira_agents.games import choices
+from koira_agents.ppo import PPOAgent, load_policy, read_metadata, shipped_models
+from koira_agents.registry import default_agents, default_opponent, make_agent
 from koira_env.core.game import Game
 from koira_env.core.options import option_descriptions
 from koira_env.core.record import game_record

@@ -1,6 +1,6 @@
 """The documentation's pictures of the web page, and the browser set-up its tests share.
 
-``python -m experiments.web.screenshots`` starts ``koira serve``'s app on a free local port
+``python -m koira_experiments.web.screenshots`` starts ``koira serve``'s app on a free local port
 with a small tournament's records, drives Debian's headless Chromium with Playwright, and
 writes docs/figures/web-lobby.png, web-table.png (Koira), web-red7.png (a palette card
 picked), web-phone.png (Kop at 390x844), web-replay.png, web-hint.png (Koira, a hint asked
@@ -77,7 +77,7 @@ def launch(playwright: Any) -> Any:
 def tournament_records(folder: Path, games: int = 2) -> Path:
     """A small Koira tournament with its first records saved, as ``koira tournament
     --save-records`` writes them; returns the tournament's folder."""
-    from agents.tournament import TournamentConfig, run_tournament
+    from koira_agents.tournament import TournamentConfig, run_tournament
 
     out = folder / "tournament"
     config = TournamentConfig(agents=("expert", "greedy"), game="koira", deals=1, seed=3)

@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, TypeVar
 
-from agents.analyst import Analyst
-from agents.base import Agent, Turn
-from experiments.analyze import analyze, decision
+from koira_agents.analyst import Analyst
+from koira_agents.base import Agent, Turn
 from koira_env.core.game import Game, State, as_action
+from koira_experiments.analyze import analyze, decision
 
 T = TypeVar("T")
 
@@ -47,7 +47,7 @@ def new_token() -> str:
 
 @cache
 def analyst(game_id: str) -> Analyst:
-    """The game's analyst (``agents.analyst``), made once per game: it holds no game state."""
+    """The game's analyst (``koira_agents.analyst``), made once per game: it holds no game state."""
     return Analyst(game_id)
 
 

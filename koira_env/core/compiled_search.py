@@ -1,8 +1,8 @@
 """The ``search`` and ``flat`` plug-ins (``GameSpec.search``, ``GameSpec.flat``) of a game whose
 compiled core has a search module (its ``_search.pyx``, built on core/_search.pxi), written
 once: each runs the compiled loop when the turn's state is on that core and the game allows
-it, else returns None, and ``agents.ismcts`` / ``agents.flat`` run their reference loops (an
-unbuilt checkout, ``engine="python"``, or a state the compiled search cannot read)."""
+it, else returns None, and ``koira_agents.ismcts`` / ``koira_agents.flat`` run their reference
+loops (an unbuilt checkout, ``engine="python"``, or a state the compiled search cannot read)."""
 
 from __future__ import annotations
 

@@ -27,16 +27,16 @@ PLUGINS = {
     "rollout": "a fast ``State -> action`` policy for search rollouts (none: uniform random)",
     "search": "a compiled ISMCTS: ``(turn, iterations, exploration, random_rollout, seed, "
     "max_seconds) -> {action: root visits}`` or None when it cannot search that turn (none: "
-    "``agents.ismcts`` runs its own loop)",
+    "``koira_agents.ismcts`` runs its own loop)",
     "flat": "a compiled flat Monte Carlo: ``(turn, playouts, seed) -> [(action, mean return)]`` "
-    "or None when it cannot run that turn (none: ``agents.flat`` runs its own loop)",
+    "or None when it cannot run that turn (none: ``koira_agents.flat`` runs its own loop)",
     "endgame": "an exact endgame solver: ``(turn, deals, max_cards, max_nodes) -> {action: "
     "[verdict per deal]}`` or None out of its reach; a verdict is True when the seat can make "
-    "sure it does not lose, False when it cannot, None when undecided (none: ``agents.solver`` "
-    "refuses)",
+    "sure it does not lose, False when it cannot, None when undecided (none: "
+    "``koira_agents.solver`` refuses)",
     "pimc": "open-card move values for perfect-information Monte Carlo: ``(turn, deals, seed, "
     "engine) -> [(action, mean value for the seat)]`` or None where it cannot solve that turn "
-    "(none: ``agents.pimc`` refuses)",
+    "(none: ``koira_agents.pimc`` refuses)",
     "presets": "{name: options}, chosen by ``make_game(rules=...)``",
 }
 

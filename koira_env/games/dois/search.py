@@ -1,5 +1,5 @@
 """Dois's model playouts for perfect-information Monte Carlo: ``GameSpec.pimc`` for
-``agents.pimc`` (``champion``, docs/games/dois.md "champion").
+``koira_agents.pimc`` (``champion``, docs/games/dois.md "champion").
 
 At each decision the cards the seat cannot see (the other hands and the undealt cards) are
 dealt ``deals`` times within everything public (``State.determinize``'s constraints), and

@@ -1,7 +1,7 @@
 """Koira's bots: six heuristics (``heuristics.py``), the card-counting ``expert``
 (``expert.py``), the dumper's move as the rollout policy of search, the compiled search
-(``_search.pyx``) that ``agents.ismcts`` runs on the compiled core, and the exact phase-two
-verdicts (``solver.py``) that ``agents.solver`` plays by."""
+(``_search.pyx``) that ``koira_agents.ismcts`` runs on the compiled core, and the exact phase-two
+verdicts (``solver.py``) that ``koira_agents.solver`` plays by."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Text rendering of a game from one seat's view: public information plus that seat's hand.
 
 One renderer serves the environment's ``render()`` (the acting player's view) and the
-terminal game for people (``experiments.human_play``), so both show the same table.
+terminal game for people (``koira_experiments.human_play``), so both show the same table.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Kop's perfect-information Monte Carlo values: the ``GameSpec.pimc`` plug-in of ``agents.pimc``.
+"""Kop's perfect-information Monte Carlo values: the ``GameSpec.pimc`` plug-in of
+``koira_agents.pimc``.
 
 The cards the seat cannot see are dealt ``deals`` times consistently with what it knows, and
 in each deal every legal card of the mover is scored by the open-card solver: the rest of the

@@ -1,9 +1,9 @@
-"""Mätäpesä's compiled flat Monte Carlo: the ``GameSpec.flat`` plug-in of ``agents.flat``.
+"""Mätäpesä's compiled flat Monte Carlo: the ``GameSpec.flat`` plug-in of ``koira_agents.flat``.
 
 Every legal rank of the seat is played on the same ``playouts`` deals of the hidden cards and
 each game finished by rule-of-thumb play; the agent (``flat:N``, the ``champion``) plays the
 rank with the best mean return. Two modelling choices beyond the generic loop of
-``agents.flat.action_values`` (which ``flat:N::python`` runs: ``State.determinize`` and
+``koira_agents.flat.action_values`` (which ``flat:N::python`` runs: ``State.determinize`` and
 ``bots.ROLLOUT``, ``shed``, for every seat), both measured in docs/games/matapesa.md
 "champion":
 
@@ -26,7 +26,7 @@ from .bots import keeper_policy, shed_policy
 
 try:
     from . import _search
-except ImportError:  # an unbuilt checkout: agents.flat runs its reference loop
+except ImportError:  # an unbuilt checkout: koira_agents.flat runs its reference loop
     _search = None
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ def floors(view: MatapesaView, game: MatapesaGame) -> list[int]:
 
 def flat_values(turn: Turn, playouts: int, seed: int) -> list[tuple[int, float]] | None:
     """``[(rank, mean return)]`` in legal order (``GameSpec.flat``), or ``None`` where
-    ``_search`` is not built (then ``agents.flat`` runs its reference loop)."""
+    ``_search`` is not built (then ``koira_agents.flat`` runs its reference loop)."""
     if _search is None:
         return None
     view: Any = turn.view

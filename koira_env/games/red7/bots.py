@@ -1,6 +1,6 @@
 """Rule-of-thumb Red7 bots, the fast rollout policy for search, and the compiled search loops
-(``_search.pyx``: ISMCTS and flat Monte Carlo with ``thrifty`` rollouts) that ``agents.ismcts``
-and ``agents.flat`` run on the compiled core.
+(``_search.pyx``: ISMCTS and flat Monte Carlo with ``thrifty`` rollouts) that
+``koira_agents.ismcts`` and ``koira_agents.flat`` run on the compiled core.
 
 Every legal turn but ``pass`` leaves the mover winning, so the bots only choose how to stay
 in: which cards to spend (a hand is the player's whole future: a player with no card left is

@@ -1,4 +1,5 @@
-"""Teka's perfect-information Monte Carlo values: the ``GameSpec.pimc`` plug-in of ``agents.pimc``.
+"""Teka's perfect-information Monte Carlo values: the ``GameSpec.pimc`` plug-in of
+``koira_agents.pimc``.
 
 The cards the seat cannot see are dealt ``deals`` times consistently with what it knows, and
 in each deal every legal card of the mover is scored by the declaring side's tricks for the

@@ -1,4 +1,4 @@
-"""Whist 22's perfect-information Monte Carlo values: ``GameSpec.pimc`` for ``agents.pimc``.
+"""Whist 22's perfect-information Monte Carlo values: ``GameSpec.pimc`` for ``koira_agents.pimc``.
 
 The cards the seat cannot see (the other hands and the cards set aside) are dealt ``deals``
 times, uniformly: any card may be played, so play reveals nothing about a hand beyond the
