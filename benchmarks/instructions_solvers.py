@@ -52,7 +52,7 @@ def _pimc(
 
 
 def _kop(scale: int) -> list[Call]:
-    """Kop: the value of random positions in play (``tests/test_kop_solver.py``) and every
+    """Kop: the value of random positions in play (``tests/games/kop/test_kop_solver.py``) and every
     legal card's value on 16 deals sampled for the mover."""
     from koira_env.games.kop import _solver, solver
     from koira_env.games.kop.engine import PLAY
@@ -80,7 +80,7 @@ def _kop(scale: int) -> list[Call]:
 
 def _whist22_states(count: int, seed: int, max_cards: int, steps: int = 40) -> list[Any]:
     """Random Whist 22 states at 3 and 4 players with at most ``max_cards`` cards in hands
-    (``tests/test_whist22_solver.py``)."""
+    (``tests/games/whist22/test_whist22_solver.py``)."""
     from koira_env.registry import make_game
 
     found = []
@@ -158,8 +158,8 @@ def _whist22_totals(scale: int) -> list[Call]:
 
 def _teka(scale: int) -> list[Call]:
     """Teka: the tricks of random positions in play with at most 20 cards left in the active
-    hands (``tests/test_teka_solver.py``) and a playout of each, and every legal card's tricks
-    on 16 deals sampled for the mover."""
+    hands (``tests/games/teka/test_teka_solver.py``) and a playout of each, and every legal card's
+    tricks on 16 deals sampled for the mover."""
     from koira_env.games.teka import _solver, solver
     from koira_env.games.teka.engine import DOUBLE, NUM_CARDS, PLAY
     from koira_env.registry import make_game

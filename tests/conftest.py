@@ -1,5 +1,5 @@
 """Shared pytest setup: ``slow`` tests run only when asked for with ``-m slow``; Koira's rules
-tests (``test_rules_*.py``) run once on each engine, the compiled core and the reference."""
+tests (``test_koira_rules_*.py``) run once on each engine, the compiled core and the reference."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """Every test of a ``test_rules_*`` module runs on both Koira engines."""
-    if metafunc.module.__name__.startswith("test_rules_"):
+    """Every test of a ``test_koira_rules_*`` module runs on both Koira engines."""
+    if metafunc.module.__name__.startswith("test_koira_rules_"):
         metafunc.parametrize("koira_engine", ["compiled", "python"], indirect=True)
 
 

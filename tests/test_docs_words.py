@@ -42,7 +42,8 @@ def test_every_test_file_the_docs_name_exists():
     }
     assert ("README.md", "test_notebooks.py") in named
     assert "`test_notebooks.py` executes the notebooks" in read("README.md")
-    missing = sorted((page, name) for page, name in named if not (ROOT / "tests" / name).exists())
+    files = {path.name for path in (ROOT / "tests").rglob("test_*.py")}
+    missing = sorted((page, name) for page, name in named if name not in files)
     assert not missing, missing
 
 
@@ -110,17 +111,14 @@ def test_training_doc_and_help_make_minutes_the_budget_of_one_invocation():
 
 
 def test_every_test_rules_md_names_exists():
-    """RULES.md pins each rule to a test (``file::test``); folding tests must not orphan one.
-    Koira's rule files are named short (``one::`` is ``test_rules_phase_one.py``)."""
-    short = {"one": "phase_one", "two": "phase_two", "info": "information", "seq": "sequences"}
-    short |= {"setup": "setup", "outcome": "outcome"}
+    """RULES.md pins each rule to a test (``X::test`` is ``test_X.py::test``, in the game's
+    folder ``tests/games/<id>/`` or in ``tests/``); folding tests must not orphan one."""
+    files = {path.stem: path for path in (ROOT / "tests").rglob("test_*.py")}
     refs = set(re.findall(r"`([a-z0-9_]+)::(test_[a-z0-9_]+)`", read("RULES.md")))
     assert len(refs) > 200
     missing = []
     for module, name in sorted(refs):
-        path = ROOT / Path(
-            f"tests/test_{'rules_' + short[module] if module in short else module}.py"
-        )
-        if not path.exists() or not re.search(rf"^def {name}\(", path.read_text(), re.M):
+        path = files.get(f"test_{module}")
+        if path is None or not re.search(rf"^def {name}\(", path.read_text(), re.M):
             missing.append(f"{module}::{name}")
     assert missing == []

@@ -13,7 +13,7 @@ to 1; this module makes the same draws from a C copy of CPython's Mersenne Twist
 ints or strings too long for the C key, draw from ``random.Random(seed)`` itself. The import
 checks both seedings against ``random.Random`` and leaves out any that disagrees (a future
 CPython seeding differently), so the result is always ``Random``'s.
-``tests/test_red7_compiled.py`` and ``tests/test_koira_compiled.py`` compare many seeds.
+``tests/games/red7/test_red7_compiled.py`` and ``tests/games/koira/test_koira_compiled.py`` compare many seeds.
 
 C interface (``_shuffle.pxd``): ``shuffle_into(size, seed, int* out)`` writes the order into a
 C array, for compiled game cores that deal without a Python list.

@@ -4,7 +4,7 @@
 """The compiled Koira core: the rules engine and the observation writer in Cython.
 
 ``engine.py`` is the readable reference and RULES.md points at it; this module plays exactly
-the same games, faster, and ``tests/test_koira_compiled.py`` proves it by playing both side by
+the same games, faster, and ``tests/games/koira/test_koira_compiled.py`` proves it by playing both side by
 side and comparing every step (whose turn, the legal set, the observation bytes, the views,
 rewards, events, records). Every rule is one method named as in ``engine.State``; each says
 which reference method it mirrors. ``KoiraGame`` uses this module unless asked for

@@ -11,8 +11,8 @@ The hand's winner follows from it exactly (53 points wins; the points already ta
 This module is the readable reference: Kop's rules for the trick solvers' shared
 alpha-beta (``core/tricks.py``). ``_solver.pyx`` is the same search in C, with a
 transposition table at trick boundaries and move ordering (neither changes a value);
-``tests/test_kop_solver.py`` checks the two against each other and both against a brute-force
-minimax over the engine's own ``State.clone``/``apply``.
+``tests/games/kop/test_kop_solver.py`` checks the two against each other and both against a
+brute-force minimax over the engine's own ``State.clone``/``apply``.
 
 A position is ``(hands, trick, leader, queens)``: four 16-bit card masks (bit ``c`` for card
 ``c``), the cards of the trick being played in order, the seat that led it, and the seats of

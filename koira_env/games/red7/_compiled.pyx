@@ -4,7 +4,7 @@
 """The compiled Red7 core: the rules engine and the observation writer in Cython.
 
 ``engine.py`` and ``cards.py`` are the readable reference and RULES.md points at them; this
-module plays exactly the same games, faster, and ``tests/test_red7_compiled.py`` proves it by
+module plays exactly the same games, faster, and ``tests/games/red7/test_red7_compiled.py`` proves it by
 playing both side by side and comparing every step (whose turn, the legal turns, the
 observation bytes of every seat, the views, returns, events, records). Each rule is one
 function or method named as in the reference; each says which one it mirrors. ``Red7Game``

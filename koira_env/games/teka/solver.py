@@ -13,8 +13,8 @@ raise depends on.
 This module is the readable reference: Teka's rules for the trick solvers' shared
 alpha-beta (``core/tricks.py``). ``_solver.pyx`` is the same search in C, with a
 transposition table at trick boundaries, move ordering and equivalent cards (none changes a
-value); ``tests/test_teka_solver.py`` checks the two against each other and both against a
-brute-force minimax over the engine's own ``State.clone``/``apply``.
+value); ``tests/games/teka/test_teka_solver.py`` checks the two against each other and both against
+a brute-force minimax over the engine's own ``State.clone``/``apply``.
 
 A position is ``(hands, trick, leader, trump, declarers, out)``: four 52-bit card masks (bit
 ``c`` for card ``c``), the cards of the trick being played in order, the seat that led it,

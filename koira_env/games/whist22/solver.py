@@ -15,8 +15,8 @@ from its own view; its reference runs the engine and ``bots.CounterBot`` themsel
 This module is the readable reference: Whist 22's rules for the trick solvers' shared
 alpha-beta (``core/tricks.py``). ``_solver.pyx`` is the same search in C, with a
 transposition table at trick boundaries, move ordering and equivalent cards searched once
-(none changes a value), and the model solver; ``tests/test_whist22_solver.py`` checks the
-compiled solvers against these, and the paranoid one against a brute-force minimax over the
+(none changes a value), and the model solver; ``tests/games/whist22/test_whist22_solver.py`` checks
+the compiled solvers against these, and the paranoid one against a brute-force minimax over the
 engine's own ``State.clone``/``apply``.
 
 A position is ``(hands, trick, leader, seat, need)``: one 22-bit card mask per player (bit

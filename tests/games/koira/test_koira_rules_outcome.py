@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from scenario import PRESET_NAMES, events
+from koira_scenario import PRESET_NAMES, events
 
 from koira_env import IllegalActionError, new_game
 from koira_env.games.koira.rules import PLAYER_RANGE

@@ -10,7 +10,7 @@ import random
 from collections import Counter
 
 import pytest
-from test_invariants import play_checked, snapshot
+from test_koira_invariants import play_checked, snapshot
 
 from koira_env.games.koira.engine import (
     HAND,

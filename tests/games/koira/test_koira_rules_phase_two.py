@@ -1,12 +1,12 @@
 """Phase two (RULES.md points 14-19, 21): beating, taking, trick ends, going out.
 
-Positions are set with ``scenario.phase_two``: spades are trump unless said otherwise.
+Positions are set with ``koira_scenario.phase_two``: spades are trump unless said otherwise.
 """
 
 from __future__ import annotations
 
 import pytest
-from scenario import PRESET_NAMES, action, events, ids, legal, phase_two, play
+from koira_scenario import PRESET_NAMES, action, events, ids, legal, phase_two, play
 
 from koira_env import TAKE
 from koira_env.games.koira.engine import GAME_OVER, HAND

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_invariants import snapshot
+from test_koira_invariants import snapshot
 
 from koira_env.core.record import FORMAT, describe_event, game_record, load_record, save_record
 from koira_env.games.koira.engine import RISK, TAKE, State, action_name, new_game

@@ -19,9 +19,9 @@ from typing import Any
 import numpy as np
 import pytest
 from helpers import play_budgeted, play_cases, random_game, run_chunks, try_illegal
+from koira_scenario import phase_two
 from lockstep import assert_envs_play_alike
-from scenario import phase_two
-from test_env_observation import GOLDEN_OBSERVATIONS, random_states
+from test_koira_observation import GOLDEN_OBSERVATIONS, random_states
 
 import koira_env
 from koira_env.cards import card_id
@@ -217,7 +217,7 @@ def test_rare_paths_are_reached_on_the_compiled_core():
 
 @pytest.mark.parametrize(("preset", "n", "options"), list(GOLDEN_OBSERVATIONS))
 def test_the_compiled_observations_match_the_pinned_digests(preset, n, options):
-    """tests/test_env_observation.py pins the encoding with the reference encoder; the
+    """tests/games/koira/test_koira_observation.py pins the encoding with the reference encoder; the
     compiled writer must give the same digests."""
     states = random_states(preset, n, games=3, seed=7, **dict(options))
     engine = states[0].game.compiled
@@ -260,7 +260,7 @@ def test_bots_search_and_the_shipped_model_play_the_same_games():
     """The shipped policy (``ppo:koira4-ppo``, which observes a determinized deal), the card
     counter and ISMCTS's reference loop (determinize, clone, the dumper's rollouts) make the
     same moves on both engines. (The compiled search, which draws its own random numbers, has
-    its own tests: tests/test_ismcts_compiled.py.)"""
+    its own tests: tests/games/koira/test_koira_search.py.)"""
     pytest.importorskip("sb3_contrib")
     from koira_agents.base import play_game
     from koira_agents.ismcts import ISMCTSAgent

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from scenario import PRESET_NAMES, action, deck, game, ids
+from koira_scenario import PRESET_NAMES, action, deck, game, ids
 
 from koira_env import RISK, card_name, make_rules, new_game
 from koira_env.games.koira.engine import REMOVED, STOCK, UNKNOWN

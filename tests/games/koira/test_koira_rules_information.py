@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from scenario import END, PRESET_NAMES, THREE_HANDS, endgame, game, play, risk_down_to
+from koira_scenario import END, PRESET_NAMES, THREE_HANDS, endgame, game, play, risk_down_to
 
 from koira_env import card_id
 from koira_env.games.koira.engine import HAND, TRICK, TRUMP_ASIDE, UNKNOWN, WON

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from scenario import (
+from koira_scenario import (
     END,
     PRESET_NAMES,
     THREE_HANDS,

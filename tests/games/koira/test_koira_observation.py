@@ -218,7 +218,7 @@ def test_layout_tiles_the_vector(n):
 
 def test_documented_layout_matches_the_code():
     """docs/environment.md's table (n = 4 offsets) must follow the code."""
-    doc = Path(__file__).resolve().parents[1] / "docs" / "environment.md"
+    doc = Path(__file__).resolve().parents[3] / "docs" / "environment.md"
     rows = re.findall(r"^\| `(\w+)`[^|]*\| [^|]+ \| (\d+):(\d+) \|", doc.read_text(), re.M)
     layout = observation_layout(4)
     assert len(rows) >= 25

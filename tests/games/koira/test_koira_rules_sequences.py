@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from scenario import PRESET_NAMES, action, events, ids, legal, phase_two, play
+from koira_scenario import PRESET_NAMES, action, events, ids, legal, phase_two, play
 
 from koira_env.games.koira.engine import FIRST_RUN, RUNS
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_invariants import check_state, play_checked, snapshot
+from test_koira_invariants import check_state, play_checked, snapshot
 
 from koira_env.core.record import game_record
 from koira_env.games.koira.engine import new_game
