@@ -11,7 +11,6 @@ from typing import Any
 from koira_env.registry import spec
 
 from .flat import flat
-from .games import choices
 from .ismcts import ismcts
 from .net import NetAgent
 from .pimc import pimc
@@ -63,29 +62,29 @@ def default_agents(game: str = "koira") -> list[str]:
         for name, factory in agent_factories(game).items()
         if name not in SEARCH_BOTS and not needs_argument(factory)
     ]
-    return sorted([*named, *choices(game).aliases])
+    return sorted([*named, *spec(game).choices.aliases])
 
 
 def default_opponent(game: str = "koira") -> str:
-    """The game's chosen opponent (``GameChoices.opponent``, Koira's ``champion``), else its first
+    """The game's chosen opponent (``AgentChoices.opponent``, Koira's ``champion``), else its first
     bot other than ``random``: who ``koira play`` and the web lobby seat when none is named."""
-    chosen = choices(game).opponent
+    chosen = spec(game).choices.opponent
     return chosen or next(b for b in default_agents(game) if b != "random")
 
 
 def resolve(text: str, game: str = "koira") -> str:
     """The agent spec an alias of ``game`` stands for (``"champion"`` -> ``"ismcts:..."``);
     any other spec unchanged."""
-    return choices(game).aliases.get(text, text)
+    return spec(game).choices.aliases.get(text, text)
 
 
 def make_agent(text: str, game: str = "koira") -> Any:
     """An agent of ``game`` from its name (``"random"``, ...), ``"kind:argument"`` spec or
-    alias (``GameChoices.aliases``: ``"champion"``)."""
+    alias (``AgentChoices.aliases``: ``"champion"``)."""
     kind, _, arg = resolve(text, game).partition(":")
     factories = agent_factories(game)
     if kind not in factories:
-        known = sorted([*factories, *choices(game).aliases])
+        known = sorted([*factories, *spec(game).choices.aliases])
         raise ValueError(f"unknown agent {text!r} for {game}; known agents: {known}")
     factory = factories[kind]
     if arg:

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from koira_env.core.files import pyplot, save_figure, write_csv, write_json
+from koira_env.registry import spec
 
-from .games import choices
 from .ratings import Estimate, cluster_mean, cluster_rate, head_to_head, plackett_luce
 from .schedule import TournamentConfig
 
@@ -87,7 +87,7 @@ def summarize(config: TournamentConfig, rows: list[dict[str, Any]], total: int) 
                 "rating": rating.ordinal,
             }
         )
-    rank_by = choices(config.game).rank_by
+    rank_by = spec(config.game).choices.rank_by
     agents.sort(key=lambda a: _rank_key(a, rank_by))
     return {
         "config": config.to_json(),
@@ -114,7 +114,7 @@ def summarize(config: TournamentConfig, rows: list[dict[str, Any]], total: int) 
 
 
 def _rank_key(agent: dict[str, Any], rank_by: str) -> tuple[float, ...]:
-    """Leaderboard order: the game's headline measure first (``GameChoices.rank_by``)."""
+    """Leaderboard order: the game's headline measure first (``AgentChoices.rank_by``)."""
     loss, place = _or_inf(agent["loss_rate"]), _or_inf(agent["mean_place"])
     win = -agent["win_rate"] if agent["win_rate"] is not None else math.inf
     first = {"loss_rate": loss, "win_rate": win, "mean_place": place}[rank_by]

@@ -29,8 +29,8 @@ from koira_agents.base import play_game
 from koira_agents.registry import default_agents, make_agent
 from koira_agents.schedule import TournamentConfig, deal_key
 from koira_agents.tournament import run_tournament
+from koira_env.registry import spec
 from koira_experiments.cli import tournament_config
-from koira_training.recipes import recipe
 
 
 def children_cpu() -> float:
@@ -61,7 +61,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", help="also write the numbers here")
     args = parser.parse_args()
-    league = recipe(args.game).bots  # Koira: its six heuristics, as before
+    league = spec(args.game).recipe.bots  # Koira: its six heuristics, as before
     default = league or [a for a in default_agents(args.game) if a != "random"]
     agents = args.agents.split(",") if args.agents else default
     config = tournament_config(args, agents)

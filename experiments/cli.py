@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from koira_agents.entrants import default_entrants
-from koira_agents.games import choices
 from koira_agents.registry import default_opponent, make_agent, resolve
 from koira_agents.tournament import TIMING, TournamentConfig, run_tournament
 from koira_env import __version__
@@ -219,7 +218,7 @@ def _policy_aliases() -> str:
     named = [
         f"{meant} as {alias}"
         for game in games()
-        for alias, meant in choices(game).aliases.items()
+        for alias, meant in spec(game).choices.aliases.items()
         if meant.partition(":")[0] in ("ppo", "net")
     ]
     return ", ".join(named) or "none today"

@@ -16,8 +16,8 @@ from koira_agents.base import play_game
 from koira_agents.net import NetAgent, NetPolicy, save_net
 from koira_agents.registry import make_agent
 from koira_env import make_game
+from koira_env.registry import spec
 from koira_training import distill
-from koira_training.recipes import recipe
 from koira_training.train import main as train_main
 
 TINY = [
@@ -345,7 +345,9 @@ def test_a_games_champion_net_is_its_distilled_champion_shipped_small(game_id, n
     game = make_game(game_id)
     policy = NetPolicy.load(agent.path, game)
     assert policy.meta["teacher"] == teacher  # docs/games/<game>.md "champion-net"
-    others = [make_agent(recipe(game_id).field[0], game_id) for _ in range(game.num_players - 1)]
+    others = [
+        make_agent(spec(game_id).recipe.field[0], game_id) for _ in range(game.num_players - 1)
+    ]
     result = play_game([agent, *others], game, None, seed=7)
     assert not result.truncated
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from koira_agents.games import choices
 from koira_agents.registry import default_opponent
 from koira_env.registry import games, spec
 from koira_experiments.cli import build_parser
@@ -26,7 +25,9 @@ def test_the_web_page_doc_names_the_real_default_opponent():
 
 def test_training_doc_names_the_shipped_model_as_the_leaderboard_does():
     """The default tournament seats the shipped PPO model under its alias (champion-net)."""
-    alias = next(a for a, meant in choices("koira").aliases.items() if meant == "ppo:koira4-ppo")
+    alias = next(
+        a for a, meant in spec("koira").choices.aliases.items() if meant == "ppo:koira4-ppo"
+    )
     text = read("docs/training.md")
     assert f"includes the shipped model as {alias}" in text
     assert 'shipped model as "ppo"' not in text
@@ -61,7 +62,7 @@ def test_tournaments_doc_lists_every_game_for_game():
 def test_tournaments_doc_ranks_every_game_by_its_spec():
     text = _tournaments()
     for game in games():
-        assert f"| `{game}` | `{choices(game).rank_by}` |" in text, game
+        assert f"| `{game}` | `{spec(game).choices.rank_by}` |" in text, game
     rows = re.findall(
         r"^\| `(\w+)` \| `(\w+_rate|mean_place)` \|",
         (ROOT / "docs/tournaments.md").read_text(),

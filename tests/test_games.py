@@ -34,7 +34,6 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 import koira_env
 from koira_agents.base import play_game
-from koira_agents.games import choices
 from koira_agents.ismcts import ISMCTSAgent
 from koira_agents.registry import default_agents, make_agent
 from koira_agents.schedule import TournamentConfig
@@ -45,6 +44,7 @@ from koira_env.core import game as core_game
 from koira_env.core.agent import Turn
 from koira_env.core.record import game_record
 from koira_env.core.single_agent import SingleAgentEnv
+from koira_env.core.spec import AgentChoices
 from koira_env.registry import replay, spec
 
 SUITE = games()
@@ -180,12 +180,17 @@ SPECS = {
 }  # fmt: skip
 
 
+def test_a_game_declares_only_a_known_headline_measure():
+    with pytest.raises(ValueError, match=r"unknown rank_by 'speed'; valid: \['loss_rate'"):
+        AgentChoices(rank_by="speed")
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_spec_and_game_attributes(game_id):
     title, players, default, rank_by, single_hand, actions, deck, bots = SPECS[game_id]
     entry = spec(game_id)
     assert (entry.title, entry.players, entry.default_players) == (title, players, default)
-    assert choices(game_id).rank_by == rank_by and entry.single_hand == single_hand
+    assert entry.choices.rank_by == rank_by and entry.single_hand == single_hand
     game = make_game(game_id)
     assert (game.num_actions, game.deck_size) == (actions, deck)
     assert set(entry.load("bots")) == bots and entry.load("rollout") is not None
@@ -585,7 +590,7 @@ def test_a_tournament_runs_on_every_game(game_id, tmp_path):
     bots = [b for b in default_agents(game_id) if b != "random"][:2]
     config = TournamentConfig(agents=("random", *bots), game=game_id, deals=2, seed=1)
     summary = run_tournament(config, tmp_path / game_id, workers=1)
-    assert summary["complete"] and summary["rank_by"] == choices(game_id).rank_by
+    assert summary["complete"] and summary["rank_by"] == spec(game_id).choices.rank_by
     assert summary["config"]["game"] == game_id
     for row in summary["agents"]:
         assert 0 <= row["win_rate"] <= 1 and 0 <= row["loss_rate"] <= 1

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from koira_agents.games import CHOICES
 from koira_agents.ismcts import ISMCTSAgent
 from koira_agents.ratings import (
     cluster_mean,
@@ -32,6 +31,7 @@ from koira_agents.schedule import TournamentConfig, jobs, lineups, schedule
 from koira_agents.tournament import LOG, run_tournament
 from koira_env.core.jobs import read_log
 from koira_env.core.record import load_record
+from koira_env.games import koira as koira_package
 from koira_env.registry import replay, replay_states
 
 CONFIG = TournamentConfig(agents=("random", "greedy", "dumper"), deals=12, seed=5)
@@ -308,8 +308,9 @@ def test_summary_on_a_synthetic_log():
 
 def test_aliases_stand_for_an_agent_spec_and_results_record_what_they_meant(monkeypatch):
     aliases = {"champ": "ismcts:3", "steady": "dumper"}
-    koira = dataclasses.replace(CHOICES["koira"], aliases=aliases)
-    monkeypatch.setitem(CHOICES, "koira", koira)
+    declared = koira_package.SPEC
+    choices = dataclasses.replace(declared.choices, aliases=aliases)
+    monkeypatch.setattr(koira_package, "SPEC", dataclasses.replace(declared, choices=choices))
     champ = make_agent("champ")
     assert isinstance(champ, ISMCTSAgent) and champ.iterations == 3
     assert {"steady", "champ"} <= set(default_agents())  # aliases name affordable agents

@@ -16,11 +16,10 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
-from koira_agents.games import choices
 from koira_agents.ppo import check_compatible, load_policy, read_metadata
 from koira_agents.schedule import TournamentConfig
 from koira_agents.tournament import run_tournament
-from koira_env.registry import games, make_game
+from koira_env.registry import games, make_game, spec
 from koira_training.evaluation import MEASURES, eval_columns
 from koira_training.train import main
 
@@ -66,7 +65,7 @@ def test_trained_policy_beats_random_and_only_plays_its_game(game: str, tmp_path
         reader = csv.DictReader(f)
         steps = [int(row["timesteps"]) for row in reader]
     assert steps == [0, 1024, 2048]  # the warm start, the first run, the resumed one
-    assert reader.fieldnames == eval_columns(choices(game).rank_by)
+    assert reader.fieldnames == eval_columns(spec(game).choices.rank_by)
 
     model = run_dir / "latest.zip"
     config = TournamentConfig(game=game, agents=(f"ppo=ppo:{model}", "random"), deals=deals)

@@ -5,7 +5,7 @@ evaluate / checkpoint* (expert iteration in its DAgger form, without a network i
 search):
 
 1. **Play and label.** Games against the field (``--field``; by default the game's recipe,
-   ``training/recipes.py``: Koira's dumpers, Kop's counter). At each real decision of the
+   its ``SPEC.recipe``: Koira's dumpers, Kop's counter). At each real decision of the
    recorded seat the teacher (``--teacher``: any agent spec or alias of the game, such as
    ``champion``) labels the turn (``teacher_label``): ISMCTS with its root visit counts,
    normalised, a soft target that says how close the runner-up moves were, which a chosen move
@@ -24,7 +24,7 @@ search):
    seeds.
 4. **Evaluate.** A duplicate-deal tournament of the network and the game's evaluation table
    (``--eval-opponents``; Koira: three dumpers, Kop: counter and random), every seat rotation,
-   judged by the game's ranking measure (``agents/games.py`` ``rank_by``; Koira: loss rate)
+   judged by the game's ranking measure (its ``SPEC.choices.rank_by``; Koira: loss rate)
    with its 95% interval, the best bot's beside it, as PPO's ``eval.csv`` has them
    (``koira_training.evaluation.eval_columns``); TensorBoard. The run draws ``eval.png`` when it
    ends.
@@ -55,7 +55,6 @@ import numpy as np
 from koira_agents.base import play_out
 from koira_agents.cardnet import ARCH as CARDS
 from koira_agents.flat import FlatAgent
-from koira_agents.games import choices
 from koira_agents.ismcts import ISMCTSAgent
 from koira_agents.net import MLP, Policy, load_bytes, policy_move, save_arrays
 from koira_agents.pimc import PIMCAgent
@@ -68,12 +67,11 @@ from koira_env.core.agent import Turn
 from koira_env.core.files import write_json
 from koira_env.core.game import Game
 from koira_env.core.jobs import PROCESS, Backend, chunked, map_chunks
-from koira_env.registry import make_game
+from koira_env.registry import make_game, spec
 
 from .args import dataclass_flags
 from .evaluation import eval_columns, round_fits, scores
 from .plot import plot_curve
-from .recipes import recipe
 
 CHECKPOINT, LATEST, EVAL_CSV, CONFIG = "checkpoint.pt", "latest.npz", "eval.csv", "config.json"
 ARCHS = (MLP, CARDS, TURNS)
@@ -112,7 +110,7 @@ class Args:
     fallback's move where it does not solve), any other agent's move"""
     field: tuple[str, ...] = ()
     """the bots in the other seats, drawn per seat per game; empty: the game's recipe
-    (training/recipes.py: Koira dumper, Kop counter), else its bots but random"""
+    (its SPEC.recipe: Koira dumper, Kop counter), else its bots but random"""
     eval_opponents: tuple[str, ...] = ()
     """the agents beside the network at the evaluation tournament; empty: the game's recipe
     (Koira: three dumpers, Kop: counter and random), else the field and random"""
@@ -173,9 +171,11 @@ class Args:
         if self.arch == TURNS and not self.make_game().turn_feature_size:
             raise ValueError(f"--arch turns needs per-turn features; {self.game} has none")
         # the game's defaults, resolved here so that config.json names the bots played
-        own = recipe(self.game)
+        own = spec(self.game).recipe
         if not self.field:
-            bots = [b for b in default_agents(self.game) if b not in choices(self.game).aliases]
+            bots = [
+                b for b in default_agents(self.game) if b not in spec(self.game).choices.aliases
+            ]
             self.field = own.field or tuple(b for b in bots if b != "random")
         if not self.eval_opponents:
             self.eval_opponents = own.eval_opponents or (*self.field, "random")
@@ -540,7 +540,7 @@ def evaluate(args: Args, folder: Path, round_no: int, model: Path) -> list[Any]:
     )
     out = folder / "eval" / f"round-{round_no:03d}"
     summary = run_tournament(config, out, workers=args.workers)
-    return scores(summary, "net", choices(args.game).rank_by)
+    return scores(summary, "net", spec(args.game).choices.rank_by)
 
 
 # ------------------------------------------------------------------ the loop
@@ -593,7 +593,7 @@ def train(args: Args) -> Path:
     from torch.utils.tensorboard import SummaryWriter
 
     writer = SummaryWriter(str(folder / "tb"))
-    measure = choices(args.game).rank_by
+    measure = spec(args.game).choices.rank_by
     evaluated = ["round", *eval_columns(measure)[1:]]
     columns = [*evaluated, *FIT_COLUMNS]
     latest = folder / LATEST

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-# eval.csv follows the game's ranking measure (``GameChoices.rank_by``): the measure's short name
+# eval.csv follows the game's ranking measure (``AgentChoices.rank_by``): the measure's short name
 # in the column names, the key of its 95% interval in a tournament summary, whether more is better.
 MEASURES = {
     "loss_rate": ("loss", "loss_ci", False),

@@ -25,7 +25,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from koira_agents.games import choices
 from koira_agents.ppo import check_compatible, model_metadata, read_metadata
 from koira_agents.registry import default_agents
 from koira_agents.schedule import TournamentConfig
@@ -33,14 +32,13 @@ from koira_agents.tournament import run_tournament
 from koira_env.core.game import Game
 from koira_env.core.jobs import Backend
 from koira_env.core.single_agent import SingleAgentEnv
-from koira_env.registry import make_game
+from koira_env.registry import make_game, spec
 
 from .args import dataclass_flags
 from .evaluation import eval_columns, round_fits, scores
 from .export import export, save_model
 from .league import League, LeagueMix, write_manifest
 from .plot import plot_curve
-from .recipes import recipe
 from .warmstart import Demonstrations, collect, fit, shard_bounds
 
 CHECKPOINT, LATEST, EVAL_CSV, CONFIG = "checkpoint.zip", "latest.zip", "eval.csv", "config.json"
@@ -163,14 +161,14 @@ class Args:
         """``bots``, or the game's default league."""
         if self.bots:
             return self.bots
-        chosen = recipe(self.game).bots
+        chosen = spec(self.game).recipe.bots
         if chosen:
             return chosen
         return tuple(b for b in default_agents(self.game) if b != "random")
 
     def imitated_bots(self) -> tuple[str, ...]:
         """``bc_bots``, or the game's choice, or the whole league."""
-        return self.bc_bots or recipe(self.game).bc_bots or self.league_bots()
+        return self.bc_bots or spec(self.game).recipe.bc_bots or self.league_bots()
 
 
 # ------------------------------------------------------------------ envs
@@ -281,7 +279,7 @@ def _jsonable(args: Args) -> dict[str, Any]:
 def evaluate(args: Args, model_path: Path, timesteps: int, minutes: float) -> dict[str, Any]:
     """A duplicate-deal tournament of the policy against the bots, judged by the game's
     ranking measure; one row of eval.csv."""
-    measure = choices(args.game).rank_by
+    measure = spec(args.game).choices.rank_by
     config = TournamentConfig(
         agents=(f"ppo=ppo:{model_path.resolve()}", *args.league_bots()),
         game=args.game,
@@ -399,7 +397,7 @@ def train(args: Args) -> Path:
         model = new_model(args, envs, seed, tensorboard_log=str(run_dir / "tb"))
     meta_base = model_metadata(game, seed=args.seed, args=_jsonable(args))
     latest = run_dir / LATEST
-    columns = eval_columns(choices(args.game).rank_by)
+    columns = eval_columns(spec(args.game).choices.rank_by)
     measure, low, high, _, best = columns[2:7]
     rows = read_eval(run_dir / EVAL_CSV, timesteps)
     write_eval(run_dir / EVAL_CSV, rows, columns)

@@ -36,7 +36,6 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from koira_agents.games import choices
 from koira_agents.ppo import PPOAgent, load_policy, read_metadata, shipped_models
 from koira_agents.registry import default_agents, default_opponent, make_agent
 from koira_env.core.game import Game
@@ -139,7 +138,7 @@ def _agents(game_id: str) -> list[str]:
     """Names the lobby suggests: the game's bots, search, its aliases (Koira's
     ``champion``) and its shipped policies."""
     names = [*default_agents(game_id), "ismcts"]
-    names += [a for a in choices(game_id).aliases if a not in names]
+    names += [a for a in spec(game_id).choices.aliases if a not in names]
     for model in shipped_models():
         try:
             if read_metadata(model).get("game", "koira") == game_id:

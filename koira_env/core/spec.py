@@ -3,15 +3,16 @@
 The one place a game's id, title and player range are written: its modules read them from
 there (``from . import SPEC``), the registry finds the package by id. Its plug-ins (how to
 build it, its table, bots, search) are named one by one as fields, imported on first use, so
-importing ``koira_env`` imports no game's bots or search. What the agents side
-chooses for a game (its leaderboard measure, aliases, training league) lives there, keyed by
-id: the env knows nothing of agents.
+importing ``koira_env`` imports no game's bots or search. What the agents and training sides
+choose for the game (``AgentChoices``: its leaderboard measure, default opponent and aliases;
+``Recipe``: its training league) is declared there too, as plain names: the env never reads
+them, so it still knows nothing of agents, and everything about one game has one home.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +42,38 @@ PLUGINS = {
 }
 
 
+RANK_BY = ("loss_rate", "win_rate", "mean_place")  # the measures a leaderboard can lead with
+
+
+@dataclass(frozen=True)
+class AgentChoices:
+    """What ``koira_agents`` chooses for a game (the defaults serve a game that says nothing)."""
+
+    rank_by: str = "mean_place"  # the tournament leaderboard's headline measure (``RANK_BY``)
+    opponent: str = ""  # ``koira play``'s default opponent; empty: the game's first bot
+    # agent names that stand for an agent spec, resolved by ``koira_agents.registry``: a
+    # game's "champion" is its strongest shipped agent, whatever it is made of this release
+    aliases: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.rank_by not in RANK_BY:
+            raise ValueError(f"unknown rank_by {self.rank_by!r}; valid: {list(RANK_BY)}")
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """``koira train``'s defaults for a game (empty: the generic default)."""
+
+    bots: tuple[str, ...] = ()  # PPO's league; empty: every default agent but random
+    bc_bots: tuple[str, ...] = ()  # the imitated bots; empty: the whole league
+    # distillation: the bots in the other seats while the teacher labels, drawn per seat per
+    # game; empty: the game's hand-written bots but random
+    field: tuple[str, ...] = ()
+    # distillation: the agents beside the network at its evaluation tournament (every table of
+    # them, every seat rotation); empty: the field and random
+    eval_opponents: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """A game's entry in the registry (``koira_env.registry``).
@@ -65,6 +98,8 @@ class GameSpec:
     pimc: str = ""
     presets: str = ""
     single_hand: dict[str, Any] = field(default_factory=dict)  # options for a one-hand game
+    choices: AgentChoices = field(default_factory=AgentChoices)  # read by koira_agents only
+    recipe: Recipe = field(default_factory=Recipe)  # read by koira_training only
 
     def load(self, plugin: str) -> Any:
         """The plug-in itself (``spec.load("bots")``), imported on first use; ``None`` where

@@ -7,10 +7,24 @@ RULES.md (section Dois); docs/games/dois.md shows how to use the environment and
 
 from __future__ import annotations
 
-from ...core.spec import GameSpec, exports
+from ...core.spec import AgentChoices, GameSpec, Recipe, exports
 
 SPEC = GameSpec(
-    __name__, "dois", "Dois", (3, 4), pimc="search.move_values", single_hand={"hands": 1}
+    __name__,
+    "dois",
+    "Dois",
+    (3, 4),
+    pimc="search.move_values",
+    single_hand={"hands": 1},
+    choices=AgentChoices(
+        rank_by="win_rate",
+        # PIMC on compiled model playouts, bids searched too, and its distilled network
+        # (docs/games/dois.md "champion", "champion-net")
+        aliases={"champion": "pimc:32", "champion-net": "net:dois4-net"},
+    ),
+    recipe=Recipe(
+        bots=("counter", "greedy"), field=("counter",), eval_opponents=("counter", "random")
+    ),
 )
 
 __getattr__ = exports(

@@ -6,10 +6,30 @@ Mätäpesä); docs/games/matapesa.md shows how to use the environment and the bo
 
 from __future__ import annotations
 
-from ...core.spec import GameSpec, exports
+from ...core.spec import AgentChoices, GameSpec, Recipe, exports
 
 # a game is one round already (no single_hand options)
-SPEC = GameSpec(__name__, "matapesa", "Mätäpesä", (3, 8), flat="search.flat_values")
+SPEC = GameSpec(
+    __name__,
+    "matapesa",
+    "Mätäpesä",
+    (3, 8),
+    flat="search.flat_values",
+    choices=AgentChoices(
+        rank_by="loss_rate",
+        # flat Monte Carlo on the compiled rank-count core, and its distilled network
+        # (docs/games/matapesa.md "champion", "champion-net")
+        aliases={"champion": "flat:200", "champion-net": "net:matapesa4-net"},
+    ),
+    # the two sound bots: `lowest` loses nearly every game, so cloning it teaches losing, and at
+    # an evaluation table it hides every other difference
+    recipe=Recipe(
+        bots=("keeper", "shed"),
+        bc_bots=("keeper", "shed"),
+        field=("shed", "keeper"),
+        eval_opponents=("shed", "random"),
+    ),
+)
 
 __getattr__ = exports(
     __name__,

@@ -7,7 +7,23 @@ the environment and the bots.
 
 from __future__ import annotations
 
-from ...core.spec import GameSpec
+from ...core.spec import AgentChoices, GameSpec, Recipe
 
 # the default game is one round already (scoring="points" is the long one)
-SPEC = GameSpec(__name__, "red7", "Red7", (2, 4), search="bots.SEARCH", flat="bots.FLAT")
+SPEC = GameSpec(
+    __name__,
+    "red7",
+    "Red7",
+    (2, 4),
+    search="bots.SEARCH",
+    flat="bots.FLAT",
+    choices=AgentChoices(
+        rank_by="win_rate",
+        # flat Monte Carlo in C with thrifty playouts, and flat:200 distilled into a turn
+        # scorer (docs/games/red7.md "champion", "champion-net")
+        aliases={"champion": "flat:48", "champion-net": "net:red74-net"},
+    ),
+    recipe=Recipe(
+        bots=("pressure", "thrifty"), field=("thrifty",), eval_opponents=("thrifty", "random")
+    ),
+)

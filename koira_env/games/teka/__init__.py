@@ -4,8 +4,27 @@ to 104."""
 
 from __future__ import annotations
 
-from ...core.spec import GameSpec
+from ...core.spec import AgentChoices, GameSpec, Recipe
 
 SPEC = GameSpec(
-    __name__, "teka", "Teka", (4, 4), pimc="search.move_values", single_hand={"single_hand": True}
+    __name__,
+    "teka",
+    "Teka",
+    (4, 4),
+    pimc="search.move_values",
+    single_hand={"single_hand": True},
+    choices=AgentChoices(
+        rank_by="win_rate",
+        # PIMC (the open-card solver within 20 cards, counter's card rules above) with
+        # counter's auction, and its distillation into a turn scorer
+        # (docs/games/teka.md "champion", "champion-net")
+        aliases={"champion": "pimc:64:counter", "champion-net": "net:teka4-net"},
+    ),
+    # Teka is judged in the greedy field (docs/games/teka.md "champion": beside random, the
+    # random partner's auction decides the games), so distillation plays and is judged there
+    recipe=Recipe(
+        bots=("counter", "greedy"),
+        field=("counter", "greedy"),
+        eval_opponents=("counter", "greedy"),
+    ),
 )

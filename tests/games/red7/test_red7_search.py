@@ -22,7 +22,6 @@ from test_red7_compiled import MIXES, snapshot
 
 from koira_agents.base import play_game
 from koira_agents.flat import FlatAgent, action_values
-from koira_agents.games import choices
 from koira_agents.ismcts import ISMCTSAgent
 from koira_agents.registry import make_agent, resolve
 from koira_env.core.agent import Turn
@@ -36,6 +35,7 @@ from koira_env.games.red7._search import (
     thrifty_action,
 )
 from koira_env.games.red7.game import make_game
+from koira_env.registry import spec
 
 ONE_ROUND = [mix for mix in MIXES if mix.get("scoring") != "points"]
 
@@ -214,7 +214,7 @@ def test_the_agents_use_the_compiled_loops_and_fall_back_to_the_references() -> 
 
 
 def test_champion_is_flat_monte_carlo_and_plays_whole_games_for_a_seed() -> None:
-    assert resolve("champion", "red7") == choices("red7").aliases["champion"] == "flat:48"
+    assert resolve("champion", "red7") == spec("red7").choices.aliases["champion"] == "flat:48"
     champion = make_agent("champion", "red7")
     assert isinstance(champion, FlatAgent) and champion.engine == "auto"
     game = make_game(4)
