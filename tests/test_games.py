@@ -158,8 +158,8 @@ def test_bad_option_values_name_the_valid_choices(game_id, options, message):
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_metadata_names_the_game_and_env_forms_agree(game_id):
-    assert make(game_id).metadata["name"] == f"{game_id}_v0"
-    assert koira_env.env(game_id).metadata["name"] == f"{game_id}_v0"
+    name = f"{game_id}_v{spec(game_id).version}"  # tests/test_public_api.py pins each version
+    assert make(game_id).metadata["name"] == koira_env.env(game_id).metadata["name"] == name
     assert type(koira_env.raw_env(game_id)) is type(make_raw(game_id))
     hi = spec(game_id).players[1]
     assert len(koira_env.env(game_id, hi).possible_agents) == hi

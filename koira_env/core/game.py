@@ -284,8 +284,9 @@ class Game:
 
     @property
     def env_name(self) -> str:
-        """PettingZoo's ``metadata["name"]``: the game id plus a version."""
-        return f"{self.id}_v0"
+        """PettingZoo's ``metadata["name"]``: the game id plus its version (``GameSpec.version``,
+        raised whenever the game's observation or rules change)."""
+        return f"{self.id}_v{self.spec.version}"
 
     @property
     def variant(self) -> str:

@@ -9,14 +9,20 @@ the suite had other games (format ``koira-record/1``) are Koira records and stil
 
 from __future__ import annotations
 
+import importlib
 import json
 import operator
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from .events import upgrade
 from .game import Game, State
+
+# Public names that moved out of this module: name -> (where it lives now, the release that
+# drops the alias here); docs/api/index.md lists them.
+MOVED = {"replay": ("koira_env.registry", "0.5.0")}
 
 FORMAT = "koira-record/2"
 KOIRA_ONLY_FORMAT = "koira-record/1"  # no "game" field: always Koira
@@ -123,3 +129,16 @@ def describe_event(game: Game, event: dict[str, Any]) -> str:
         return game.describe_event(event)
     except (KeyError, NotImplementedError):
         return json.dumps(event)
+
+
+def __getattr__(name: str) -> Any:
+    """A moved public name (``MOVED``) still works for one release, with a warning."""
+    if name not in MOVED:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    where, removed = MOVED[name]
+    warnings.warn(
+        f"{__name__}.{name} moved to {where}.{name}; the old name goes in {removed}",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return getattr(importlib.import_module(where), name)

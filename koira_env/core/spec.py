@@ -88,6 +88,9 @@ class GameSpec:
     title: str
     players: tuple[int, int]  # the range over every variant
     default_players: int = 4  # the usual table
+    # the env's version (its name is ``<id>_v<version>``): raised whenever the observation or
+    # the rules change, and the change named in CHANGELOG.md with it
+    version: int = 0
     game: str = "game.make_game"
     table: str = "table.table"
     bots: str = "bots.BOTS"

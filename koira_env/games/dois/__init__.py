@@ -16,6 +16,7 @@ SPEC = GameSpec(
     (3, 4),
     pimc="search.move_values",
     single_hand={"hands": 1},
+    version=1,  # 1: the observation's derived trick fields (0.4.0)
     choices=AgentChoices(
         rank_by="win_rate",
         # PIMC on compiled model playouts, bids searched too, and its distilled network

@@ -73,7 +73,7 @@ class KoiraGame(Game):
     @property
     def env_name(self) -> str:
         """``koira_v0``, ``koira_b_v0`` or ``mattis_v0``: one name per preset."""
-        return f"{self.rules.preset.replace('-', '_')}_v0"
+        return f"{self.rules.preset.replace('-', '_')}_v{self.spec.version}"
 
     @property
     def variant(self) -> str:

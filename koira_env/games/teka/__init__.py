@@ -13,6 +13,7 @@ SPEC = GameSpec(
     (4, 4),
     pimc="search.move_values",
     single_hand={"single_hand": True},
+    version=1,  # 1: cards_winning, cards_master and tricks_needed in the observation (0.4.0)
     choices=AgentChoices(
         rank_by="win_rate",
         # PIMC (the open-card solver within 20 cards, counter's card rules above) with
