@@ -9,9 +9,11 @@ import itertools
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
+from functools import cached_property
 from typing import Any
 
+from koira_env.core.agent import Agent
 from koira_env.core.game import Game
 from koira_env.registry import make_game
 
@@ -44,12 +46,27 @@ class TournamentConfig:
         if not isinstance(self.deals, int) or self.deals < 1:
             raise ValueError(f"the number of deals must be a positive int, got {self.deals!r}")
         self.make_game()  # validate early
-        for _, text in map(parse_entrant, self.agents):
-            make_agent(text, self.game)
+        self.built  # noqa: B018 (every entrant built here: a bad spec fails before anything runs)
 
-    @property
+    @cached_property
     def entrants(self) -> dict[str, str]:
+        """Label -> the agent spec as written (``"champion"``)."""
         return dict(map(parse_entrant, self.agents))
+
+    @cached_property
+    def resolved(self) -> dict[str, str]:
+        """Label -> the spec it stands for, aliases resolved (``"solver:1:0/150:16:2000"``)."""
+        return {label: resolve(text, self.game) for label, text in self.entrants.items()}
+
+    @cached_property
+    def built(self) -> dict[str, Agent]:
+        """Label -> its agent, built once per process and shared by every seat it takes (an
+        agent draws its randomness from each turn, so a seat holds nothing of its own)."""
+        return {label: make_agent(text, self.game) for label, text in self.entrants.items()}
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields only: a worker process builds its own agents (a model need not pickle)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
     def make_game(self) -> Game:
         preset = {} if self.rules is None else {"rules": self.rules}
@@ -61,7 +78,7 @@ class TournamentConfig:
         data = asdict(self)
         data["agents"] = list(self.agents)
         data["options"] = dict(self.options)
-        resolved = {label: resolve(text, self.game) for label, text in self.entrants.items()}
+        resolved = self.resolved
         aliases = {label: text for label, text in resolved.items() if text != self.entrants[label]}
         models = {
             label: model_digest(model_path(text.partition(":")[2]))

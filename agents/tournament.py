@@ -18,6 +18,7 @@ module plays the games and keeps the results folder.
 
 from __future__ import annotations
 
+import copy
 import importlib
 import json
 import time
@@ -31,7 +32,7 @@ from koira_env.core.jobs import PROCESS, Backend, chunked, map_chunks, read_log
 from koira_env.core.record import game_record, save_record
 
 from .base import Agent, play_out
-from .registry import agent_factories, make_agent
+from .registry import agent_factories
 from .report import TIMING, TIMING_COLUMNS, decision_times, summarize, write_summaries
 from .schedule import Job, TournamentConfig, deal_key, deal_seed, game_key, jobs
 
@@ -60,24 +61,17 @@ class Timed:
 
 
 class Player:
-    """Plays a tournament's games in one process, keeping one agent instance per (label, seat)."""
+    """Plays a tournament's games in one process, with the agents its config built."""
 
     def __init__(self, config: TournamentConfig) -> None:
         self.config = config
         self.game = config.make_game()
-        self.specs = config.entrants
-        self._agents: dict[tuple[str, int], Agent] = {}
-
-    def _agent(self, label: str, seat: int) -> Agent:
-        key = (label, seat)
-        if key not in self._agents:
-            self._agents[key] = make_agent(self.specs[label], self.config.game)
-        return self._agents[key]
+        self.agents = config.built
 
     def play(self, job: Job, record: bool = False) -> dict[str, Any]:
         """One game as a log row (and its game record under ``"record"`` if asked)."""
         seed = self.config.seed
-        agents = [Timed(self._agent(label, s)) for s, label in enumerate(job.seats)]
+        agents = [Timed(self.agents[label]) for label in job.seats]
         state = self.game.new_state(seed=deal_key(seed, job.deal))
         play_out(state, agents, deal_seed(seed, job.deal))
         outcome = state.outcome()
@@ -106,7 +100,7 @@ def _init_worker(config: TournamentConfig, modules: Sequence[str] = ()) -> None:
     global _WORKER
     for module in modules:
         importlib.import_module(module)
-    _WORKER = Player(config)
+    _WORKER = Player(copy.copy(config))  # its own agents, not the driver's (a fork shares them)
 
 
 def agent_modules(game: str) -> tuple[str, ...]:
@@ -147,7 +141,9 @@ def run_tournament(
     progress: bool = False,
     backend: Backend = PROCESS,
 ) -> dict[str, Any]:
-    """Play (or finish) a tournament in ``out`` and write its summaries; returns the summary.
+    """Play (or finish) a tournament in ``out`` and write its summaries; returns the summary
+    (``results.json``) and, under ``"timing"``, the rows of ``timing.csv`` (machine-dependent,
+    so kept out of ``results.json``).
 
     ``max_games`` stops after that many new games (the next run continues); ``save_records``
     writes game records of the first that many games of the schedule to ``out/records``.
@@ -163,8 +159,9 @@ def run_tournament(
     todo = [j for j in all_jobs if game_key(j.deal, j.rotation) not in done]
     if max_games is not None:
         todo = todo[: max(0, max_games)]
+    player = Player(config)
     if save_records:
-        _save_records(config, all_jobs[:save_records], out / "records")
+        _save_records(player, all_jobs[:save_records], out / "records")
     with log_path.open("a") as log, _progress(progress, len(all_jobs), len(done)) as advance:
 
         def emit(rows: list[dict[str, Any]]) -> None:
@@ -175,7 +172,6 @@ def run_tournament(
             advance(len(rows))
 
         if backend.local and (backend.parallelism(workers) == 1 or len(todo) <= 8):
-            player = Player(config)
             for chunk in chunked(todo, 50):
                 emit([player.play(job) for job in chunk])
         elif todo:
@@ -183,13 +179,13 @@ def run_tournament(
     rows = [done[k] for k in (game_key(j.deal, j.rotation) for j in all_jobs) if k in done]
     result = summarize(config, rows, total=len(all_jobs))
     write_summaries(out, result)
-    write_csv(out / TIMING, TIMING_COLUMNS, decision_times(config, rows))
-    return result
+    timing = decision_times(config, rows)
+    write_csv(out / TIMING, TIMING_COLUMNS, timing)
+    return {**result, "timing": timing}
 
 
-def _save_records(config: TournamentConfig, chosen: list[Job], folder: Path) -> None:
+def _save_records(player: Player, chosen: list[Job], folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    player = Player(config)
     for job in chosen:
         path = folder / f"game-{game_key(job.deal, job.rotation)}.json"
         if not path.exists():

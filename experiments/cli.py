@@ -4,7 +4,6 @@ training, for every game of the suite (``--game``; default koira)."""
 from __future__ import annotations
 
 import argparse
-import csv
 import importlib
 import itertools
 import random
@@ -127,8 +126,7 @@ def _tournament(args: argparse.Namespace) -> int:
         progress=not args.quiet and sys.stderr.isatty(),
         backend=Backend(args.backend, args.address),
     )
-    with (Path(args.out) / TIMING).open() as f:
-        times = {row["agent"]: row["ms_per_decision"] for row in csv.DictReader(f)}
+    times = {row["agent"]: row["ms_per_decision"] for row in summary["timing"]}
     _print_leaderboard(summary, times)
     print(
         f"results in {args.out}/ (results.json, leaderboard.csv, head_to_head.csv/.png, {TIMING})"
@@ -147,7 +145,7 @@ def _ci(value: float | None, ci: list[float | None], digits: int) -> str:
     return f"{value:.{digits}f} [{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
 
 
-def _print_leaderboard(summary: dict[str, Any], times: dict[str, str]) -> None:
+def _print_leaderboard(summary: dict[str, Any], times: dict[str, float | None]) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -179,7 +177,7 @@ def _print_leaderboard(summary: dict[str, Any], times: dict[str, str]) -> None:
             _ci(a["win_rate"], a["win_ci"], 3),
             _ci(a["mean_place"], a["place_ci"], 2),
             f"{a['rating']:.1f} ({a['rating_mu']:.1f} ± {a['rating_sigma']:.1f})",
-            f"{float(times[a['agent']]):.3f}" if times.get(a["agent"]) else "-",
+            f"{times[a['agent']]:.3f}" if times.get(a["agent"]) is not None else "-",
         )
     Console(width=max(140, Console().width)).print(table)
 

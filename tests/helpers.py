@@ -424,3 +424,8 @@ def run_chunks(chunk: Callable[[int, int, int], tuple[int, int]], chunks: int, t
     steps = sum(r[1] for r in results)
     print(f"{played:,} games, {steps:,} steps, {time.perf_counter() - start:,.0f} s")
     assert played == total
+
+
+def seeded(summary: dict[str, Any]) -> dict[str, Any]:
+    """A tournament's summary without its timing: what the seed alone decides (results.json)."""
+    return {key: value for key, value in summary.items() if key != "timing"}

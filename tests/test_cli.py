@@ -6,13 +6,17 @@ import io
 import itertools
 import json
 import random
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from koira_agents.entrants import default_entrants
 from koira_agents.registry import default_opponent, make_agent
+from koira_agents.report import TIMING
+from koira_agents.tournament import run_tournament
 from koira_env import games, make_game
 from koira_env.cards import card_name
 from koira_env.core.record import load_record
@@ -38,6 +42,23 @@ def test_tournament_on_a_tiny_config(tmp_path, capsys):
     assert len(list((out / "records").glob("*.json"))) == 2
     assert main([*argv, "--seed", "1", "--quiet"]) == 2
     assert "different tournament" in capsys.readouterr().err
+
+
+def test_the_tournament_command_prints_what_the_run_returned(tmp_path, capsys, monkeypatch):
+    """The leaderboard's times come from the run itself, not from re-reading timing.csv."""
+    import koira_experiments.cli as cli
+
+    def run_then_lose_the_file(config, out, **kwargs):
+        summary = run_tournament(config, out, **kwargs)
+        (Path(out) / TIMING).unlink()
+        return summary
+
+    monkeypatch.setattr(cli, "run_tournament", run_then_lose_the_file)
+    out = tmp_path / "t"
+    argv = ["tournament", "--agents", "random,greedy", "--games", "2", "--out", str(out)]
+    assert main([*argv, "--workers", "1", "--quiet"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if "greedy" in line]
+    assert rows and re.search(r"\d+\.\d{3} *[│|]?$", rows[0].rstrip()), rows
 
 
 @pytest.mark.parametrize("game", ["matapesa", "whist22", "kop"])
