@@ -14,8 +14,8 @@ rollout policy plays the other): it shows where search pays, and Koira's phase t
 most of its strength at a fraction of the cost (docs/bots.md).
 
 A game may ship the same search compiled (``bots.SEARCH``: Koira's ``_search.pyx`` on its
-compiled core, about 25 times faster); ``ISMCTSAgent`` runs it when it can, and this module's
-loop, the readable reference, otherwise or when asked (``engine="python"``). The two differ
+compiled core; docs/benchmarks.md times both); ``ISMCTSAgent`` runs it when it can, and this
+module's loop, the readable reference, otherwise or when asked (``engine="python"``). The two differ
 only in their random streams.
 """
 

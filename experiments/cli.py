@@ -438,7 +438,8 @@ def build_parser() -> argparse.ArgumentParser:
     # Flags are defined by koira_training.train.Args; "+" as prefix hands every "--flag" through.
     train = sub.add_parser(
         "train",
-        help="self-play MaskablePPO training (koira train --help)",
+        help="train a network: self-play MaskablePPO, or search distillation with --algo "
+        "distill (koira train --help)",
         add_help=False,
         prefix_chars="+",
     )

@@ -508,7 +508,11 @@ def _progress_bar(args: Args, label: str, total: int, done: int = 0) -> _Bar | N
 # ------------------------------------------------------------------ command line
 def parse_args(argv: list[str] | None = None) -> Args:
     """Command-line flags generated from ``Args`` (each field's docstring is its help)."""
-    return dataclass_flags(Args, argv, "koira train", __doc__.split("\n")[0])
+    about = (
+        f"{__doc__.split(chr(10))[0]} This is --algo ppo, the default; --algo distill trains a "
+        "network on a search's moves instead (koira train --algo distill --help)."
+    )
+    return dataclass_flags(Args, argv, "koira train", about)
 
 
 ALGOS = ("ppo", "distill")

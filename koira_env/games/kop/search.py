@@ -18,8 +18,8 @@ Two engines, differing only in their random streams:
   (``constraints``: the engine's ``_forbidden`` and ``_required``, which the tests compare),
   deals drawn by ``_solver.sample_deals`` (uniform among the consistent deals; the engine's
   ``determinize`` tops up if a deal is hard to find) and solved by ``_solver.root_values``.
-  ``State.determinize`` costs about 30 times a compiled deal, and 64 deals a decision are
-  affordable only so.
+  ``State.determinize`` costs many times a compiled deal, and 64 deals a decision are
+  affordable only so (docs/games/kop.md "Strength" gives the time a decision).
 """
 
 from __future__ import annotations

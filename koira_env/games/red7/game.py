@@ -177,7 +177,8 @@ class Red7Game(Game):
     def turn_features(self, state: State, seat: int, legal: Sequence[int]) -> np.ndarray:
         """One row per turn of ``legal`` (``turns.py``): the reference writer, on either
         engine's states; on a compiled game ``self.compiled.turn_features`` (the same rows
-        written in C, about 130 times faster) replaces this method, as it does ``observation``."""
+        written in C; ``benchmarks/bench_turns.py`` times both) replaces this method, as it
+        does ``observation``."""
         return turn_features(state.view(seat), legal)
 
     # ------------------------------------------------------------------ text

@@ -10,10 +10,10 @@ turn, and the network shares one scorer across turns. Measured on Red7's four-pl
 the same scorer given only the turn's card ids.
 
 This is the readable reference; the compiled core writes the same rows
-(``_compiled.Engine.turn_features``, tested equal, about 130 times faster). Only what the
-seat may know is read: its hand, the palettes, the canvas, the rule, who is out, and the set
-of cards it cannot see (never where they are), so re-dealing the hidden cards leaves every
-row unchanged.
+(``_compiled.Engine.turn_features``, tested equal; ``benchmarks/bench_turns.py`` times both).
+Only what the seat may know is read: its hand, the palettes, the canvas, the rule, who is out,
+and the set of cards it cannot see (never where they are), so re-dealing the hidden cards leaves
+every row unchanged.
 
 Row layout (``TURN_FEATURES`` = 180 floats, opponents are "player r", r seats after the mover,
 up to three; a pass is only its flag):

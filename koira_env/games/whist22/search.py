@@ -10,9 +10,9 @@ the hand, ``-|tricks - bid|``, under the solver's play.
 The solver is the model solver (``solver.model_move_values``): the seat plays its best plan
 knowing every card, and the other players bid and play by ``counter``'s rule, each from what
 it may know. The paranoid solver (``solver.move_values``: the others minimize the seat's
-value together) is kept behind ``paranoid=True``: it costs 20-70 ms a deal from the first
-lead and, searched where it is cheap (the last two or three cards), measured no better
-than ``counter`` (docs/games/whist22.md "champion").
+value together) is kept behind ``paranoid=True``: it is slow from the first lead and,
+searched where it is cheap (the last two or three cards), measured no better than
+``counter`` (docs/games/whist22.md "champion" gives both measurements).
 
 Two engines, differing only in their random streams:
 
