@@ -62,7 +62,7 @@ class CardNet(nn.Module):
         """The numpy weights (``(in, out)`` matrices) and metadata of ``CardNetPolicy``."""
 
         def np_(t: torch.Tensor) -> np.ndarray:
-            return t.detach().numpy()
+            return t.detach().cpu().numpy()
 
         arrays: dict[str, np.ndarray] = {}
         for k, (card, ctx) in enumerate(zip(self.card_layers, self.context_layers, strict=True)):

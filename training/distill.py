@@ -70,6 +70,7 @@ from koira_env.core.jobs import PROCESS, Backend, chunked, map_chunks
 from koira_env.registry import make_game, spec
 
 from .args import dataclass_flags
+from .device import choose_device
 from .evaluation import eval_columns, round_fits, scores
 from .plot import plot_curve
 
@@ -87,7 +88,7 @@ FIT_COLUMNS = [
 ]
 # Arguments that only say how long or where to run: a resumed run may change them.
 RUN_LENGTH = frozenset(
-    {"rounds", "minutes", "resume", "workers", "backend", "address", "progress", "export"}
+    {"rounds", "minutes", "resume", "workers", "backend", "address", "progress", "export", "device"}
 )
 
 
@@ -159,6 +160,9 @@ class Args:
     """the time budget, counted across sittings: a round starts only while one as long as this
     sitting's last still fits (0: no limit; as koira train's rounds)"""
     torch_threads: int = 2
+    device: str = "auto"
+    """where the network trains: auto (a CUDA GPU if torch finds one, else the CPU; the choice
+    is printed), cpu or cuda. Labelling and evaluation play on the CPU"""
     export: str = ""
     """also write the final network here for shipping (float16 weights, compressed), e.g.
     agents/models/kop4-net.npz, Kop's shipped champion-net"""
@@ -430,7 +434,8 @@ def build_network(game: Game, hidden: tuple[int, ...], arch: str = MLP) -> Any:
             linear = [m for m in self.body if hasattr(m, "weight")]
             out: dict[str, np.ndarray] = {}
             for k, m in enumerate([*linear, self.policy, self.value]):
-                out[f"w{k}"], out[f"b{k}"] = m.weight.detach().numpy(), m.bias.detach().numpy()
+                weight, bias = m.weight.detach().cpu().numpy(), m.bias.detach().cpu().numpy()
+                out[f"w{k}"], out[f"b{k}"] = weight, bias
             return out, {"arch": MLP, "layers": len(linear)}
 
     return Net()
@@ -454,9 +459,11 @@ def fit(
     targets = torch.from_numpy(data["targets"])
     returns = torch.from_numpy(data["returns"])
 
+    device = next(net.parameters()).device  # the data stay on the CPU; each batch moves over
+
     def features(rows: Any) -> torch.Tensor:
         x = obs[rows].float()
-        return x if scale_t is None else x * scale_t
+        return (x if scale_t is None else x * scale_t).to(device)
 
     turn_rows = data.get("turns")
     if turn_rows is not None:  # --arch turns: the rows of decision i start at starts[i]
@@ -470,13 +477,14 @@ def fit(
         """The network's inputs for decisions ``rows``, which outputs are legal, and the label
         over the outputs: the actions, or for a turn scorer the legal turns in action order."""
         if turn_rows is None:
-            return (features(rows),), masks[rows], targets[rows]
+            return (features(rows),), masks[rows].to(device), targets[rows].to(device)
         slots = torch.arange(int(counts[rows].max()))
         valid = slots < counts[rows][:, None]
         index = torch.where(valid, starts[rows][:, None] + slots, len(padded) - 1)
         actions = torch.argsort((~masks[rows]).to(torch.int8), dim=1, stable=True)
         label = targets[rows].gather(1, actions[:, : len(slots)]) * valid
-        return (features(rows), padded[index].float()), valid, label
+        turns = padded[index].float().to(device)
+        return (features(rows), turns), valid.to(device), label.to(device)
 
     policy_losses, value_losses = [], []
     net.train()
@@ -488,7 +496,7 @@ def fit(
             logits, value = net(*inputs)
             logits = logits.masked_fill(~legal, -1e9)
             policy_loss = -(label * torch.log_softmax(logits, -1)).sum(-1).mean()
-            value_loss = ((value - returns[rows]) ** 2).mean()
+            value_loss = ((value - returns[rows].to(device)) ** 2).mean()
             loss = policy_loss + args.value_weight * value_loss
             optimizer.zero_grad()
             loss.backward()
@@ -505,7 +513,7 @@ def fit(
             hits.append(label.gather(1, chosen[:, None])[:, 0] >= top - 1e-6)  # one it likes most
             low = label.masked_fill(~legal, 2.0).min(-1).values
             decisives.append(low < top - 1e-6)  # the label prefers some legal moves to others
-    hit, decisive = torch.cat(hits), torch.cat(decisives)
+    hit, decisive = torch.cat(hits).cpu(), torch.cat(decisives).cpu()
     return {
         "policy_loss": float(np.mean(policy_losses)) if policy_losses else float("nan"),
         "value_loss": float(np.mean(value_losses)) if value_losses else float("nan"),
@@ -560,6 +568,7 @@ def train(args: Args) -> Path:
     if args.temperature < 0:
         raise ValueError(f"--temperature must be 0 or more, got {args.temperature}")
     backend = Backend(args.backend, args.address or None)  # a bad one: an error before any file
+    device = choose_device(args.device)
     folder = args.folder()
     config = _config(args)
     checkpoint = folder / CHECKPOINT
@@ -578,12 +587,12 @@ def train(args: Args) -> Path:
     game = args.make_game()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads)
-    net = build_network(game, args.hidden, args.arch)
+    net = build_network(game, args.hidden, args.arch).to(device)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
     start_round, minutes = 0, 0.0
     if checkpoint.exists():
         try:
-            state = torch.load(checkpoint, weights_only=False)
+            state = torch.load(checkpoint, weights_only=False, map_location=device)
             net.load_state_dict(state["net"])
             optimizer.load_state_dict(state["optimizer"])
         except Exception as err:  # a torn or foreign file: say which, change nothing

@@ -35,6 +35,7 @@ from koira_env.core.single_agent import SingleAgentEnv
 from koira_env.registry import make_game, spec
 
 from .args import dataclass_flags
+from .device import choose_device
 from .evaluation import eval_columns, round_fits, scores
 from .export import export, save_model
 from .league import League, LeagueMix, write_manifest
@@ -55,6 +56,7 @@ RUN_LENGTH = frozenset(
         "backend",
         "address",
         "export",
+        "device",
     }
 )
 
@@ -146,6 +148,10 @@ class Args:
     state, no run paths), e.g. agents/models/koira4-ppo.zip, the shipped champion-net"""
     torch_threads: int = 2
     """torch threads of the learner (env processes of "subproc" use one each)"""
+    device: str = "auto"
+    """where the learner's network trains: auto (a CUDA GPU if torch finds one, else the CPU;
+    the choice is printed), cpu or cuda. The league's opponents play on the CPU in the env
+    processes"""
     extra: dict[str, Any] = field(default_factory=dict)
     """rule option overrides, e.g. {"reward": "placement"} (JSON on the command line)"""
 
@@ -209,8 +215,11 @@ def vec_envs(args: Args) -> Any:
     return VecMonitor(SubprocVecEnv(fns))
 
 
-def new_model(args: Args, envs: Any, seed: int, tensorboard_log: str | None = None) -> Any:
-    """A fresh MaskablePPO of the arguments' settings on CPU (the trainer and the benchmark)."""
+def new_model(
+    args: Args, envs: Any, seed: int, tensorboard_log: str | None = None, device: str = "cpu"
+) -> Any:
+    """A fresh MaskablePPO of the arguments' settings on ``device`` (the trainer and the
+    benchmark)."""
     from sb3_contrib import MaskablePPO
 
     return MaskablePPO(
@@ -227,7 +236,7 @@ def new_model(args: Args, envs: Any, seed: int, tensorboard_log: str | None = No
         policy_kwargs={"net_arch": list(args.net_arch)},
         tensorboard_log=tensorboard_log,
         seed=seed,
-        device="cpu",
+        device=device,
     )
 
 
@@ -372,6 +381,7 @@ def train(args: Args) -> Path:
         raise ValueError(f"vec_env must be one of {sorted(VEC_ENVS)}, got {args.vec_env!r}")
     Backend(args.backend, args.address or None)
     shard_bounds(args.bc_decisions, args.bc_shards)
+    device = choose_device(args.device)
     run_dir = Path(args.run_dir)
     claim_run_dir(args)
     started = time.monotonic()
@@ -391,10 +401,11 @@ def train(args: Args) -> Path:
     envs = vec_envs(args)
     envs.seed(seed)
     torch.set_num_threads(args.torch_threads)  # after make_env, which sets one for its children
+    tb = str(run_dir / "tb")
     if args.resume:
-        model = MaskablePPO.load(ckpt, env=envs, device="cpu", tensorboard_log=str(run_dir / "tb"))
+        model = MaskablePPO.load(ckpt, env=envs, device=device, tensorboard_log=tb)
     else:
-        model = new_model(args, envs, seed, tensorboard_log=str(run_dir / "tb"))
+        model = new_model(args, envs, seed, tensorboard_log=tb, device=device)
     meta_base = model_metadata(game, seed=args.seed, args=_jsonable(args))
     latest = run_dir / LATEST
     columns = eval_columns(spec(args.game).choices.rank_by)

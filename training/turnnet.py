@@ -53,7 +53,7 @@ class TurnNet(nn.Module):
         for name in ("state", "turn", "head", "value"):
             linear = [m for m in getattr(self, name) if isinstance(m, nn.Linear)]
             for k, m in enumerate(linear):
-                arrays[f"{name}{k}"] = m.weight.detach().numpy().T
-                arrays[f"{name}{k}_bias"] = m.bias.detach().numpy()
+                arrays[f"{name}{k}"] = m.weight.detach().cpu().numpy().T
+                arrays[f"{name}{k}_bias"] = m.bias.detach().cpu().numpy()
         layers = sum(isinstance(m, nn.Linear) for m in self.state)
         return arrays, {"arch": ARCH, "layers": layers, "turn_features": self.turn_features}

@@ -180,10 +180,12 @@ def fit(
     train = order[len(order) // 10 :]
     optimizer = torch.optim.Adam(policy.parameters(), lr=lr)
 
+    device = policy.device  # the demonstrations stay on the CPU; each minibatch moves over
+
     def forward(idx: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        features = policy.extract_features(obs[idx].float() * scale_t)
-        latent_pi, latent_vf = policy.mlp_extractor(features)
-        logits = policy.action_net(latent_pi).masked_fill(~masks[idx], -1e9)
+        x = (obs[idx].float() * scale_t).to(device)
+        latent_pi, latent_vf = policy.mlp_extractor(policy.extract_features(x))
+        logits = policy.action_net(latent_pi).masked_fill(~masks[idx].to(device), -1e9)
         return logits, policy.value_net(latent_vf).squeeze(-1)
 
     policy.set_training_mode(True)
@@ -194,8 +196,8 @@ def fit(
         for start in range(0, len(perm), batch_size):
             idx = perm[start : start + batch_size]
             logits, values = forward(idx)
-            loss_pi = torch.nn.functional.cross_entropy(logits, actions[idx])
-            loss_vf = torch.nn.functional.mse_loss(values, returns[idx])
+            loss_pi = torch.nn.functional.cross_entropy(logits, actions[idx].to(device))
+            loss_vf = torch.nn.functional.mse_loss(values, returns[idx].to(device))
             optimizer.zero_grad()
             (loss_pi + 0.5 * loss_vf).backward()
             optimizer.step()
@@ -209,6 +211,6 @@ def fit(
         hits = 0
         for start in range(0, len(held), 4096):
             idx = held[start : start + 4096]
-            hits += int((forward(idx)[0].argmax(-1) == actions[idx]).sum())
+            hits += int((forward(idx)[0].argmax(-1).cpu() == actions[idx]).sum())
     stats["bc_accuracy"] = hits / max(1, len(held))
     return stats
