@@ -1,0 +1,37 @@
+"""The training recipes in ``examples/`` run from a fresh clone at a tiny budget: each writes
+its curve and a network the suite plays (their real-budget curves are in docs/training.md)."""
+
+from __future__ import annotations
+
+import csv
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch")
+
+from koira_agents.base import play_game
+from koira_agents.registry import make_agent
+from koira_env import make_game
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+@pytest.mark.parametrize("game_id, best", [("koira", "dumper"), ("red7", "thrifty")])
+def test_the_single_file_ppo_self_play_writes_a_curve_and_a_playable_network(
+    game_id, best, tmp_path
+):
+    out = tmp_path / "run"
+    command = [sys.executable, str(EXAMPLES / "ppo_selfplay.py"), "--game", game_id]
+    command += ["--minutes", "0.05", "--num-envs", "8", "--steps", "8", "--hidden", "32"]
+    command += ["--eval-deals", "2", "--out", str(out)]
+    subprocess.run(command, check=True, capture_output=True, text=True, cwd=tmp_path)
+    rows = list(csv.DictReader((out / "curve.csv").open()))
+    assert rows and {"minutes", "steps", "vs_random", f"vs_{best}"} <= set(rows[-1])
+    assert 0 <= float(rows[-1]["vs_random"]) <= 1 and int(rows[-1]["steps"]) > 0
+    game = make_game(game_id)
+    agent = make_agent(f"net:{out / 'latest.npz'}", game_id)
+    others = [make_agent("random", game_id) for _ in range(game.num_players - 1)]
+    assert not play_game([agent, *others], game, None, seed=3).truncated
