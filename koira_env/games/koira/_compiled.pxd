@@ -129,7 +129,7 @@ ctypedef struct Data:
 
 
 cdef class Engine(CompiledEngine):
-    cdef Options opt  # the observation's offsets are per table size (LAYOUTS in _compiled.pyx)
+    cdef Options opt  # the observation's offsets are per table size (LAYOUTS in _tables.pxi)
 
 
 cdef class StateAttributes(CompiledState):
