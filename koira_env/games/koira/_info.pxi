@@ -2,8 +2,8 @@
 # _compiled.pyx): the card locations it knows (known_locations), the trump suit it knows
 # (known_trump_suit) and its view (seat_view, State.view); then the cards it cannot see,
 # which engine.State.determinize deals afresh: find_hidden collects them, place_hidden puts
-# a shuffle of them where they lay (core/_determinize.pxi is the deal both share with the
-# compiled search).
+# a shuffle of them where they lay: State.determinize's deal (core/_determinize.pxi) and the
+# compiled search's (core/_search.pxi) both use the pair.
 
 cdef inline void known_locations(State state, int seat, uint8_t* where) noexcept:
     """info.known_locations: ``pub`` plus the seat's own hand and its hidden trump card."""

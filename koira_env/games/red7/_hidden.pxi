@@ -1,7 +1,7 @@
 # The cards a seat of the compiled Red7 core cannot see, mirroring engine.py's _hidden_from
 # and State.determinize (included by _compiled.pyx): ``find_hidden`` collects them,
-# ``place_hidden`` puts a shuffle of them where they lay (core/_determinize.pxi is the deal
-# both engines' determinize and the compiled search share).
+# ``place_hidden`` puts a shuffle of them where they lay: State.determinize's deal
+# (core/_determinize.pxi) and the compiled search's (core/_search.pxi) both use the pair.
 
 cdef inline bint hidden_from(int code, int seat) noexcept nogil:
     """engine._hidden_from: whether a card at location ``code`` is hidden from ``seat``."""
