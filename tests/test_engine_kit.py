@@ -165,3 +165,22 @@ def test_the_compiled_searches_refuse_a_seat_not_to_act(game_id):
         search.action_values(state, other, 10, 1)
     visits = search.search(state, state.current, 30, 0.7, False, 1)
     assert sum(visits.values()) == 30 and set(visits) <= set(state.legal_actions())
+
+
+def test_no_compiled_source_is_over_900_lines():
+    """The compiled cores are split by concern (docs/games.md, "Compiled cores"): no ``.pyx``,
+    ``.pxi`` or ``.pxd`` under ``koira_env/`` may grow past 900 lines; a core that does moves a
+    concern into an include file."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "koira_env"
+    sources = sorted(p for ext in ("pyx", "pxi", "pxd") for p in root.rglob(f"*.{ext}"))
+    assert any(p.name == "_determinize.pxi" for p in sources)  # the sources were found
+    over = {
+        str(p.relative_to(root.parent)): n
+        for p in sources
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > 900
+    }
+    assert not over, "compiled sources over 900 lines: " + ", ".join(
+        f"{name} ({n} lines)" for name, n in over.items()
+    )

@@ -129,13 +129,21 @@ ctypedef struct Data:
 
 
 cdef class Engine(CompiledEngine):
-    cdef Options opt  # the observation's offsets are per table size (LAYOUTS in _compiled.pyx)
+    cdef Options opt  # the observation's offsets are per table size (LAYOUTS in _tables.pxi)
 
 
-cdef class State(CompiledState):
-    # other compiled modules call CompiledState's interface (core/_engine.pxd) and read ``d``
+cdef class StateAttributes(CompiledState):
+    # the struct and engine.State's attributes over it (_adapters.pxi); State subclasses it
     cdef Data d
     cdef const Options* opt  # the engine's (CompiledState.engine)
+    # attribute helpers
+    cdef _set_codes(self, uint8_t* codes, value)
+    cdef list _cards(self, uint64_t mask, bint by_arrival)
+    cdef _set_piles(self, uint64_t* piles, value)
+
+
+cdef class State(StateAttributes):
+    # other compiled modules call CompiledState's interface (core/_engine.pxd) and read ``d``
     cdef readonly object rules
 
     cdef State clone_c(self)
@@ -169,10 +177,6 @@ cdef class State(CompiledState):
     cdef int _take(self, int p) except -1
     cdef int _discard_trick(self, int winner) except -1
     cdef int _go_out(self, int p) except -1
-    # attribute helpers
-    cdef _set_codes(self, uint8_t* codes, value)
-    cdef list _cards(self, uint64_t mask, bint by_arrival)
-    cdef _set_piles(self, uint64_t* piles, value)
 
 
 cdef void write_observation(State state, int seat, float* out) noexcept

@@ -97,10 +97,14 @@ cdef class Engine(CompiledEngine):
     cdef Layout layout
 
 
-cdef class State(CompiledState):
-    # the interface for other compiled modules is CompiledState's (core/_engine.pxd)
+cdef class StateAttributes(CompiledState):
+    # the struct and engine.State's attributes over it (_adapters.pxi); State subclasses it
     cdef Data d
     cdef const Options* opt  # the engine's (CompiledState.engine)
+
+
+cdef class State(StateAttributes):
+    # the interface for other compiled modules is CompiledState's (core/_engine.pxd)
     cdef readonly object result  # the Outcome, built once by outcome()
 
     cdef State clone_c(self)

@@ -23,6 +23,14 @@ hand is always sorted, so its mask is the list), each palette's play order, keys
 (``cards.CGROUP``) as the reference keeps them, per rule the best key and its seat, the draw
 pile, the canvas and every card's location code. ``clone()`` copies it whole. Events are
 logged only when ``state.log`` is a list (``log=True``), as in the reference.
+
+The module is split by concern, each part mirroring a reference module: ``_tables.pxi``
+(cards.py's tables as C arrays), ``_turns.pxi`` (turns.py: the turn features),
+``_observation.pxi`` (game.py's observation: ``Engine`` and ``write_observation``),
+``_hidden.pxi`` (engine.py: the cards a seat cannot see, which ``determinize`` deals),
+``_adapters.pxi`` (engine.State's attributes, on the base class ``StateAttributes``) and, from
+core/, ``_determinize.pxi`` (the deal every compiled core's ``determinize`` shares). The
+rules, the card functions of cards.py and ``State``, are here.
 """
 
 cimport cython
@@ -31,7 +39,7 @@ from libc.stdint cimport int8_t, uint8_t, uint16_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from koira_env.core._bits cimport cards_of, highest, lowest, popcount
-from koira_env.core._hidden cimport MAX_HIDDEN, copy_order, hidden_list, hide
+from koira_env.core._hidden cimport MAX_HIDDEN, hide
 from koira_env.core._lists cimport int_list
 from koira_env.core._mask cimport legal_mask
 
@@ -52,55 +60,8 @@ from .engine import Red7View
 cnp.import_array()
 
 
-# ============================================================================ tables
-# cards.py's tables as C arrays, copied from the reference so both read the same numbers.
-cdef tuple NAMES = tuple(ref_cards.card_name(c) for c in range(NUM_CARDS))
-cdef uint8_t NUM[NUM_CARDS]  # the number's index (number - 1)
-cdef uint8_t NUMBER[NUM_CARDS]  # 1..7
-cdef uint8_t COLOUR[NUM_CARDS]  # 0 = red .. 6 = violet
-cdef uint8_t NBIT[NUM_CARDS]  # the card's bit in its number group
-cdef uint8_t KBIT[NUM_CARDS]  # its number's bit
-cdef uint8_t CBIT[NUM_CARDS]  # its colour's bit
-cdef uint8_t CGI[NUM_CARDS]  # the index of its colour group
-cdef uint8_t ODD[NUM_CARDS]  # 0 for the even numbers (green)
-cdef uint8_t HIGH[NUM_CARDS]  # 0 below 4 (violet)
-cdef int8_t TOP_BIT[128]
-cdef uint8_t RUN_LEN[128]
-cdef int8_t RUN_HIGH[128]
-cdef uint16_t ORANGE_PLUS[NUM_CARDS][128]
-cdef uint16_t YELLOW_PLUS[NUM_CARDS][128]
-cdef uint64_t NUMBER_MASK[NUM_COLOURS]
-cdef uint64_t COLOUR_MASK[NUM_COLOURS]
-cdef uint64_t EVEN_MASK = ref_cards.EVEN_MASK
-cdef uint64_t LOW_MASK = ref_cards.LOW_MASK
-cdef float ZERO_F = 0.0
-cdef float ONE_F = 1.0
 
-
-cdef void _fill_tables() except *:
-    cdef int c, g, k
-    for c in range(NUM_CARDS):
-        NUM[c] = ref_cards.NUM[c]
-        NUMBER[c] = ref_cards.NUMBER[c]
-        COLOUR[c] = ref_cards.COLOUR[c]
-        NBIT[c] = ref_cards.NBIT[c]
-        KBIT[c] = ref_cards.KBIT[c]
-        CBIT[c] = ref_cards.CBIT[c]
-        CGI[c] = ref_cards.CGI[c]
-        ODD[c] = ref_cards.ODD[c]
-        HIGH[c] = ref_cards.HIGH[c]
-        for g in range(128):
-            ORANGE_PLUS[c][g] = ref_cards.ORANGE_PLUS[c][g]
-            YELLOW_PLUS[c][g] = ref_cards.YELLOW_PLUS[c][g]
-    for g in range(128):
-        TOP_BIT[g] = ref_cards.TOP_BIT[g]
-        RUN_LEN[g], RUN_HIGH[g] = ref_cards.RUN[g]
-    for k in range(NUM_COLOURS):
-        NUMBER_MASK[k] = ref_cards.NUMBER_MASK[k]
-        COLOUR_MASK[k] = ref_cards.COLOUR_MASK[k]
-
-
-_fill_tables()
+include "_tables.pxi"
 
 
 # ============================================================================ card masks
@@ -267,275 +228,6 @@ def py_groups_of(mask):
     return [g[i] for i in range(NUM_GROUPS)]
 
 
-# ============================================================================ rule set
-cdef class Engine:
-    """One rule set as C ints, and the observation writer; ``Red7Game.compiled`` holds one.
-
-    ``observation``, ``action_mask`` and ``turn_features`` give the same arrays as
-    ``Red7Game.observation``, ``Game.action_mask`` and ``turns.turn_features``.
-    """
-
-    def __init__(self, rules):
-        from .game import _fields  # the layout's one definition (game.py imports this module)
-
-        cdef Options* o = &self.opt
-        cdef Layout* lay = &self.layout
-        cdef int seat, r, code, q, n
-        self.rules = rules
-        n = self.players = o.n = rules.num_players
-        if not 2 <= n <= MAX_PLAYERS:
-            raise ValueError(f"num_players must be 2-{MAX_PLAYERS}, got {n}")
-        o.points = rules.scoring == "points"
-        o.canvas_draw = rules.canvas_draw
-        o.elimination = rules.places == "elimination"
-        o.left_of_leader = rules.first_player == "left_of_leader"
-        o.target = rules.points_to_win
-        o.max_rounds = rules.max_rounds
-        self.num_actions = NUM_ACTIONS
-        start = {}
-        scale = {}
-        offset = 0
-        for name, size, sc in _fields(rules):
-            start[name] = offset
-            scale[name] = sc
-            offset += size
-        self.size = lay.size = offset
-        lay.rule = start["rule"]
-        lay.leader = start["leader_red"]  # the seven leader fields follow each other
-        lay.active = start["active"]
-        lay.hand_sizes = start["hand_sizes"]
-        lay.current_player = start["current_player"]
-        lay.draw_size = start["draw_size"]
-        lay.scores = start.get("scores", -1)
-        lay.round = start.get("round", -1)
-        lay.hand_scale = scale["hand_sizes"]
-        lay.draw_scale = scale["draw_size"]
-        lay.score_scale = scale.get("scores", 0.0)
-        lay.round_scale = scale.get("round", 0.0)
-        for seat in range(n):
-            for code in range(NUM_CODES):
-                lay.card_block[seat][code] = -1
-            lay.card_block[seat][HAND + seat] = start["hand"]
-            for r in range(n):
-                lay.card_block[seat][PALETTE + (seat + r) % n] = start[f"palette_{r}"]
-            lay.card_block[seat][CANVAS] = start["canvas"]
-            for q in range(n):
-                lay.card_block[seat][DEAD + q] = start["out_palettes"]
-                if q != seat:
-                    lay.card_block[seat][HAND + q] = start["unseen"]
-                    lay.card_block[seat][FOLDED + q] = start["unseen"]
-                if o.points:
-                    lay.card_block[seat][SCORED + q] = start["scored"]
-            lay.card_block[seat][DRAW] = start["unseen"]
-
-    def __reduce__(self):
-        return Engine, (self.rules,)
-
-    cdef int write(self, object state, int seat, float* out) except -1:
-        cdef State s = state  # a TypeError for anything else
-        dealt_under(&self.opt, s)
-        write_observation(s, seat, out)
-        return 0
-
-    def turn_features(self, State state not None, int seat, legal):
-        """``turns.turn_features(state.view(seat), legal)``: a fresh (len(legal), 180) float32
-        array, one row per turn of ``legal`` (any sequence of action ids, rows in its order),
-        written in C from what ``seat`` may know (``write_turns``)."""
-        cdef cnp.npy_intp dims[2]
-        cdef Turns t
-        cdef Py_ssize_t i = 0
-        cdef int action
-        cdef float* out
-        self.seat_of_table(seat)
-        dealt_under(&self.opt, state)
-        dims[0] = len(legal)
-        dims[1] = TURN_FEATURES
-        array = cnp.PyArray_ZEROS(2, dims, cnp.NPY_FLOAT32, 0)
-        out = <float*>cnp.PyArray_DATA(array)
-        turns_of(&state.d, seat, state.opt.n, &t)
-        for item in legal:
-            action = item if type(item) is int else index(item)  # 1.0 is no action
-            if not 0 <= action < NUM_ACTIONS:
-                raise ValueError(f"an action is 0..{NUM_ACTIONS - 1}, got {action}")
-            if i == dims[0]:
-                raise ValueError("legal changed size while its rows were written")
-            write_turn(&t, action, out + i * TURN_FEATURES)
-            i += 1
-        return array
-
-
-cdef int dealt_under(const Options* opt, State s) except -1:
-    """A state of another table size or scoring is refused, not read past its seats."""
-    if s.opt.n != opt.n or s.opt.points != opt.points:
-        raise ValueError("the state was not dealt under this engine's rules")
-    return 0
-
-
-cdef void write_observation(State state, int seat, float* out) noexcept:
-    """Red7Game.observation, written straight into ``out`` (zeroed first). A value is the
-    float32 product of its count and the field's float32 scale, as the reference's tables
-    (``uint8 * float32 scale``) hold it."""
-    cdef Data* d = &state.d
-    cdef const Layout* lay = &(<Engine>state.engine).layout
-    cdef int n = state.opt.n
-    cdef const int* block = lay.card_block[seat]
-    cdef int c, b, r, i, p, value
-    memset(out, 0, lay.size * sizeof(float))
-    for c in range(NUM_CARDS):
-        b = block[d.loc[c]]
-        if b >= 0:
-            out[b + c] = ONE_F
-    out[lay.rule + d.rule] = ONE_F
-    for r in range(NUM_COLOURS):
-        if d.leaders[r] >= 0:
-            out[lay.leader + r * n + (d.leaders[r] - seat + n) % n] = ONE_F
-    for i in range(n):
-        p = (seat + i) % n  # seat-relative: "player i" is i seats after the observer
-        if d.active[p]:
-            out[lay.active + i] = ONE_F
-        out[lay.hand_sizes + i] = <float>popcount(d.hand[p]) * lay.hand_scale
-    if d.h.current >= 0:
-        out[lay.current_player + (d.h.current - seat + n) % n] = ONE_F
-    out[lay.draw_size] = <float>d.draw_len * lay.draw_scale
-    if state.opt.points:
-        for i in range(n):
-            value = d.scores[(seat + i) % n]
-            if value > state.opt.target:
-                value = state.opt.target
-            out[lay.scores + i] = <float>value * lay.score_scale
-        out[lay.round] = <float>(d.round if d.round < 255 else 255) * lay.round_scale
-
-
-# ============================================================================ turn features
-# turns.py's row layout, read from the reference so both write the same columns.
-cdef int TURN_FEATURES = ref_turns.TURN_FEATURES
-cdef int MAX_OPPONENTS = ref_turns.MAX_OPPONENTS
-cdef int PALETTE_CARD = ref_turns.PALETTE_CARD
-cdef int CANVAS_CARD = ref_turns.CANVAS_CARD
-cdef int RULE_AFTER = ref_turns.RULE_AFTER
-cdef int LEADS = ref_turns.LEADS
-cdef int PASSES = ref_turns.PASSES
-cdef int ONE_CARD = ref_turns.ONE_CARD
-cdef int TWO_CARDS = ref_turns.TWO_CARDS
-cdef int MARGINS = ref_turns.MARGINS
-cdef int HAND_LEFT = ref_turns.HAND_LEFT
-cdef int THREAT_IN_FORCE = ref_turns.THREAT_IN_FORCE
-
-
-ctypedef struct Turns:
-    # What every row of one decision shares (turns.turn_features' locals), and per palette
-    # card (index x + 1; 0: none) the mover's keys after it and the threats against them,
-    # worked out for the first turn that plays it.
-    int n, rule, hand_size, unseen
-    uint8_t live[MAX_PLAYERS - 1]  # the opponents in seat order (player r at r - 1)
-    uint16_t mine[NUM_COLOURS]
-    uint8_t groups[NUM_GROUPS]
-    uint16_t theirs[MAX_PLAYERS - 1][NUM_COLOURS]  # 0s for an opponent who is out
-    uint16_t best_other[NUM_COLOURS]
-    uint16_t joined[MAX_PLAYERS - 1][MAX_HIDDEN][NUM_COLOURS]  # opponent's keys + unseen card
-    uint8_t known[NUM_CARDS + 1]
-    uint16_t after[NUM_CARDS + 1][NUM_COLOURS]
-    float threat[NUM_CARDS + 1][NUM_COLOURS][MAX_PLAYERS - 1]
-
-
-cdef void turns_of(const Data* d, int seat, int n, Turns* t) noexcept:
-    """The shared part of ``seat``'s rows: its keys and groups, the opponents' keys (0s once
-    out, as ``d.keys`` holds them), the unseen cards (``find_hidden``: the observation's
-    "unseen") and each live opponent's keys with each unseen card added (``keys_plus``)."""
-    cdef Hidden h
-    cdef int j, q, r, u
-    find_hidden(d, seat, &h)
-    t.n = n
-    t.rule = d.rule
-    t.hand_size = popcount(d.hand[seat])
-    t.unseen = h.count
-    memcpy(t.mine, d.keys[seat], sizeof(t.mine))
-    memcpy(t.groups, d.groups[seat], sizeof(t.groups))
-    memset(t.theirs, 0, sizeof(t.theirs))
-    memset(t.best_other, 0, sizeof(t.best_other))
-    memset(t.known, 0, sizeof(t.known))
-    memset(t.live, 0, sizeof(t.live))
-    for j in range(n - 1):
-        q = (seat + j + 1) % n
-        t.live[j] = d.active[q]
-        if not t.live[j]:
-            continue
-        memcpy(t.theirs[j], d.keys[q], sizeof(t.theirs[j]))
-        for r in range(NUM_COLOURS):
-            if t.theirs[j][r] > t.best_other[r]:
-                t.best_other[r] = t.theirs[j][r]
-        for u in range(h.count):
-            keys_plus(d.keys[q], d.groups[q], h.cards[u], t.joined[j][u])
-
-
-cdef void know(Turns* t, int x) noexcept:
-    """turns.threats for palette card ``x`` (-1: none): the mover's keys after it, and per
-    rule and opponent the share of unseen cards that would put the opponent above them
-    (``cards.turn_wins``' question, one ``keys_plus`` comparison per card), as float32 of the
-    double share."""
-    cdef int i = x + 1, j, r, u, count
-    cdef uint16_t* after = t.after[i]
-    t.known[i] = True
-    if x >= 0:
-        keys_plus(t.mine, t.groups, x, after)
-    else:
-        memcpy(after, t.mine, sizeof(t.mine))
-    memset(t.threat[i], 0, sizeof(t.threat[i]))
-    if not t.unseen:
-        return
-    for j in range(t.n - 1):
-        if not t.live[j]:
-            continue
-        for r in range(NUM_COLOURS):
-            count = 0
-            for u in range(t.unseen):
-                if t.joined[j][u][r] > after[r]:
-                    count += 1
-            t.threat[i][r][j] = <float>(<double>count / t.unseen)
-
-
-cdef void write_turn(Turns* t, int action, float* row) noexcept:
-    """One row of turns.turn_features into ``row`` (zeroed): the same values, each a double
-    stored as float32, as the reference's numpy row has them."""
-    cdef int x, c, i, r, j, rule, at, theirs
-    cdef const uint16_t* after
-    cdef float top
-    if action == PASS:
-        row[PASSES] = ONE_F
-        return
-    x = action // SLOTS - 1
-    c = action % SLOTS - 1
-    i = x + 1
-    if not t.known[i]:
-        know(t, x)
-    after = t.after[i]
-    if x >= 0:
-        row[PALETTE_CARD + x] = ONE_F
-    if c >= 0:
-        row[CANVAS_CARD + c] = ONE_F
-    rule = COLOUR[c] if c >= 0 else t.rule
-    row[RULE_AFTER + rule] = ONE_F
-    for r in range(NUM_COLOURS):
-        if after[r] > t.best_other[r]:
-            row[LEADS + r] = ONE_F
-    row[TWO_CARDS if x >= 0 and c >= 0 else ONE_CARD] = ONE_F
-    at = MARGINS
-    for r in range(NUM_COLOURS):
-        for j in range(MAX_OPPONENTS):
-            if j + 1 < t.n and t.live[j]:
-                theirs = t.theirs[j][r]
-                row[at] = <float>(<double>((after[r] >> 6) - (theirs >> 6) + 7) / 14.0)
-                row[at + 1] = <float>(<double>((after[r] & 63) - (theirs & 63) + 48) / 96.0)
-                row[at + 2] = t.threat[i][r][j]
-            at += 3
-    row[HAND_LEFT] = <float>(<double>(t.hand_size - (x >= 0) - (c >= 0)) / HAND_SIZE)
-    top = 0
-    for j in range(t.n - 1):
-        if t.threat[i][rule][j] > top:
-            top = t.threat[i][rule][j]
-    row[THREAT_IN_FORCE] = top
-
-
 # ============================================================================ helpers
 cdef list mask_list(uint64_t mask):
     cdef uint8_t cards[NUM_CARDS]
@@ -546,50 +238,11 @@ cdef list name_list(const uint8_t* cards, int count):
     return [NAMES[cards[i]] for i in range(count)]
 
 
-cdef inline bint hidden_from(int code, int seat) noexcept nogil:
-    """engine._hidden_from: whether a card at location ``code`` is hidden from ``seat``."""
-    return (
-        code == DRAW
-        or (code < PALETTE and code != seat)
-        or (FOLDED <= code < DEAD and code - FOLDED != seat)
-    )
-
-cdef void find_hidden(const Data* d, int seat, Hidden* h) noexcept:
-    """The cards ``seat`` cannot see and where they lie (engine.State.determinize's)."""
-    cdef int c
-    h.count = 0
-    h.mask = 0
-    for c in range(NUM_CARDS):
-        if hidden_from(d.loc[c], seat):
-            hide(h, c, d.loc[c])
-
-
-cdef void place_hidden(
-    Data* out, const Data* root, const Hidden* h, const uint8_t* shuffled, int n, int seat
-) noexcept:
-    """``root`` with ``shuffled[i]`` put where ``h.cards[i]`` lay, hands, draw pile and folded
-    hands rebuilt in that order, as engine.State.determinize places its shuffle."""
-    cdef int i, q, card, code
-    out[0] = root[0]
-    for q in range(n):
-        if q != seat:
-            out.hand[q] = 0
-            out.folded_len[q] = 0
-    out.draw_len = 0
-    for i in range(h.count):
-        card = shuffled[i]
-        code = h.places[i]
-        out.loc[card] = code
-        if code == DRAW:
-            out.draw[out.draw_len] = card
-            out.draw_len += 1
-        elif code < PALETTE:
-            out.hand[code] |= bit(card)
-        else:
-            q = code - FOLDED
-            out.folded[q][out.folded_len[q]] = card
-            out.folded_len[q] += 1
-
+include "_hidden.pxi"
+include "_turns.pxi"
+include "_observation.pxi"
+include "_adapters.pxi"
+include "../../core/_determinize.pxi"
 
 
 # returns_from_places by places: at most 4 ** 4 tuples, and the one Python call of an outcome
@@ -1042,109 +695,9 @@ cdef class State:
         then one ``shuffle``) as the reference, so both engines give the same deal (for any
         int ``seat``, as there: one that is no seat sees no hand)."""
         cdef State c = self.clone_c()
-        cdef Hidden h
-        cdef uint8_t order[MAX_HIDDEN]
         c.history = []
         c.log = None
         c.deck = []
         c.seed = rng.getrandbits(63)
-        find_hidden(&self.d, seat, &h)
-        shuffled = hidden_list(&h)
-        rng.shuffle(shuffled)
-        copy_order(&h, shuffled, order)
-        place_hidden(&c.d, &self.d, &h, order, self.opt.n, seat)
+        deal_hidden(self, c, seat, rng)
         return c
-
-    # ================================================================== attributes
-    # engine.State's attributes, built on each read (for tools, bots and tests: not for hot
-    # loops); a list read from the state is a copy.
-    @property
-    def over(self):
-        return self.d.h.is_terminal
-
-    @property
-    def round(self):
-        return self.d.round
-
-    @property
-    def rule(self):
-        return self.d.rule
-
-    @property
-    def alive(self):
-        return self.d.alive
-
-    @property
-    def winner(self):
-        return self.d.winner
-
-    @property
-    def hands(self):
-        return [mask_list(self.d.hand[p]) for p in range(self.opt.n)]
-
-    @property
-    def palettes(self):
-        return [int_list(self.d.palette[p], self.d.palette_len[p]) for p in range(self.opt.n)]
-
-    @property
-    def masks(self):
-        return [self.d.mask[p] for p in range(self.opt.n)]
-
-    @property
-    def keys(self):
-        return [[self.d.keys[p][r] for r in range(NUM_COLOURS)] for p in range(self.opt.n)]
-
-    @property
-    def groups(self):
-        return [[self.d.groups[p][i] for i in range(NUM_GROUPS)] for p in range(self.opt.n)]
-
-    @property
-    def best(self):
-        return [self.d.best[r] for r in range(NUM_COLOURS)]
-
-    @property
-    def leaders(self):
-        return [self.d.leaders[r] for r in range(NUM_COLOURS)]
-
-    @property
-    def leading(self):
-        return [self.d.leading[p] for p in range(self.opt.n)]
-
-    @property
-    def draw(self):
-        return int_list(self.d.draw, self.d.draw_len)
-
-    @property
-    def canvas(self):
-        return int_list(self.d.canvas, self.d.canvas_len)
-
-    @property
-    def active(self):
-        return [bool(self.d.active[p]) for p in range(self.opt.n)]
-
-    @property
-    def folded(self):
-        return [int_list(self.d.folded[p], self.d.folded_len[p]) for p in range(self.opt.n)]
-
-    @property
-    def eliminated(self):
-        return int_list(self.d.eliminated, self.d.eliminated_len)
-
-    @property
-    def scores(self):
-        return [self.d.scores[p] for p in range(self.opt.n)]
-
-    @property
-    def scored(self):
-        return [int_list(self.d.scored[p], self.d.scored_len[p]) for p in range(self.opt.n)]
-
-    @property
-    def loc(self):
-        """Each card's location code (``HAND + p`` ...): a copy."""
-        return bytearray((<char*>self.d.loc)[:NUM_CARDS])
-
-    @property
-    def locs(self):
-        """``engine.State.locs``: location code ``v`` of card ``c`` as the four bytes ``4v ..
-        4v + 3`` at ``4c .. 4c + 3``; a copy."""
-        return bytearray(b"".join([reference.LOC4[self.d.loc[c]] for c in range(NUM_CARDS)]))
