@@ -68,7 +68,10 @@ def make_koira_game(game_id: str, params: dict[str, Any]) -> Game:
     if "rules" in defaults:
         options = {k: v for k, v in options.items() if v != defaults[k]}
         options["rules"] = params.get("rules", defaults["rules"])
-    return spec.make_game(params.get("players", defaults["players"]), **options)
+    try:
+        return spec.make_game(params.get("players", defaults["players"]), **options)
+    except ValueError as error:  # the game's own message, named by its OpenSpiel name
+        raise ValueError(f"{PREFIX}{game_id}: {error}") from None
 
 
 def game_type(game_id: str) -> pyspiel.GameType:
