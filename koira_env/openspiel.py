@@ -314,15 +314,24 @@ class OpenSpielState(pyspiel.State):
         return self.koira_game.action_name(action)
 
     def __str__(self) -> str:
-        name = self.koira_game.card_name
-        dealt = " ".join(name(c) for c in self.decks)
-        played = " ".join(self.koira_game.action_name(a) for a in self.actions)
+        """The deal and the play; cards by id where names repeat (Dois), so that two states
+        have the same text only when they have the same history."""
+        game = self.koira_game
+        names = [game.card_name(c) for c in range(game.deck_size)]
+        if len(set(names)) < len(names):
+            names = [f"{name}#{c}" for c, name in enumerate(names)]
+        dealt = " ".join(names[c] for c in self.decks)
+        played = " ".join(game.action_name(a) for a in self.actions)
         return f"dealt: {dealt}\nactions: {played}"
 
     # ------------------------------------------------------------------ sampling
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> OpenSpielState:
         """A state ``player_id`` cannot tell from this one, from the engine's ``determinize``:
-        the same actions after a deal that gives every hand the determinized cards."""
+        a deal that gives every hand its determinized cards, the play replayed on it
+        (``_replayed``), and the determinized engine state itself. ``NotImplementedError``
+        when the views' hands are no card ids (Dois shows kinds), ``RuntimeError`` when no
+        deal of ``RESAMPLE_TRIES`` determinizations replays the play (Mätäpesä, whose
+        actions name a rank, often)."""
         if self._play.dealing:
             raise ValueError("resample_from_infostate needs a decision or terminal state")
         cards = [
@@ -352,8 +361,6 @@ class OpenSpielState(pyspiel.State):
         ``sampled``: each seat's cards go to the new holder's, and the cards ``sampled``
         moved out of hands take the places of those it moved in (in random pairs)."""
         mapping: dict[int, int] = {}
-        moved_in: list[int] = []
-        moved_out: list[int] = []
         true_cards: set[int] = set()
         new_cards: set[int] = set()
         for seat in range(self.koira_game.num_players):

@@ -122,6 +122,20 @@ def test_chance_deals_each_deck_card_by_card() -> None:
     assert list(state.engine.deck) == state.decks
 
 
+def test_a_redeal_of_the_first_deal_asks_chance_for_another_deck() -> None:
+    game = load("teka", single_hand=True)  # a hand without honours is dealt again
+    rng = random.Random(0)
+    while True:
+        deck = rng.sample(range(52), 52)
+        if len(game.koira_game.new_state(deck=deck, seed=0).deck) > 52:
+            break
+    state = deal(game, deck)
+    assert state.is_chance_node() and state.engine is None and len(state.chance_outcomes()) == 52
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.chance_outcomes())[0])
+    assert len(state.decks) == 104 and list(state.engine.deck) == state.decks
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_observations_and_returns_are_the_envs(game_id: str) -> None:
     game = load(game_id, **SHORT.get(game_id, {}))
