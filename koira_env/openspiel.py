@@ -29,8 +29,8 @@ from .core.agent import Turn
 from .core.game import Game, State
 
 PREFIX = "python_"
-# a bound on the actions and chance nodes of a game: OpenSpiel asks for one, the suite's games
-# end well within it (their own safeguards truncate far earlier)
+# a bound on the actions and chance nodes of a game, which OpenSpiel asks for: every game ends
+# well within it under its default rules (the games' own safeguards truncate far earlier)
 MAX_GAME_LENGTH = 1_000_000
 RESAMPLE_TRIES = 20  # determinizations tried before resample_from_infostate gives up
 _PARAM_TYPES = (bool, int, float, str)
@@ -468,7 +468,9 @@ class AgentBot(pyspiel.Bot):
 
 
 def register() -> list[str]:
-    """Register every game of the registry not registered yet; their OpenSpiel names."""
+    """Register every game of the registry not registered yet (importing this module does;
+    call it again after ``koira_env.registry.register`` adds a game); their OpenSpiel
+    names."""
     names = []
     registered = set(pyspiel.registered_names())
     for game_id in registry.games():
