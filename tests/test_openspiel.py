@@ -252,7 +252,9 @@ def test_suite_bots_play_through_evaluate_bots() -> None:
 
 
 @pytest.mark.parametrize(
-    "game_id, params", [("kop", {"single_hand": True}), ("koira", {"players": 2})]
+    "game_id, params",
+    [("kop", {"single_hand": True}), ("koira", {"players": 2})],
+    ids=["kop", "koira"],
 )
 def test_openspiel_ismcts_plays_a_game(game_id: str, params: dict[str, object]) -> None:
     from open_spiel.python.algorithms import ismcts, mcts
