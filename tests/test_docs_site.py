@@ -28,7 +28,7 @@ PAGES = [
     *(
         f"{page}/index.html"
         for page in (
-            "environment", "bots", "solver", "tournaments", "training", "ray", "web",
+            "environment", "bots", "solver", "tournaments", "training", "ray", "openspiel", "web",
             "findings", "benchmarks",
         )
     ),
