@@ -169,22 +169,12 @@ class _Play:
         c = object.__new__(_Play)
         c.decks = self.decks[:]
         c.actions = self.actions[:]
-        c.engine = None if self.engine is None else _clone(self.engine)
+        c.engine = None if self.engine is None else self.engine.clone()
         c.dealing = self.dealing
         c.seen = self.seen[:]
         c.last_view = self.last_view[:]
         c.trail = self.trail[:]
         return c
-
-
-def _clone(engine: State) -> State:
-    """``engine.clone()`` with its cached legal actions dropped: Kop's ``_legal`` can return
-    the hand list itself, which the clone would then share with the original (an engine
-    issue; the cache is rebuilt on first use)."""
-    clone = engine.clone()
-    if getattr(clone, "cached_legal", None) is not None:
-        clone.cached_legal = None
-    return clone
 
 
 class OpenSpielState(pyspiel.State):
@@ -268,7 +258,7 @@ class OpenSpielState(pyspiel.State):
             return
         last = len(self.actions) - 1
         for i, action in enumerate(self.actions):
-            before = _clone(engine) if i == last else None
+            before = engine.clone() if i == last else None
             engine.apply(action)
             if len(engine.deck) > known:
                 if i != last:

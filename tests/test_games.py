@@ -666,3 +666,20 @@ def test_observe_into_writes_a_row_of_a_batch(game_id):
         game.observation(state, game.num_players)
     with pytest.raises(ValueError, match=message):
         module.make_game(*other, engine="compiled").observation(state, 0)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_clone_keeps_its_legal_actions_when_the_original_plays_on(game_id):
+    """Search clones a state and plays on both: nothing the clone answered may change under it
+    (Kop once handed out its hand list itself as the legal actions, shared with clones)."""
+    game = make_game(game_id)
+    rng = random.Random(5)
+    for seed in range(30):
+        state = game.new_state(seed=seed)
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            clone = state.clone()
+            asked = clone.legal_actions()
+            before = list(asked)
+            state.apply(rng.choice(legal))
+            assert asked == before and clone.legal_actions() == before, (game_id, seed)

@@ -184,7 +184,7 @@ class State(EngineState):
             led = SUIT_OF[self.trick[0]]
             allowed = [c for c in hand if SUIT_OF[c] == led]
             if not allowed:
-                allowed = [c for c in hand if SUIT_OF[c] == TRUMP] or hand
+                allowed = [c for c in hand if SUIT_OF[c] == TRUMP] or hand[:]
             best = self.best
             return [c for c in allowed if beats(c, best)] or allowed
         if self.phase == DECLARE:
