@@ -371,9 +371,9 @@ def corruptions(draw: st.DrawFn, record: dict[str, Any]) -> tuple[str, dict[str,
     elif how == "field type":
         key = draw(st.sampled_from(sorted(r)))
         r[key] = draw(junk.filter(lambda v: v != record[key]))
-        must = key in (*REQUIRED, "game", "events", "players") or (key == "seed" and False)
-        if key == "seed":
-            must = False
+        must = key in (*REQUIRED, "game", "events", "players")
+        if key == "seed":  # an int or a string seeds decks the record does not hold
+            must = not isinstance(r[key], int | str | None)
     elif how == "rules option":
         key = draw(st.sampled_from([*sorted(r["rules"]), "bogus"]))
         r["rules"][key] = draw(junk.filter(lambda v: v != record["rules"].get(key)))
@@ -452,6 +452,8 @@ def test_a_corrupt_record_is_refused_with_value_error(game_id: str, data: st.Dat
         ("events", [{"type": []}], "event 0"),  # was TypeError: unhashable type
         ("deck", [[1]], "deck[0]"),  # Dois: was TypeError: unhashable type
         ("deck", [{"a": 1}], "deck[0]"),
+        ("seed", [1], "seed"),  # was accepted, and a list seed fails to shuffle
+        ("seed", 1.5, "seed"),
     ],
 )
 def test_a_record_field_of_the_wrong_type_is_refused_naming_it(
