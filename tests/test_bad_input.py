@@ -141,6 +141,11 @@ def test_a_corrupt_deck_is_refused_naming_it(game_id: str, data: st.DataObject) 
 def test_any_value_as_a_deck_is_dealt_or_refused(game_id: str, deck: Any) -> None:
     game = koira_env.make_game(game_id)
     _accepted_or_refused(lambda: game.new_state(deck=deck))
+    env = koira_env.make(game_id)
+    env.reset(seed=1)
+    before = _env_view(env)
+    if _accepted_or_refused(lambda: env.reset(options={"deck": deck}) or True) is None:
+        assert _env_view(env) == before
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -138,6 +138,11 @@ def test_a_bad_file_is_one_line(
         (["tournament", "--workers", "0"], "--workers"),
         (["play", "--opponents", "nosuch", "--seed", "1"], "nosuch"),
         (["play", "--game", "kop", "--players", "3"], "players"),
+        (["play", "--seat", "9", "--seed", "1"], "seat"),
+        (["play", "--seat", "-1", "--seed", "1"], "seat"),
+        (["tournament", "--rules", "nope", "--games", "1"], "nope"),
+        (["tournament", "--option", "colour=blue", "--games", "1"], "colour"),
+        (["tournament", "--backend", "carrier-pigeon"], "--backend"),
         (["analyze", "x.json", "--deals", "0"], "--deals"),
         (["serve", "--port", "0"], "--port"),
         (["serve", "--port", "http"], "--port"),
@@ -165,6 +170,14 @@ def test_replay_gif_for_a_seat_off_the_table_is_one_line(
     path = tmp_path / "ok.json"
     path.write_text(json.dumps(played_record("red7")))
     assert "--seat" in refused(capsys, ["replay", str(path), "--gif", "x.gif", "--seat", "9"])
+
+
+def test_analyze_with_an_unknown_agent_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "ok.json"
+    path.write_text(json.dumps(played_record("koira")))
+    assert "nosuch" in refused(capsys, ["analyze", str(path), "--agent", "nosuch"])
 
 
 def test_train_with_a_bad_flag_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
