@@ -10,7 +10,7 @@ import random
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from koira_agents.entrants import default_entrants
 from koira_agents.registry import default_opponent, make_agent, resolve
@@ -32,6 +32,9 @@ def parse_option(text: str) -> tuple[str, Any]:
     name, sep, value = text.partition("=")
     if not sep or not name.strip():
         raise ValueError(f"rule option {text!r} must look like name=value")
+    own = {"num_players": "--players", "game": "--game"}.get(name.strip())
+    if own:  # make_game's own arguments (as an option: TypeError, multiple values)
+        raise ValueError(f"{name.strip()} is not a rule option: give it as {own}")
     value = value.strip()
     typed: Any = value
     if value.lower() in ("true", "false"):
@@ -492,9 +495,16 @@ def _experiment(args: argparse.Namespace) -> int:
     return 0
 
 
+def _one_line_error(self: argparse.ArgumentParser, message: str) -> NoReturn:
+    """argparse's usage error as one line that names the command's help (no usage block)."""
+    self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    usage_error = argparse.ArgumentParser.error  # every parser's, koira train's own too:
+    argparse.ArgumentParser.error = _one_line_error  # type: ignore[method-assign]
     try:
+        args = build_parser().parse_args(argv)
         return args.func(args)
     except (ValueError, OSError) as err:
         print(f"koira: error: {err}", file=sys.stderr)
@@ -502,6 +512,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("koira: interrupted", file=sys.stderr)
         return 130
+    finally:
+        argparse.ArgumentParser.error = usage_error  # type: ignore[method-assign]
 
 
 if __name__ == "__main__":

@@ -88,6 +88,9 @@ def _game_of(body: dict[str, Any]) -> Game:
     if game_id not in games():
         raise WebError(400, f"unknown game {game_id!r}; valid games: {games()}")
     options = body.get("options") or {}
+    for name, field in (("game", "game"), ("num_players", "players")):  # make_game's own
+        if name in options:
+            raise WebError(400, f"{name!r} is not a rule option: send it as the field {field!r}")
     for name, value in options.items():
         if not isinstance(value, bool | int | str):
             raise WebError(400, f"option {name!r} must be a string, integer or boolean")

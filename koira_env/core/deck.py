@@ -7,7 +7,8 @@ A state's ``deck`` is a flat list of card ids, one whole deck (a permutation of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from .game import deck_for_hand
@@ -19,19 +20,28 @@ def parse_decks(
     card_id: Callable[[str], int],
     card_name: Callable[[int], str],
     max_decks: int | None = None,
+    copies: Callable[[int], Sequence[int]] | None = None,
 ) -> list[int]:
     """Card names or ids, one or more whole decks of ``size`` cards, as ids.
 
-    ``ValueError`` says what is wrong: not a list, an unknown name, a bad id, a length that is
-    not a whole number of decks, a card repeated or missing within a deck.
+    ``ValueError`` says what is wrong: not a list, an entry that is neither a card name nor an
+    id (a number out of range, ``None``, a list, a dict...), an unknown name, a length that is
+    not a whole number of decks, a card repeated or missing within a deck. This is the one
+    place every game's deck entries are checked.
+
+    ``copies``, for a game with identical copies of a card (Dois), gives the ids of the copies
+    of the card a name reads as (``card_id(name)``): each name then stands for the next copy
+    not given by id or named before in the same deck.
     """
-    if isinstance(deck, str | bytes) or not hasattr(deck, "__len__"):
+    if isinstance(deck, str | bytes | Mapping | AbstractSet) or not hasattr(deck, "__len__"):
         raise ValueError(
             f"deck must be a list of {size} card names or ids, got {type(deck).__name__}"
         )
     ids = []
+    named = []  # the positions of names (the others are ids)
     for i, item in enumerate(deck):
         if isinstance(item, str):
+            named.append(i)
             try:
                 ids.append(card_id(item))
             except ValueError as err:
@@ -43,6 +53,8 @@ def parse_decks(
                 f"deck[{i}] is {item!r}: expected a card name like {card_name(size - 1)!r} "
                 f"or an id 0..{size - 1}"
             )
+    if copies is not None:
+        _name_copies(named, ids, size, copies, card_name)
     if max_decks == 1 and len(ids) != size:
         raise ValueError(f"deck must hold all {size} cards, got {len(ids)}")
     if not ids or len(ids) % size or (max_decks is not None and len(ids) > max_decks * size):
@@ -62,6 +74,32 @@ def parse_decks(
                 )
             seen.add(ids[i])
     return ids
+
+
+def _name_copies(
+    named: list[int],
+    ids: list[int],
+    size: int,
+    copies: Callable[[int], Sequence[int]],
+    card_name: Callable[[int], str],
+) -> None:
+    """Turn each entry of ``ids`` at the positions ``named`` (a name, read as its card's first
+    copy) into the next copy of that card not given by id or named before in the same deck,
+    in place."""
+    names = frozenset(named)
+    for start in range(0, len(ids), size):
+        part = range(start, min(start + size, len(ids)))
+        used = {ids[i] for i in part if i not in names}
+        for i in (i for i in part if i in names):
+            choices = copies(ids[i])
+            free = next((c for c in choices if c not in used), None)
+            if free is None:
+                raise ValueError(
+                    f"deck[{i}]: more than {len(choices)} {card_name(ids[i])!r} card(s) in deck "
+                    f"{start // size}: every card must appear exactly once"
+                )
+            used.add(free)
+            ids[i] = free
 
 
 def hand_deck(deck: list[int], seed: Any, hand: int, size: int) -> list[int]:

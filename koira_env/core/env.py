@@ -140,6 +140,8 @@ class CardGameEnv(AECEnv):
         section), else ``seed`` shuffles; ``reset(seed=s)`` deals ``game.new_state(seed=s)``
         and later resets without a seed continue a sequence drawn from ``s``."""
         deck = reset_option(options, RESET_OPTIONS, "deck")
+        if deck is not None:  # checked first: a refused deck leaves the seeds as they were
+            deck = self.game.parse_deck(deck)
         game_seed = self._seeds.next(seed)
         self._state = state = self.game.new_state(deck=deck, seed=game_seed)
         agents = self.possible_agents

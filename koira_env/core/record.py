@@ -94,11 +94,23 @@ def replay_record(record: dict[str, Any], game: Game, check_events: bool = True)
     r = checked_record(record)
     if "players" in r:
         _checked_players(r["players"], game.num_players)
-    state = _run(game, r["deck"], r["actions"], r.get("seed"))
+    seed = r.get("seed")
+    if seed is not None and (not isinstance(seed, int | str) or isinstance(seed, bool)):
+        raise ValueError(f"game record's 'seed' must be an integer or a string, got {seed!r}")
+    state = _run(game, r["deck"], r["actions"], seed)
     # records of an earlier release name some events by their old kinds (events.RENAMED)
-    if check_events and "events" in r and upgrade(r["events"]) != state.log:
+    if check_events and "events" in r and upgrade(_checked_events(r["events"])) != state.log:
         raise ValueError("game record's events differ from what replaying its actions produces")
     return state
+
+
+def _checked_events(events: Any) -> list[dict[str, Any]]:
+    if not isinstance(events, list):
+        raise ValueError(f"game record's 'events' must be a list, got {type(events).__name__}")
+    for i, event in enumerate(events):
+        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+            raise ValueError(f"game record's event {i} is not an event with a 'type': {event!r}")
+    return events
 
 
 def states_of_record(record: dict[str, Any], game: Game) -> list[State]:

@@ -81,30 +81,13 @@ def card_id(name: str) -> int:
     return _IDS[text]
 
 
+def copies_of(card: int) -> tuple[int, ...]:
+    """The ids of every copy of ``card``'s kind, first copy first (a trump card is unique)."""
+    return COPY_IDS[KIND_OF[card]] if card < PLAY_CARDS else (card,)
+
+
 def parse_deck(deck: Sequence[Any]) -> list[int]:
     """Card names or ids, one or more whole decks of 68, as ids; a name stands for the next
     copy of its card not given by id or named before in the same deck. ``ValueError`` names
-    the fault (``parse_decks``)."""
-    if isinstance(deck, str | bytes) or not hasattr(deck, "__len__"):
-        return parse_decks(deck, DECK_SIZE, card_id, card_name)  # raises its usual message
-    items = list(deck)
-    for start in range(0, len(items), DECK_SIZE):
-        part = range(start, min(start + DECK_SIZE, len(items)))
-        used = {items[i] for i in part if not isinstance(items[i], str)}
-        for i in part:
-            if not isinstance(items[i], str):
-                continue
-            try:
-                first = card_id(items[i])
-            except ValueError as err:
-                raise ValueError(f"deck[{i}]: {err}") from None
-            copies = COPY_IDS[first] if first < PLAY_CARDS else (first,)
-            free = next((c for c in copies if c not in used), None)
-            if free is None:
-                raise ValueError(
-                    f"deck[{i}]: more than {len(copies)} {NAMES[first]!r} card(s) in deck "
-                    f"{start // DECK_SIZE}: every card must appear exactly once"
-                )
-            used.add(free)
-            items[i] = free
-    return parse_decks(items, DECK_SIZE, card_id, card_name)
+    the fault (``core.deck.parse_decks``)."""
+    return parse_decks(deck, DECK_SIZE, card_id, card_name, copies=copies_of)

@@ -111,6 +111,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "sequence_beat": "any_length",
     },
 }
+MAX_ACTIONS_LIMIT = 10**9  # the compiled engine counts actions in a C int
 PLAYER_RANGE = {"koira": (2, 8), "koira-b": (3, 8), "mattis": (3, 8)}
 OPTION_NAMES = tuple(f.name for f in fields(Rules) if f.name not in ("num_players", "preset"))
 
@@ -122,7 +123,7 @@ def make_rules(num_players: int = 4, rules: str | Rules = "koira", **options: An
         if num_players != base.num_players:
             base = replace(base, num_players=num_players)
     else:
-        if rules not in PRESETS:
+        if not isinstance(rules, str) or rules not in PRESETS:
             raise ValueError(f"unknown rules preset {rules!r}; valid presets: {sorted(PRESETS)}")
         base = Rules(num_players=num_players, preset=rules, **PRESETS[rules])
     unknown = sorted(set(options) - set(OPTION_NAMES))
@@ -151,8 +152,12 @@ def validate(r: Rules) -> None:
     for name in BOOL_OPTIONS:
         if not isinstance(getattr(r, name), bool):
             raise ValueError(f"option {name} must be True or False, got {getattr(r, name)!r}")
-    if not isinstance(r.max_actions, int) or r.max_actions < 100:
+    if not isinstance(r.max_actions, int) or isinstance(r.max_actions, bool) or r.max_actions < 100:
         raise ValueError(f"option max_actions must be an int >= 100, got {r.max_actions!r}")
+    if r.max_actions > MAX_ACTIONS_LIMIT:
+        raise ValueError(
+            f"option max_actions must be at most {MAX_ACTIONS_LIMIT}, got {r.max_actions!r}"
+        )
     if r.sequences == 0:
         for name in ("sequences_from_two", "take_one_card"):
             if getattr(r, name):
