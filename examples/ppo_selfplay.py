@@ -129,26 +129,27 @@ def main() -> None:
             for i in np.flatnonzero(terminated | truncated):
                 batch += [(*d, float(rewards[i, d[5]])) for d in pending[i]]
                 pending[i] = []
-        if not batch:
-            continue
-        o, m, a, lp, v, _, ret = zip(*batch, strict=True)
-        o, m = torch.from_numpy(np.stack(o)), torch.from_numpy(np.stack(m))
-        a, lp, v = torch.stack(a), torch.stack(lp), torch.stack(v)
-        ret = torch.tensor(ret, dtype=torch.float32)
-        adv = ret - v
-        for _ in range(args.epochs):  # --- learn
-            for idx in np.array_split(rng.permutation(len(ret)), 1 + len(ret) // args.minibatch):
-                dist, value = agent(o[idx], m[idx])
-                ratio = (dist.log_prob(a[idx]) - lp[idx]).exp()
-                b = (adv[idx] - adv[idx].mean()) / (adv[idx].std() + 1e-8)
-                clipped = ratio.clamp(1 - args.clip, 1 + args.clip)
-                pg_loss = -torch.min(ratio * b, clipped * b).mean()
-                v_loss = ((value - ret[idx]) ** 2).mean()
-                loss = pg_loss + 0.5 * v_loss - args.ent_coef * dist.entropy().mean()
-                optimizer.zero_grad()
-                loss.backward()
-                nn.utils.clip_grad_norm_(agent.parameters(), 0.5)
-                optimizer.step()
+        if batch:  # --- learn from the decisions of the games that ended
+            o, m, a, lp, v, _, ret = zip(*batch, strict=True)
+            o, m = torch.from_numpy(np.stack(o)), torch.from_numpy(np.stack(m))
+            a, lp, v = torch.stack(a), torch.stack(lp), torch.stack(v)
+            ret = torch.tensor(ret, dtype=torch.float32)
+            adv = ret - v
+            for _ in range(args.epochs):
+                for idx in np.array_split(
+                    rng.permutation(len(ret)), 1 + len(ret) // args.minibatch
+                ):
+                    dist, value = agent(o[idx], m[idx])
+                    ratio = (dist.log_prob(a[idx]) - lp[idx]).exp()
+                    b = (adv[idx] - adv[idx].mean()) / (adv[idx].std(correction=0) + 1e-8)
+                    clipped = ratio.clamp(1 - args.clip, 1 + args.clip)
+                    pg_loss = -torch.min(ratio * b, clipped * b).mean()
+                    v_loss = ((value - ret[idx]) ** 2).mean()
+                    loss = pg_loss + 0.5 * v_loss - args.ent_coef * dist.entropy().mean()
+                    optimizer.zero_grad()
+                    loss.backward()
+                    nn.utils.clip_grad_norm_(agent.parameters(), 0.5)
+                    optimizer.step()
         done = time.monotonic() - start >= args.minutes * 60
         if done or time.monotonic() - last_eval >= args.eval_every * 60:  # --- evaluate
             last_eval, evals = time.monotonic(), evals + 1
