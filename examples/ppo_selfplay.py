@@ -10,8 +10,9 @@ their game's end in the next one. Illegal actions are masked out of the policy.
     koira tournament --agents net:runs/ppo-koira/latest.npz,dumper,random
 
 The network is written in the suite's numpy format (``koira_agents.net``), so the suite's
-tournaments judge it like any shipped network; ``curve.csv`` holds, per evaluation, its
-headline measure against ``random`` and against the game's best bot, with 95% intervals.
+tournaments judge it like any shipped network. ``curve.csv`` holds, per evaluation (the
+untrained network first), the headline measure of the network and of its rival at tables of
+the two: ``random``, then the game's best bot.
 Needs the ``train`` and ``tools`` extras (torch).
 """
 
@@ -42,7 +43,7 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--players", type=int, default=None, help="table size (default: the game's)")
     p.add_argument("--num-envs", type=int, default=64)
     p.add_argument("--steps", type=int, default=64, help="steps of every env per rollout")
-    p.add_argument("--minutes", type=float, default=10.0, help="training time budget")
+    p.add_argument("--minutes", type=float, default=10.0, help="training time (evaluations apart)")
     p.add_argument("--hidden", type=int, default=256)
     p.add_argument("--lr", type=float, default=3e-4)
     p.add_argument("--epochs", type=int, default=4)
@@ -82,18 +83,20 @@ class Agent(nn.Module):
 
 
 def evaluate(path: Path, game_id: str, players: int, deals: int, out: Path) -> dict[str, str]:
-    """The network's headline measure beside ``random``, then beside the best bot."""
+    """The headline measure of the network and of its rival, beside ``random`` and then beside
+    the best bot: duplicate deals, every seat rotation, 95% intervals clustered by deal."""
     measure = spec(game_id).choices.rank_by
+    ci_of = {"loss_rate": "loss_ci", "win_rate": "win_ci"}.get(measure, "place_ci")
     row = {}
     for rival in ("random", BEST_BOT[game_id]):
         config = TournamentConfig(
             agents=(f"net=net:{path}", rival), game=game_id, players=players, deals=deals
         )
         summary = run_tournament(config, out / rival, workers=1)
-        net = next(a for a in summary["agents"] if a["agent"] == "net")
-        ci = net[{"loss_rate": "loss_ci", "win_rate": "win_ci"}.get(measure, "place_ci")]
-        row[f"vs_{rival}"] = f"{net[measure]:.3f}"
-        row[f"vs_{rival}_ci"] = f"{ci[0]:.3f}-{ci[1]:.3f}"
+        for who in summary["agents"]:
+            name = "net" if who["agent"] == "net" else "rival"
+            low, high = who[ci_of]
+            row[f"{name}_vs_{rival}"] = f"{who[measure]:.3f} [{low:.3f}, {high:.3f}]"
     return row
 
 
@@ -111,9 +114,25 @@ def main() -> None:
     obs, mask, player = env.reset(seed=args.seed)
     # decisions of games in progress, per env: (obs, mask, action, logprob, value, seat)
     pending: list[list[tuple]] = [[] for _ in range(n)]
-    start = last_eval = time.monotonic()
-    curve, steps, evals = [], 0, 0
-    while time.monotonic() - start < args.minutes * 60:
+    trained = 0.0  # seconds of rollouts and learning (evaluations not counted)
+    curve, steps, next_eval = [], 0, 0.0
+    while True:
+        done = trained >= args.minutes * 60
+        if done or trained >= next_eval:  # --- evaluate (the untrained network first)
+            next_eval = trained + args.eval_every * 60
+            agent.save(out / "latest.npz", game)
+            row = {"minutes": f"{trained / 60:.1f}", "steps": str(steps)}
+            where = out / f"eval{len(curve)}"
+            row |= evaluate(out / "latest.npz", args.game, players, args.eval_deals, where)
+            curve.append(row)
+            with (out / "curve.csv").open("w", newline="") as f:
+                writer = csv.DictWriter(f, list(row))
+                writer.writeheader()
+                writer.writerows(curve)
+            print(row, flush=True)
+        if done:
+            break
+        began = time.monotonic()
         batch: list[tuple] = []  # finished decisions: (..., return)
         for _ in range(args.steps):  # --- rollout
             with torch.no_grad():
@@ -150,20 +169,7 @@ def main() -> None:
                     loss.backward()
                     nn.utils.clip_grad_norm_(agent.parameters(), 0.5)
                     optimizer.step()
-        done = time.monotonic() - start >= args.minutes * 60
-        if done or time.monotonic() - last_eval >= args.eval_every * 60:  # --- evaluate
-            last_eval, evals = time.monotonic(), evals + 1
-            agent.save(out / "latest.npz", game)
-            row = {"minutes": f"{(last_eval - start) / 60:.1f}", "steps": str(steps)}
-            where = out / f"eval{evals}"
-            row |= evaluate(out / "latest.npz", args.game, players, args.eval_deals, where)
-            curve.append(row)
-            with (out / "curve.csv").open("w", newline="") as f:
-                writer = csv.DictWriter(f, list(row))
-                writer.writeheader()
-                writer.writerows(curve)
-            print(row, flush=True)
-    agent.save(out / "latest.npz", game)
+        trained += time.monotonic() - began
 
 
 if __name__ == "__main__":

@@ -29,8 +29,12 @@ def test_the_single_file_ppo_self_play_writes_a_curve_and_a_playable_network(
     command += ["--eval-deals", "2", "--out", str(out)]
     subprocess.run(command, check=True, capture_output=True, text=True, cwd=tmp_path)
     rows = list(csv.DictReader((out / "curve.csv").open()))
-    assert rows and {"minutes", "steps", "vs_random", f"vs_{best}"} <= set(rows[-1])
-    assert 0 <= float(rows[-1]["vs_random"]) <= 1 and int(rows[-1]["steps"]) > 0
+    assert len(rows) >= 2 and rows[0]["steps"] == "0" and int(rows[-1]["steps"]) > 0
+    columns = {"net_vs_random", "rival_vs_random", f"net_vs_{best}", f"rival_vs_{best}"}
+    assert {"minutes", "steps"} | columns <= set(rows[-1])
+    value, interval = rows[-1]["net_vs_random"].split(" ", 1)
+    low, high = (float(x) for x in interval.strip("[]").split(", "))
+    assert 0 <= low <= float(value) <= high <= 1
     game = make_game(game_id)
     agent = make_agent(f"net:{out / 'latest.npz'}", game_id)
     others = [make_agent("random", game_id) for _ in range(game.num_players - 1)]
