@@ -19,16 +19,24 @@ def parse_decks(
     card_id: Callable[[str], int],
     card_name: Callable[[int], str],
     max_decks: int | None = None,
+    cards: Sequence[int] | None = None,
 ) -> list[int]:
     """Card names or ids, one or more whole decks of ``size`` cards, as ids.
 
-    ``ValueError`` says what is wrong: not a list, an unknown name, a bad id, a length that is
-    not a whole number of decks, a card repeated or missing within a deck.
+    ``cards`` are the ids of one deck when it is not ``range(size)`` (a rule set that plays
+    with part of the game's cards, as mini Koira's 6 of the 52).
+    ``ValueError`` says what is wrong: not a list, an unknown name, a bad id, a card not in
+    play, a length that is not a whole number of decks, a card repeated or missing within a
+    deck.
     """
     if isinstance(deck, str | bytes) or not hasattr(deck, "__len__"):
         raise ValueError(
             f"deck must be a list of {size} card names or ids, got {type(deck).__name__}"
         )
+    in_play = None if cards is None else frozenset(cards)
+    if in_play is not None and max_decks == 1 and len(deck) != size:  # e.g. 52 cards for 6
+        names = " ".join(card_name(c) for c in sorted(in_play))
+        raise ValueError(f"deck must hold all {size} cards in play ({names}), got {len(deck)}")
     ids = []
     for i, item in enumerate(deck):
         if isinstance(item, str):
@@ -36,12 +44,26 @@ def parse_decks(
                 ids.append(card_id(item))
             except ValueError as err:
                 raise ValueError(f"deck[{i}]: {err}") from None
-        elif isinstance(item, int) and not isinstance(item, bool) and 0 <= item < size:
+        elif (
+            isinstance(item, int)
+            and not isinstance(item, bool)
+            and (item in in_play if in_play is not None else 0 <= item < size)
+        ):
             ids.append(int(item))
         else:
+            if in_play is not None:
+                raise ValueError(
+                    f"deck[{i}] is {item!r}: expected one of the {size} cards in play, "
+                    f"{' '.join(card_name(c) for c in sorted(in_play))}, by name or id"
+                )
             raise ValueError(
                 f"deck[{i}] is {item!r}: expected a card name like {card_name(size - 1)!r} "
                 f"or an id 0..{size - 1}"
+            )
+        if in_play is not None and ids[-1] not in in_play:
+            raise ValueError(
+                f"deck[{i}] is {item!r}, not in play: the deck holds only "
+                f"{' '.join(card_name(c) for c in sorted(in_play))}"
             )
     if max_decks == 1 and len(ids) != size:
         raise ValueError(f"deck must hold all {size} cards, got {len(ids)}")
