@@ -87,7 +87,8 @@ DECK_CASES: list[tuple[str, int, dict[str, Any]]] = [
 CASES += DECK_CASES
 # Games per case in the default run: at least MIN_GAMES, then more until STEP_BUDGET steps or
 # MAX_GAMES games (random games of some mixes last 600 steps, of most 100-250): about 2,100
-# games and 380,000 compared steps over the 76 cases.
+# games and 380,000 compared steps over the 76 full-deck cases of the first three presets,
+# and MAX_GAMES short games for each mini case (about ten steps a game).
 MIN_GAMES, MAX_GAMES, STEP_BUDGET = 12, 40, 5_000
 
 
