@@ -43,10 +43,10 @@ class Rules(RuleSet):
     # The rule set the other options start from: source A ("koira"), source B ("koira-b"),
     # the "mattis" house rules or the tiny two-player "mini"; any option below overrides it.
     preset: str = "koira"
-    # The deck: the deck_ranks highest ranks (13: all, 2 to A; 3: Q, K, A) of the suits
-    # named in deck_suits (letters from "CDHS", in that order). The full 52-card deck is the
-    # default; the two-player removal of the last ten cards applies to it only.
+    # The deck holds the deck_ranks highest ranks of each suit in play (13: 2 to A; 3: Q, K,
+    # A). The two-player removal of the last ten cards applies to the full 52-card deck only.
     deck_ranks: int = 13
+    # The suits in play, as letters from "CDHS" in that order ("HS": hearts and spades).
     deck_suits: str = "CDHS"
     # Cards dealt to each player, and the hand size refills draw back up to.
     hand_size: int = 3
