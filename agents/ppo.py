@@ -11,6 +11,7 @@ any game of the registry: models trained before the suite had other games are Ko
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -100,10 +101,13 @@ def check_compatible(meta: dict[str, Any], game: Game, path: str | Path) -> None
         if meta.get(key) != wanted[key]
     ]
     trained = meta.get("rules") or {}
+    # an option the model's rules do not name was added after it was trained: its default
+    # is the rule the model was trained under (Koira's deck options, for instance)
+    defaults = {f.name: f.default for f in dataclasses.fields(game.rules)}
     problems += [
-        f"rule {key}: model {trained.get(key)!r}, game {value!r}"
+        f"rule {key}: model {trained.get(key, defaults.get(key))!r}, game {value!r}"
         for key, value in wanted["rules"].items()
-        if key != "num_players" and trained.get(key) != value
+        if key != "num_players" and trained.get(key, defaults.get(key)) != value
     ]
     if problems:
         raise ValueError(f"{path} was trained for another game: " + "; ".join(problems))

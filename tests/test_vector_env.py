@@ -257,6 +257,8 @@ def test_construction_errors() -> None:
         ("koira", 2, {"war_mode": "split"}),
         ("koira-b", 5, {"voluntary_take": True}),
         ("mattis", 6, {"sequences": 3, "max_actions": 120}),  # truncations too
+        ("mini", 2, {}),  # six cards: many games and auto-resets
+        ("koira", 3, {"deck_ranks": 4, "hand_size": 2, "trump_card": "revealed"}),
     ],
 )
 def test_the_compiled_loop_writes_the_reference_engines_bytes(rules, players, options) -> None:

@@ -151,7 +151,7 @@ def test_the_lobby_lists_every_game_with_its_options_bots_and_default_opponent()
             k: v for k, v in rules.items() if k != "num_players"
         }
     koira = {o["name"]: o for o in listed["koira"]["options"]}
-    assert koira["preset"]["choices"] == ["koira", "koira-b", "mattis"]
+    assert koira["preset"]["choices"] == ["koira", "koira-b", "mattis", "mini"]
     assert koira["risk_in_war"]["kind"] == "bool"
     assert "ppo:koira4-ppo" in listed["koira"]["agents"]
     # the rules a preset implies, for the lobby's form

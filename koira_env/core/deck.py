@@ -21,6 +21,7 @@ def parse_decks(
     card_name: Callable[[int], str],
     max_decks: int | None = None,
     copies: Callable[[int], Sequence[int]] | None = None,
+    cards: Sequence[int] | None = None,
 ) -> list[int]:
     """Card names or ids, one or more whole decks of ``size`` cards, as ids.
 
@@ -32,11 +33,18 @@ def parse_decks(
     ``copies``, for a game with identical copies of a card (Dois), gives the ids of the copies
     of the card a name reads as (``card_id(name)``): each name then stands for the next copy
     not given by id or named before in the same deck.
+
+    ``cards`` are the ids of one deck when it is not ``range(size)`` (a rule set that plays
+    with part of the game's cards, as mini Koira's 6 of the 52): any other card is refused.
     """
     if isinstance(deck, str | bytes | Mapping | AbstractSet) or not hasattr(deck, "__len__"):
         raise ValueError(
             f"deck must be a list of {size} card names or ids, got {type(deck).__name__}"
         )
+    in_play = None if cards is None else frozenset(cards)
+    if in_play is not None and max_decks == 1 and len(deck) != size:  # e.g. 52 cards for 6
+        names = " ".join(card_name(c) for c in sorted(in_play))
+        raise ValueError(f"deck must hold all {size} cards in play ({names}), got {len(deck)}")
     ids = []
     named = []  # the positions of names (the others are ids)
     for i, item in enumerate(deck):
@@ -46,12 +54,26 @@ def parse_decks(
                 ids.append(card_id(item))
             except ValueError as err:
                 raise ValueError(f"deck[{i}]: {err}") from None
-        elif isinstance(item, int) and not isinstance(item, bool) and 0 <= item < size:
+        elif (
+            isinstance(item, int)
+            and not isinstance(item, bool)
+            and (item in in_play if in_play is not None else 0 <= item < size)
+        ):
             ids.append(int(item))
+        elif in_play is not None:
+            raise ValueError(
+                f"deck[{i}] is {item!r}: expected one of the {size} cards in play, "
+                f"{' '.join(card_name(c) for c in sorted(in_play))}, by name or id"
+            )
         else:
             raise ValueError(
                 f"deck[{i}] is {item!r}: expected a card name like {card_name(size - 1)!r} "
                 f"or an id 0..{size - 1}"
+            )
+        if in_play is not None and ids[-1] not in in_play:
+            raise ValueError(
+                f"deck[{i}] is {item!r}, not in play: the deck holds only "
+                f"{' '.join(card_name(c) for c in sorted(in_play))}"
             )
     if copies is not None:
         _name_copies(named, ids, size, copies, card_name)

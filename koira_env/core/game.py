@@ -243,7 +243,10 @@ class Game:
     # the game's declaration: its package's ``SPEC``, a ``core.spec.GameSpec`` (which builds
     # Games, so this module does not import it)
     spec: ClassVar[Any]
-    deck_size: ClassVar[int]  # cards in one deck (ids 0..deck_size-1)
+    deck_size: int  # cards in one deck (ids 0..deck_size-1 unless deck_cards says otherwise)
+    # the ids of one deck when they are not 0..deck_size-1 (a rule set playing part of the
+    # game's cards: mini Koira); None for every other game
+    deck_cards: tuple[int, ...] | None = None
     max_decks: ClassVar[int | None] = None  # 1 for games dealt once (a fixed deal is one deck)
     # the engine's State, built by ``new_state`` (a game with two engines sets it per instance)
     state_class: Any = None
@@ -310,7 +313,9 @@ class Game:
         """Card names or ids, one or more whole decks, as ids; ``ValueError`` names the fault."""
         from .deck import parse_decks
 
-        return parse_decks(deck, self.deck_size, self.card_id, self.card_name, self.max_decks)
+        return parse_decks(
+            deck, self.deck_size, self.card_id, self.card_name, self.max_decks, self.deck_cards
+        )
 
     def card_name(self, card: int) -> str:
         raise NotImplementedError

@@ -40,8 +40,6 @@ cdef enum:
     PHASE_ONE = 1
     PHASE_TWO = 2
     GAME_OVER = 3
-    HAND_SIZE = 3
-    TWO_PLAYER_REMOVED = 10
     MIN_RISK_STOCK = 2
     # Options.phase_one_end
     END_ONE_HOLDER = 0
@@ -54,6 +52,10 @@ ctypedef struct Options:
     int n
     int num_actions
     int max_actions
+    int hand_size  # cards dealt to each player and refilled up to
+    int deck_size  # cards in play (52, or fewer: deck_ranks, deck_suits)
+    uint64_t in_play  # their card mask
+    int removed  # cards the deal removes unseen (rules.removed_unseen: 10 or 0)
     bint war_any_tie  # war_trigger == "any_tie" (else "highest_tie")
     bint war_split  # war_mode == "split" (else "play_on")
     bint risk_in_war

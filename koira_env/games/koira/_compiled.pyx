@@ -48,6 +48,7 @@ from koira_env.core._mask cimport legal_mask
 from ...cards import RANKS, card_name
 from ...core.game import IllegalActionError, Outcome
 from . import engine as reference
+from .rules import deck_cards, removed_unseen
 from .info import SeatView
 from .observation import CARD_SCALE, TRICK_SCALE, WAR_DEPTH_SCALE, observation_layout
 
@@ -71,34 +72,41 @@ cdef class State:
         self.data_size = sizeof(Data)
 
     def __init__(self, game, deck, log=False, seed=None):
-        """engine.State.__init__: deal three cards each, the rest is the stock."""
+        """engine.State.__init__: deal hand_size cards each, the rest is the stock."""
         cdef Data* d = &self.d
-        cdef int n, i, card, count, dealt
+        cdef const Options* o
+        cdef int n, i, card, count, dealt, size
         cdef uint64_t seen = 0
         self._bind(game)
+        o = self.opt
         self.seed = seed
         self.deck = tuple(deck)
         self.log = [] if log else None
         self.history = []
-        if len(self.deck) == NUM_CARDS:
+        size = o.deck_size
+        if len(self.deck) == size:
             for c in self.deck:
                 if type(c) is int and 0 <= c < NUM_CARDS:
                     seen |= bit(c)
-        if seen != bit(NUM_CARDS) - 1:
-            raise ValueError("a deck must hold each card id 0..51 once")
-        n = self.opt.n
+        if seen != o.in_play or popcount(seen) != size:
+            if size == NUM_CARDS:
+                raise ValueError("a deck must hold each card id 0..51 once")
+            raise ValueError(f"a deck must hold each of the {size} cards in play once")
+        n = o.n
         memset(d, 0, sizeof(Data))
         memset(d.pub, UNKNOWN, NUM_CARDS)
-        dealt = HAND_SIZE * n
+        if size < NUM_CARDS:  # a smaller deck: every card not in it is out, publicly
+            for card in range(NUM_CARDS):
+                if not o.in_play & bit(card):
+                    d.loc[card] = d.pub[card] = REMOVED
+        dealt = o.hand_size * n
         for i in range(dealt):
             card = self.deck[i]
             hand_add(d, i % n, card)
             d.loc[card] = HAND + i % n
-        count = NUM_CARDS - dealt
-        if n == 2:
-            for i in range(NUM_CARDS - TWO_PLAYER_REMOVED, NUM_CARDS):
-                d.loc[<int>self.deck[i]] = REMOVED
-            count -= TWO_PLAYER_REMOVED
+        count = size - dealt - o.removed
+        for i in range(size - o.removed, size):  # two players, full deck: the last ten
+            d.loc[<int>self.deck[i]] = REMOVED
         for i in range(count):  # the first card after the deal is the top of the stock
             card = self.deck[dealt + count - 1 - i]
             d.stock[i] = card
@@ -509,14 +517,14 @@ cdef class State:
         return self._start_trick(next_leader)
 
     cdef int _refill(self, int first) except -1:
-        """engine.State._refill: draw back up to three, the trick's winner first."""
+        """engine.State._refill: draw back up to the hand size, the trick's winner first."""
         cdef Data* d = &self.d
         cdef int n = self.opt.n
         cdef int k, p, card, drawn
         for k in range(n):
             p = (first + k) % n
             drawn = 0
-            while popcount(d.hand[p]) < HAND_SIZE and d.stock_len:
+            while popcount(d.hand[p]) < self.opt.hand_size and d.stock_len:
                 d.stock_len -= 1
                 card = d.stock[d.stock_len]
                 if d.stock_len == 0:

@@ -17,6 +17,13 @@ cdef class Engine:
             raise ValueError(f"num_players must be 2-{MAX_PLAYERS}, got {o.n}")
         self.num_actions = o.num_actions = reference.num_actions(rules)
         o.max_actions = rules.max_actions
+        o.hand_size = rules.hand_size
+        cards = deck_cards(rules)
+        o.deck_size = len(cards)
+        o.in_play = 0
+        for c in cards:
+            o.in_play |= bit(c)
+        o.removed = removed_unseen(rules)
         o.war_any_tie = rules.war_trigger == "any_tie"
         o.war_split = rules.war_mode == "split"
         o.risk_in_war = rules.risk_in_war

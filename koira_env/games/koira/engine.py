@@ -19,7 +19,7 @@ from ...cards import NUM_CARDS, RANK_OF, RANKS, SUIT_OF, card_name
 from ...core import events
 from ...core.game import IllegalActionError, Outcome
 from ...core.state import GAME_OVER_MESSAGE, EngineState
-from .rules import Rules
+from .rules import Rules, removed_unseen
 
 if TYPE_CHECKING:
     from .game import KoiraGame
@@ -73,15 +73,14 @@ WON = 8  # WON + p: in player p's phase-one won pile
 TRICK = 16
 STOCK = 17
 DISCARD = 18
-REMOVED = 19  # two-player game: removed unseen
+REMOVED = 19  # two-player game: removed unseen (and, public, every card not in the deck)
 TRUMP_ASIDE = 20  # the hidden trump card, set aside by its holder
 UNKNOWN = 21  # only in pub: not public knowledge
 
 PHASE_ONE, PHASE_TWO, GAME_OVER = 1, 2, 3
 # SEATS_AFTER[n][p]: the other seats of an n-player table in play order after p
 SEATS_AFTER = [[tuple((p + k) % n for k in range(1, n)) for p in range(n)] for n in range(9)]
-HAND_SIZE = 3
-TWO_PLAYER_REMOVED = 10
+HAND_SIZE = 3  # the default rules.hand_size
 MIN_RISK_STOCK = 2  # the last stock card is the trump card and cannot be risked
 
 
@@ -137,16 +136,22 @@ class State(EngineState):
         self.max_actions = rules.max_actions
         self.loc = bytearray(NUM_CARDS)
         self.pub = bytearray([UNKNOWN]) * NUM_CARDS
+        if len(deck) < NUM_CARDS:  # a smaller deck: every card not in it is out, publicly
+            self.loc[:] = self.pub[:] = bytes([REMOVED]) * NUM_CARDS
+            for card in deck:
+                self.pub[card] = UNKNOWN
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.won: list[list[int]] = [[] for _ in range(n)]
-        for i, card in enumerate(deck[: HAND_SIZE * n]):
+        dealt = rules.hand_size * n
+        for i, card in enumerate(deck[:dealt]):
             self.hands[i % n].append(card)
             self.loc[card] = HAND + i % n
-        rest = deck[HAND_SIZE * n :]
-        if n == 2:
-            for card in rest[-TWO_PLAYER_REMOVED:]:
+        rest = deck[dealt:]
+        removed = removed_unseen(rules)  # two players, full deck: the last ten, unseen
+        if removed:
+            for card in rest[-removed:]:
                 self.loc[card] = REMOVED
-            rest = rest[:-TWO_PLAYER_REMOVED]
+            rest = rest[:-removed]
         self.stock = rest[::-1]  # stock[-1] is the top card
         for card in self.stock:
             self.loc[card] = STOCK
@@ -509,13 +514,14 @@ class State(EngineState):
             self._start_trick(next_leader)
 
     def _refill(self, first: int) -> None:
-        """Draw back up to three, the trick's winner first, then in seat order."""
+        """Draw back up to the hand size, the trick's winner first, then in seat order."""
         stock = self.stock
+        size = self.rules.hand_size
         for k in range(self.n):
             p = (first + k) % self.n
             hand = self.hands[p]
             drawn = 0
-            while len(hand) < HAND_SIZE and stock:
+            while len(hand) < size and stock:
                 card = stock.pop()
                 if not stock:
                     self._take_trump_card(p, card)

@@ -23,7 +23,7 @@ from . import SPEC
 from .engine import RISK, RUN_ACTION, TAKE, State, action_name
 from .observation import ObservationEncoder
 from .render import describe_event, render_text
-from .rules import Rules, make_rules
+from .rules import Rules, deck_cards, make_rules
 
 try:
     from . import _compiled, _vector
@@ -45,6 +45,10 @@ class KoiraGame(Game):
 
     def __init__(self, rules: Rules, engine: str | None = None) -> None:
         self.rules = rules
+        cards = deck_cards(rules)
+        if len(cards) < NUM_CARDS:  # a smaller deck (mini): the cards in play, by id
+            self.deck_size = len(cards)
+            self.deck_cards = cards
         self.num_players = rules.num_players
         self.engine = engine = engine_name(engine)
         self.encoder = encoder = ObservationEncoder(rules)
@@ -72,7 +76,7 @@ class KoiraGame(Game):
 
     @property
     def env_name(self) -> str:
-        """``koira_v0``, ``koira_b_v0`` or ``mattis_v0``: one name per preset."""
+        """``koira_v0``, ``koira_b_v0``, ``mattis_v0`` or ``mini_v0``: one name per preset."""
         return f"{self.rules.preset.replace('-', '_')}_v{self.spec.version}"
 
     @property
@@ -82,9 +86,16 @@ class KoiraGame(Game):
     def new_state(
         self, deck: Sequence[Any] | None = None, *, seed: Any = None, log: bool = False
     ) -> State:
-        """``deck`` (52 names or ids, ``deck[0]`` dealt first) fixes the deal, else ``seed``
-        shuffles; Koira deals once, so nothing else is random."""
-        order = shuffled(NUM_CARDS, seed) if deck is None else self.parse_deck(deck)
+        """``deck`` (52 names or ids, ``deck[0]`` dealt first; with a smaller deck, exactly the
+        cards in play) fixes the deal, else ``seed`` shuffles the cards in play; Koira deals
+        once, so nothing else is random."""
+        if deck is not None:
+            order = self.parse_deck(deck)
+        elif self.deck_cards is None:
+            order = shuffled(NUM_CARDS, seed)
+        else:
+            cards = self.deck_cards
+            order = [cards[i] for i in shuffled(len(cards), seed)]
         return self.state_class(self, order, log=log, seed=seed)
 
     def card_name(self, card: int) -> str:

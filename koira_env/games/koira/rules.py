@@ -40,9 +40,16 @@ class Rules(RuleSet):
     """One complete, validated rule set. RULES.md says where each option comes from."""
 
     num_players: int = 4
-    # The rule set the other options start from: source A ("koira"), source B ("koira-b")
-    # or the "mattis" house rules; any option below overrides it.
+    # The rule set the other options start from: source A ("koira"), source B ("koira-b"),
+    # the "mattis" house rules or the tiny two-player "mini"; any option below overrides it.
     preset: str = "koira"
+    # The deck holds the deck_ranks highest ranks of each suit in play (13: 2 to A; 3: Q, K,
+    # A). The two-player removal of the last ten cards applies to the full 52-card deck only.
+    deck_ranks: int = 13
+    # The suits in play, as letters from "CDHS" in that order ("HS": hearts and spades).
+    deck_suits: str = "CDHS"
+    # Cards dealt to each player, and the hand size refills draw back up to.
+    hand_size: int = 3
     # What starts a war: any tied rank, even below a higher card ("any_tie"), or only a tie
     # for the highest card ("highest_tie").
     war_trigger: str = "any_tie"
@@ -110,10 +117,35 @@ PRESETS: dict[str, dict[str, Any]] = {
         "take": "lowest",
         "sequence_beat": "any_length",
     },
+    # Koira (source A) shrunk until game-theory tools solve it exactly: Q, K, A of hearts
+    # and spades, two cards each for two players, a stock of two (one card to risk, then
+    # the trump card). RULES.md "Mini Koira".
+    "mini": {"deck_ranks": 3, "deck_suits": "HS", "hand_size": 2},
 }
 MAX_ACTIONS_LIMIT = 10**9  # the compiled engine counts actions in a C int
-PLAYER_RANGE = {"koira": (2, 8), "koira-b": (3, 8), "mattis": (3, 8)}
+PLAYER_RANGE = {"koira": (2, 8), "koira-b": (3, 8), "mattis": (3, 8), "mini": (2, 2)}
+SUIT_LETTERS = "CDHS"
+FULL_DECK = 52
+TWO_PLAYER_REMOVED = 10  # two players, full deck: the last ten cards of the order, unseen
 OPTION_NAMES = tuple(f.name for f in fields(Rules) if f.name not in ("num_players", "preset"))
+
+
+def deck_cards(r: Rules) -> tuple[int, ...]:
+    """The ids of the cards in play, in id order: the ``deck_ranks`` highest ranks of each
+    suit in ``deck_suits`` (all 52 by default)."""
+    return tuple(
+        suit * 13 + rank
+        for suit, letter in enumerate(SUIT_LETTERS)
+        if letter in r.deck_suits
+        for rank in range(13 - r.deck_ranks, 13)
+    )
+
+
+def removed_unseen(r: Rules) -> int:
+    """How many cards the deal removes unseen: the last ten of the order for two players
+    with the full deck, none otherwise (a smaller deck is already small)."""
+    full = r.deck_ranks == 13 and r.deck_suits == SUIT_LETTERS
+    return TWO_PLAYER_REMOVED if r.num_players == 2 and full else 0
 
 
 def make_rules(num_players: int = 4, rules: str | Rules = "koira", **options: Any) -> Rules:
@@ -142,8 +174,9 @@ def validate(r: Rules) -> None:
     lo, hi = PLAYER_RANGE[r.preset]
     if not lo <= n <= hi:
         hint = " (use rules='koira' for 2 players)" if n == 2 else ""
+        count = f"{lo}" if lo == hi else f"{lo}-{hi}"
         raise ValueError(
-            f"preset {r.preset!r} is played by {lo}-{hi} players, got num_players={n}{hint}"
+            f"preset {r.preset!r} is played by {count} players, got num_players={n}{hint}"
         )
     for name, allowed in CHOICES.items():
         value = getattr(r, name)
@@ -158,6 +191,7 @@ def validate(r: Rules) -> None:
         raise ValueError(
             f"option max_actions must be at most {MAX_ACTIONS_LIMIT}, got {r.max_actions!r}"
         )
+    _validate_deck(r)
     if r.sequences == 0:
         for name in ("sequences_from_two", "take_one_card"):
             if getattr(r, name):
@@ -165,3 +199,32 @@ def validate(r: Rules) -> None:
                     f"option {name}=True only changes how sequences are played; "
                     "it needs sequences=2 or sequences=3"
                 )
+
+
+def _validate_deck(r: Rules) -> None:
+    """The deck options one by one, then whether the deck deals the hands and a trump card."""
+    ranks, suits, hand = r.deck_ranks, r.deck_suits, r.hand_size
+    if not isinstance(ranks, int) or isinstance(ranks, bool) or not 1 <= ranks <= 13:
+        raise ValueError(f"option deck_ranks must be an int in 1..13, got {ranks!r}")
+    if (
+        not isinstance(suits, str)
+        or not suits
+        or any(letter not in SUIT_LETTERS for letter in suits)
+        or list(suits) != sorted(set(suits), key=SUIT_LETTERS.index)
+    ):
+        raise ValueError(
+            f"option deck_suits must be suit letters from {SUIT_LETTERS!r}, each at most once "
+            f"and in that order (e.g. 'HS'), got {suits!r}"
+        )
+    if not isinstance(hand, int) or isinstance(hand, bool) or hand < 1:
+        raise ValueError(f"option hand_size must be an int >= 1, got {hand!r}")
+    size = ranks * len(suits)
+    removed = removed_unseen(r)
+    needed = r.num_players * hand + 1 + removed
+    if size < needed:
+        unseen = f" (plus the {removed} removed unseen)" if removed else ""
+        raise ValueError(
+            f"a deck of {size} cards (deck_ranks={ranks}, deck_suits={suits!r}) cannot deal "
+            f"hand_size={hand} to each of {r.num_players} players and keep a trump card"
+            f"{unseen}: it needs at least {needed} cards"
+        )

@@ -18,13 +18,13 @@ from .engine import (
     HAND,
     PHASE_ONE,
     TRUMP_ASIDE,
-    TWO_PLAYER_REMOVED,
     WON,
     State,
     action_cards,
 )
 from .info import SeatView
 from .render import SUIT_NAMES
+from .rules import removed_unseen
 
 
 def _names(cards: Any) -> list[str]:
@@ -80,8 +80,9 @@ def _zones(state: State, view: SeatView, full: bool) -> list[dict[str, Any]]:
     discarded = _at(view, DISCARD)
     if discarded:
         zones.append(zone("discarded", count=len(discarded)))
-    if state.n == 2:
-        zones.append(zone("removed unseen", count=TWO_PLAYER_REMOVED))
+    removed = removed_unseen(state.rules)
+    if removed:
+        zones.append(zone("removed unseen", count=removed))
     return zones
 
 

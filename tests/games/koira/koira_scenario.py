@@ -121,3 +121,21 @@ def endgame(preset: str, **options: Any) -> State:
     (AS) and, if the trump card is revealed, player 1 (KS) still hold cards."""
     s = risk_down_to(game(3, preset, END, **options), 1)
     return play(s, "QH", "KC", "AD", "7D", "2H", "7C", "3D", "4C")
+
+
+MINI_CARDS = ("QH", "KH", "AH", "QS", "KS", "AS")  # mini Koira's deck, in card-id order
+
+
+def mini_deck(hands: Sequence[Sequence[str]], stock: Sequence[str]) -> list[str]:
+    """A two-player deck order dealing ``hands[p]`` to seat p (one card at a time, seat 0
+    first), then ``stock`` top first: its last card is the trump card."""
+    size = len(hands[0])
+    order = [hands[i % 2][i // 2] for i in range(2 * size)] + list(stock)
+    if len(set(order)) != len(order):
+        raise ValueError("a card is named twice in the scenario")
+    return order
+
+
+def mini(hands: Sequence[Sequence[str]], stock: Sequence[str], **options: Any) -> State:
+    """A logged mini Koira game (``rules="mini"``) dealt by ``mini_deck``."""
+    return new_game(2, "mini", deck=mini_deck(hands, stock), log=True, **options)

@@ -70,9 +70,25 @@ CASES = [
     for t, (preset, n) in enumerate(TABLES)
     for mix in [{}, *(MIXES[(3 * t + k) % len(MIXES)] for k in range(3))]
 ]
+# The deck options (deck_ranks, deck_suits, hand_size) on every preset, and mini with mixes;
+# each rule set also plays its own table. Appended, so the rotation above stays as it was.
+DECK_CASES: list[tuple[str, int, dict[str, Any]]] = [
+    ("koira", 2, {"hand_size": 2}),
+    ("koira", 3, {"deck_ranks": 5, "deck_suits": "CDH", "hand_size": 2}),
+    ("koira-b", 4, {"deck_ranks": 4, "hand_size": 2, "sequences": 2}),
+    ("mattis", 3, {"deck_suits": "DS", "hand_size": 4, "war_mode": "split"}),
+    ("koira", 5, {"deck_ranks": 6, "deck_suits": "CDHS", "hand_size": 1}),
+    ("mini", 2, {"trump_card": "revealed", "war_trigger": "highest_tie"}),
+    ("mini", 2, {"phase_one_end": "due_player_empty", "voluntary_take": True}),
+    ("mini", 2, {"hand_size": 1, "risk_in_war": False}),
+    ("mini", 2, {"deck_ranks": 4, "hand_size": 3, "sequences": 2}),
+    ("mini", 2, {"deck_suits": "CDHS", "take": "lowest", "reward": "placement"}),
+]
+CASES += DECK_CASES
 # Games per case in the default run: at least MIN_GAMES, then more until STEP_BUDGET steps or
 # MAX_GAMES games (random games of some mixes last 600 steps, of most 100-250): about 2,100
-# games and 380,000 compared steps over the 76 cases.
+# games and 380,000 compared steps over the 76 full-deck cases of the first three presets,
+# and MAX_GAMES short games for each mini case (about ten steps a game).
 MIN_GAMES, MAX_GAMES, STEP_BUDGET = 12, 40, 5_000
 
 
@@ -179,8 +195,10 @@ def test_the_cases_play_every_option_value():
     for name in OPTION_NAMES:
         values = {getattr(rules, name) for rules in played}
         allowed = CHOICES.get(name, (False, True) if name in BOOL_OPTIONS else None)
-        if allowed is None:  # max_actions: the default and a limit that truncates games
+        if name == "max_actions":  # the default and a limit that truncates games
             assert len(values) >= 2 and min(values) <= 150, name
+        elif allowed is None:  # the deck options: the full deck and smaller ones
+            assert len(values) >= 3, name
         else:
             assert values == set(allowed), name
 
@@ -237,7 +255,7 @@ def test_the_compiled_observations_match_the_pinned_digests(preset, n, options):
 def test_the_default_env_plays_as_the_reference_env(preset):
     """``koira_env.env()`` (compiled by default) and ``env(engine="python")`` give the same
     observations, masks, rewards, ends and infos for the same actions."""
-    n = 4
+    n = min(4, PLAYER_RANGE[preset][1])  # mini: its two players
     envs = [koira_env.env(n, preset), koira_env.env(n, preset, engine="python")]
     assert envs[0].unwrapped.game.engine == "compiled"
     assert_envs_play_alike(envs, range(6))

@@ -88,6 +88,37 @@ def test_views_do_not_depend_on_cards_hidden_from_the_seat(table: tuple) -> None
     assert changed >= 50 and compared >= changed, (compared, changed)
 
 
+MINI_TABLES = [
+    ("mini", 2, {}),
+    ("mini", 2, {"trump_card": "revealed", "phase_one_end": "due_player_empty"}),
+    ("koira", 3, {"deck_ranks": 4, "hand_size": 2}),
+]
+
+
+@pytest.mark.parametrize("table", MINI_TABLES, ids=lambda t: f"{t[0]}-{t[1]}-{t[2]}")
+def test_small_deck_views_do_not_depend_on_cards_hidden_from_the_seat(table: tuple) -> None:  # type: ignore[type-arg]
+    """As above on mini Koira and another small deck, whose games are short: more of them.
+    Cards not in the deck are public (never hidden), so a redeal never moves them."""
+    rng = random.Random(3)
+    compared = changed = 0
+    for state in _states(*table, games=600):
+        out = [c for c in range(52) if state.pub[c] == REMOVED]
+        for seat in range(state.n):
+            assert all(c not in out for c in _hidden(state, seat))
+            other = _redealt(state, seat, rng)
+            if other is None:
+                assert state.phase != PHASE_ONE, "phase one never depends on a hidden card"
+                continue
+            compared += 1
+            changed += other.loc != state.loc
+            assert known_locations(other, seat) == known_locations(state, seat)
+            assert seat_view(other, seat) == seat_view(state, seat)
+            sample = state.determinize(seat, rng)  # a deal of what it cannot see, playable
+            assert seat_view(sample, seat) == seat_view(state, seat)
+            play_checked(sample, random.Random(seat))
+    assert changed >= 50 and compared >= changed, (compared, changed)
+
+
 def test_a_seat_sees_its_own_hand_and_nothing_of_the_others_at_the_deal() -> None:
     state = new_game(4, seed=3)
     for seat in range(4):

@@ -19,7 +19,6 @@ from koira_env.games.koira.engine import (
     DISCARD,
     GAME_OVER,
     HAND,
-    HAND_SIZE,
     PHASE_ONE,
     PHASE_TWO,
     REMOVED,
@@ -35,7 +34,7 @@ from koira_env.games.koira.engine import (
     new_game,
     num_actions,
 )
-from koira_env.games.koira.rules import PLAYER_RANGE
+from koira_env.games.koira.rules import PLAYER_RANGE, Rules, deck_cards, removed_unseen
 
 # Location bytes mapped to 0xFF where a property holds, else 0, for whole-deck checks in C.
 _UNPLACED = bytes(x if x in (DISCARD, REMOVED) else 0xFF for x in range(256))
@@ -47,6 +46,21 @@ _IS_UNKNOWN = bytes(0xFF if x == UNKNOWN else 0 for x in range(256))
 _NOT_REMOVED = bytes(0 if x == REMOVED else 0xFF for x in range(256))
 _ALL_UNKNOWN = int.from_bytes(bytes([UNKNOWN]) * NUM_CARDS)
 _SHARE = 0.6  # observed game lengths must stay below this share of rules.max_actions
+_OUT_OF_PLAY: dict[Rules, tuple[int, bytes]] = {}  # per rules: cards not in the deck, as a mask
+
+
+def _out_of_play(rules: Rules) -> tuple[int, bytes]:
+    """The cards a smaller deck leaves out: a 0xFF-per-card mask (as an int) and as REMOVED
+    codes, or ``(0, b"")`` for the full deck."""
+    if rules not in _OUT_OF_PLAY:
+        cards = set(deck_cards(rules))
+        if len(cards) == NUM_CARDS:
+            _OUT_OF_PLAY[rules] = (0, b"")
+        else:
+            mask = bytes(0 if c in cards else 0xFF for c in range(NUM_CARDS))
+            codes = bytes(REMOVED if c not in cards else 0 for c in range(NUM_CARDS))
+            _OUT_OF_PLAY[rules] = (int.from_bytes(mask), codes)
+    return _OUT_OF_PLAY[rules]
 
 
 def check_state(s: State) -> list[int]:
@@ -75,7 +89,9 @@ def check_state(s: State) -> list[int]:
     if phase == PHASE_ONE and s.trump_card >= 0 and s.rules.trump_card == "hidden":
         exp[s.trump_card] = TRUMP_ASIDE
         count += 1
-    if count != NUM_CARDS or exp != loc or loc.count(REMOVED) != (10 if n == 2 else 0):
+    out_mask, out_codes = _out_of_play(s.rules)
+    removed = removed_unseen(s.rules) + (out_codes.count(REMOVED) if out_mask else 0)
+    if count != NUM_CARDS or exp != loc or loc.count(REMOVED) != removed:
         wrong = [(c, loc[c], exp[c]) for c in range(NUM_CARDS) if exp[c] != loc[c]]
         raise AssertionError(f"cards not accounted for: {count} placed, (card, loc, found) {wrong}")
 
@@ -87,12 +103,16 @@ def check_state(s: State) -> list[int]:
     must_show = _NOT_REMOVED if everything_shown else _MUST_BE_PUBLIC
     assert not differs & int.from_bytes(loc.translate(must_show)), "a face-up card is not public"
     hidden = int.from_bytes(loc.translate(_MUST_BE_HIDDEN))
+    if out_mask:  # a smaller deck: the cards not in it are out, and everyone knows it
+        assert int.from_bytes(loc) & out_mask == int.from_bytes(out_codes), "out of play moved"
+        assert public & out_mask == int.from_bytes(out_codes), "pub hides a card not in play"
+        hidden &= ~out_mask
     assert not (public ^ _ALL_UNKNOWN) & hidden, "a face-down card is public"
 
     assert not s.truncated
     assert s.actions_taken == len(s.history) or s.deck == ()  # a determinized state: no history
     if phase == PHASE_ONE:
-        assert not s.trick and not s.placements and max(map(len, hands)) <= HAND_SIZE
+        assert not s.trick and not s.placements and max(map(len, hands)) <= s.rules.hand_size
     elif phase == PHASE_TWO:
         assert not s.stock and not s.pile and not any(s.won) and s.trump_suit >= 0
         still_in = n - len(s.placements)
@@ -265,12 +285,25 @@ MIX_CASES: list[tuple[str, int, dict[str, Any]]] = [
             "take": "lowest",
         },
     ),
+    # the deck options on the big presets, and mini with other rules
+    ("koira", 2, {"hand_size": 5}),
+    ("koira", 3, {"deck_ranks": 5, "deck_suits": "CDH", "hand_size": 2}),
+    ("koira-b", 4, {"deck_ranks": 4, "hand_size": 2, "sequences": 2}),
+    ("mattis", 3, {"deck_suits": "DS", "hand_size": 4}),
+    ("mini", 2, {"trump_card": "revealed", "war_trigger": "highest_tie"}),
+    ("mini", 2, {"phase_one_end": "due_player_empty", "voluntary_take": True}),
+    ("mini", 2, {"phase_one_end": "all_played", "phase_two_leader": "last_winner"}),
+    ("mini", 2, {"hand_size": 1, "risk_in_war": False}),
+    ("mini", 2, {"deck_ranks": 4, "hand_size": 3, "sequences": 2, "war_mode": "split"}),
 ]
 
 
 def games_for(case: tuple[str, int, dict[str, Any]]) -> int:
-    """Games per case in the default run: 10,422 in all, fewer where games are long."""
+    """Games per case in the default run: 20,662 in all, fewer where games are long, many
+    for mini Koira (a game of about ten actions)."""
     preset, n, options = case
+    if preset == "mini":
+        return 1000 if options else 5000
     if options:
         return 60
     return 900 if preset == "koira" else 1200 // n

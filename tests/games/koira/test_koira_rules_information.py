@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import pytest
-from koira_scenario import END, PRESET_NAMES, THREE_HANDS, endgame, game, play, risk_down_to
+from koira_scenario import (
+    END,
+    MINI_CARDS,
+    PRESET_NAMES,
+    THREE_HANDS,
+    endgame,
+    game,
+    ids,
+    mini,
+    play,
+    risk_down_to,
+)
 
 from koira_env import card_id
-from koira_env.games.koira.engine import HAND, TRICK, TRUMP_ASIDE, UNKNOWN, WON
+from koira_env.games.koira.engine import HAND, REMOVED, TRICK, TRUMP_ASIDE, UNKNOWN, WON
 from koira_env.games.koira.info import known_locations, known_trump_suit
 
 
@@ -60,3 +71,22 @@ def test_cards_left_in_hand_after_phase_one(preset: str, shown: bool) -> None:
     assert known_locations(s, 0)[ace] == (HAND + 2 if shown else UNKNOWN)
     won = [c for c in s.hands[2] if c != ace]  # the won pile came face up into the hand
     assert won and all(known_locations(s, 0)[c] == HAND + 2 for c in won)
+
+
+def test_mini_hidden_trump_card_and_the_cards_out_of_play() -> None:
+    """Mini: the cards not in the deck are known to be out; the dealt and stock cards are
+    private; the trump card and its suit are known to its holder only until phase two."""
+    s = mini([["AH", "QS"], ["KH", "KS"]], ["QH", "AS"])
+    in_play = set(ids(*MINI_CARDS))
+    for seat in (0, 1):
+        where = known_locations(s, seat)
+        assert all(where[c] == REMOVED for c in range(52) if c not in in_play)
+        unknown = {c for c in range(52) if where[c] == UNKNOWN}
+        assert unknown == in_play - set(s.hands[seat])  # the other hand and the stock
+    play(s, "AH", "KH")
+    ace = card_id("AS")
+    assert known_locations(s, 1)[ace] == TRUMP_ASIDE and known_trump_suit(s, 1) == 3
+    assert known_locations(s, 0)[ace] == UNKNOWN and known_trump_suit(s, 0) == -1
+    play(s, "QS", "KS")  # phase one over: the trump card joins its holder's hand, face up
+    assert all(known_locations(s, seat)[ace] == HAND + 1 for seat in (0, 1))
+    assert all(known_trump_suit(s, seat) == 3 for seat in (0, 1))

@@ -12,6 +12,7 @@ from koira_scenario import (
     game,
     ids,
     legal,
+    mini,
     play,
     risk_down_to,
 )
@@ -435,3 +436,35 @@ def test_split_variation_orders_equal_ranks_by_suit(preset: str) -> None:
         {"player": 5, "cards": ["3H"]},
     ]
     assert s.won[0] == ids("9C", "4C", "4S") and s.won[2] == ids("9H", "4D")
+
+
+# ---------------------------------------------------------------- mini Koira: the same rules
+def test_mini_first_trick_refill_and_the_hidden_trump_card() -> None:
+    """AH beats KH; the winner draws the one stock card first (back to two), so the loser
+    would draw the last card: the trump card AS, set aside hidden. Then QS-KS: player 1 wins,
+    only player 0 still holds a card (QH), and phase one is over."""
+    s = play(mini([["AH", "QS"], ["KH", "KS"]], ["QH", "AS"]), "AH", "KH")
+    assert s.won == [ids("AH", "KH"), []] and s.hands == [ids("QS", "QH"), ids("KS")]
+    assert (s.trump_holder, s.trump_card, s.stock) == (1, card_id("AS"), [])
+    assert s.loc[card_id("AS")] == TRUMP_ASIDE and s.pub[card_id("AS")] == UNKNOWN
+    assert s.current == 0 and s.phase == PHASE_ONE
+    play(s, "QS", "KS")
+    assert s.phase == PHASE_TWO and events(s, "phase_two")[0]["leader"] == 1  # the trump holder
+    assert s.hands == [ids("QH", "KH", "AH"), ids("QS", "KS", "AS")] and s.trump_suit == 3
+
+
+def test_mini_war_with_a_risk_a_second_war_and_a_dropout() -> None:
+    """KH-KS tie: a war. Player 0 risks the top stock card (AH), player 1 answers AS: a
+    second war, on aces. Player 1 has no card left and the stock holds only the trump card,
+    so player 1 drops out and player 0 wins the pile at once, then draws the trump card (QS)
+    as the first to refill; only player 0 holds a card (QH), so phase one is over."""
+    s = play(mini([["KH", "QH"], ["KS", "AS"]], ["AH", "QS"]), "KH", "KS")
+    assert events(s, "war")[0]["players"] == [0, 1] and legal(s) == {card_id("QH"), RISK}
+    play(s, "risk")
+    assert s.pile[-1] == (0, card_id("AH")) and legal(s) == {card_id("AS")}
+    play(s, "AS")
+    assert [e["rank"] for e in events(s, "war")] == ["K", "A"]
+    assert events(s, "war_dropout") == [{"player": 1, "type": "war_dropout"}]
+    assert events(s, "trick_won")[0]["cards"] == ["KH", "KS", "AH", "AS"]
+    assert (s.trump_holder, s.trump_card, s.phase) == (0, card_id("QS"), PHASE_TWO)
+    assert s.hands == [sorted(ids("KH", "KS", "AH", "AS", "QH", "QS")), []]

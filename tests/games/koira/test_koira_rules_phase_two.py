@@ -6,10 +6,10 @@ Positions are set with ``koira_scenario.phase_two``: spades are trump unless sai
 from __future__ import annotations
 
 import pytest
-from koira_scenario import PRESET_NAMES, action, events, ids, legal, phase_two, play
+from koira_scenario import PRESET_NAMES, action, events, ids, legal, mini, phase_two, play
 
 from koira_env import TAKE
-from koira_env.games.koira.engine import GAME_OVER, HAND
+from koira_env.games.koira.engine import GAME_OVER, HAND, PHASE_TWO
 
 B_LIKE = ("koira-b", "mattis")
 
@@ -243,3 +243,31 @@ def test_trump_ends_trick_judges_an_emptied_trick_by_its_new_lead(preset: str, o
     t = play(phase_two(4, preset, hands, "S", trump_ends_trick=on), "5H", "take", "4S", "9S")
     # a plain card led the trick, but a trump leads into it again: a higher trump goes on
     assert t.current == 0 and t.trick_count == 3 and not events(t, "trick_discarded")
+
+
+# ---------------------------------------------------------------- mini Koira: the same rules
+def test_mini_phase_two_with_the_trump_and_the_loser() -> None:
+    """QS-KH and QH-AH make player 0 the trump card's holder (AS): spades are trump. In
+    phase two player 1 holds a heart, so may not trump QH; player 0 beats the trump QS only
+    with the higher trump AS, leads AH last and goes out: player 1 loses holding KS."""
+    s = play(mini([["QS", "AH"], ["KH", "KS"]], ["QH", "AS"]), "QS", "KH", "QH", "AH")
+    assert s.phase == PHASE_TWO and (s.trump_holder, s.trump_suit, s.current) == (0, 3, 0)
+    assert s.hands == [ids("QH", "AH", "AS"), ids("KH", "QS", "KS")]
+    play(s, "QH")
+    assert legal(s) == acts("KH")  # holds a heart: no trump on QH
+    play(s, "KH", "QS")  # player 1 won the trick and leads a trump
+    assert legal(s) == acts("AS")  # only a higher trump beats it
+    play(s, "AS", "AH")
+    assert s.phase == GAME_OVER and s.placements == [0, 1] and s.loser == 1
+    assert s.returns() == [1.0, -1.0] and s.hands == [[], ids("KS")]
+
+
+def test_mini_player_without_cards_in_phase_two_must_take() -> None:
+    """After the war of test_mini_war_with_a_risk_a_second_war_and_a_dropout player 0 holds
+    all six cards and player 1 none ("Blue Mattis"): player 1 is still in and must take."""
+    s = play(mini([["KH", "QH"], ["KS", "AS"]], ["AH", "QS"]), "KH", "KS", "risk", "AS")
+    assert s.current == 0 and s.hands[1] == [] and len(s.hands[0]) == 6
+    play(s, "QH")
+    assert legal(s) == {TAKE}
+    play(s, "take")
+    assert s.hands[1] == ids("QH") and s.current == 0 and not s.out[1]

@@ -28,7 +28,7 @@ from koira_env.games.koira import game as koira_game
 from koira_env.games.koira._search import determinized, dumper_action, hidden_cards, search
 from koira_env.games.koira.bots import dumper_move
 from koira_env.games.koira.engine import PHASE_ONE, PHASE_TWO
-from koira_env.games.koira.rules import make_rules
+from koira_env.games.koira.rules import deck_cards, make_rules
 
 
 def random_states(preset: str, n: int, mix: dict[str, Any], games: int, seed: int = 0):
@@ -39,7 +39,9 @@ def random_states(preset: str, n: int, mix: dict[str, Any], games: int, seed: in
 @pytest.mark.parametrize("case", CASES[::3], ids=_case_id)
 def test_the_rollout_policy_is_the_dumpers_move(case):
     states = 0
-    for state in random_states(*case, games=6):
+    preset, n, mix = case
+    games = 6 * 52 // len(deck_cards(make_rules(n, preset, **mix)))  # small decks: more games
+    for state in random_states(*case, games=games):
         assert dumper_action(state) == dumper_move(state), (state.actions_taken, state.seed)
         states += 1
     assert states > 100

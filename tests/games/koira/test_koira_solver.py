@@ -30,6 +30,9 @@ TABLES = [
     ("koira-b", 6, {}),
     ("mattis", 4, {}),
     ("mattis", 8, {}),
+    ("mini", 2, {}),
+    ("mini", 2, {"trump_card": "revealed", "phase_two_leader": "last_winner"}),
+    ("koira", 3, {"deck_ranks": 4, "hand_size": 2, "take": "lowest"}),
     ("koira", 4, {"trump_only_when_void": False, "voluntary_take": True}),
     ("koira", 4, {"take": "lowest", "trump_ends_trick": True}),
     ("koira", 3, {"sequences": 2}),
@@ -93,6 +96,38 @@ def test_solver_is_consistent_with_its_children(table):
                 children.append(solve(child, seat))
             expected = any(children) if state.current == seat else all(children)
             assert verdict is expected
+
+
+@pytest.mark.parametrize("engine", ["compiled", "python"])
+def test_mini_phase_two_starts_of_every_deal_are_solved_exactly(engine):
+    """Every one of mini's 720 deck orders, phase one played at random: at the first
+    phase-two position, both seats' verdicts from the solver, the reference and brute force."""
+    from itertools import permutations
+
+    game = make_game(2, "mini", engine=engine)
+    rng = random.Random(0)
+    verdicts = []
+    for order in permutations(game.deck_cards):
+        state = game.new_state(list(order))
+        while state.phase != PHASE_TWO and not state.is_terminal:
+            state.apply(rng.choice(state.legal_actions()))
+        if state.is_terminal:
+            continue
+        for seat in (0, 1):
+            exact = brute_force(state, seat)
+            assert solve(state, seat) is exact
+            assert ReferenceSolver(seat).value(state) is exact
+            assert solve(state, seat) is (any if state.current == seat else all)(
+                solve(_after(state, a), seat) for a in state.legal_actions()
+            )
+            verdicts.append(exact)
+    assert len(verdicts) == 2 * 720 and 0.2 < sum(verdicts) / len(verdicts) < 0.8
+
+
+def _after(state, action):
+    child = state.clone()
+    child.apply(action)
+    return child
 
 
 def test_solve_moves_gives_every_legal_move_the_movers_verdict():
