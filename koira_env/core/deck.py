@@ -20,6 +20,7 @@ def parse_decks(
     card_id: Callable[[str], int],
     card_name: Callable[[int], str],
     max_decks: int | None = None,
+    *,
     copies: Callable[[int], Sequence[int]] | None = None,
     cards: Sequence[int] | None = None,
 ) -> list[int]:

@@ -314,7 +314,12 @@ class Game:
         from .deck import parse_decks
 
         return parse_decks(
-            deck, self.deck_size, self.card_id, self.card_name, self.max_decks, self.deck_cards
+            deck,
+            self.deck_size,
+            self.card_id,
+            self.card_name,
+            self.max_decks,
+            cards=self.deck_cards,
         )
 
     def card_name(self, card: int) -> str:
