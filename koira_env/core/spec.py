@@ -88,6 +88,8 @@ class GameSpec:
     title: str
     players: tuple[int, int]  # the range over every variant
     default_players: int = 4  # the usual table
+    # a preset's own usual table where it differs (Koira's two-player "mini")
+    preset_players: dict[str, int] = field(default_factory=dict)
     # the env's version (its name is ``<id>_v<version>``): raised whenever the observation or
     # the rules change, and the change named in CHANGELOG.md with it
     version: int = 0
@@ -116,8 +118,17 @@ class GameSpec:
         return getattr(importlib.import_module(f"{self.package}.{module}"), name)
 
     def make_game(self, num_players: int | None = None, **options: Any) -> Game:
-        """The ``Game`` at ``num_players`` (default: the game's usual table)."""
-        players = self.default_players if num_players is None else num_players
+        """The ``Game`` at ``num_players`` (default: the usual table of the game or of its
+        preset, ``options["rules"]``)."""
+        if num_players is None:
+            preset = options.get("rules")  # a bad one is the game's to refuse
+            players = (
+                self.preset_players.get(preset, self.default_players)
+                if isinstance(preset, str)
+                else self.default_players
+            )
+        else:
+            players = num_players
         return self.load("game")(players, **options)
 
 

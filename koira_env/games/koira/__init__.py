@@ -14,6 +14,7 @@ SPEC = GameSpec(
     flat="bots.FLAT",
     endgame="bots.ENDGAME",
     presets="rules.PRESETS",
+    preset_players={"mini": 2},
     choices=AgentChoices(
         rank_by="loss_rate",
         opponent="champion",
