@@ -21,21 +21,22 @@ __version__ = "0.3.0"
 
 
 def env(
-    num_players: int | str = 4,
+    num_players: int | str | None = None,
     rules: str | Rules | int = "koira",
     render_mode: str | None = None,
     **options: Any,
 ) -> CardGameEnv:
     """Koira's env with PettingZoo's protections (illegal moves end the game with -1 for the
-    mover), on the compiled core unless ``engine="python"`` (the reference engine). Given a
-    game id first, ``env("whist22", 3)`` is ``make("whist22", 3)``."""
+    mover), on the compiled core unless ``engine="python"`` (the reference engine); the table
+    size defaults to the preset's usual one (4; ``mini``: 2). Given a game id first,
+    ``env("whist22", 3)`` is ``make("whist22", 3)``."""
     if isinstance(num_players, str):
         return make(num_players, _players(rules), render_mode, **options)
     return make("koira", num_players, render_mode, rules=rules, **options)
 
 
 def raw_env(
-    num_players: int | str = 4,
+    num_players: int | str | None = None,
     rules: str | Rules | int = "koira",
     render_mode: str | None = None,
     **options: Any,
@@ -49,7 +50,7 @@ def raw_env(
 
 def vector_env(
     num_envs: int,
-    num_players: int = 4,
+    num_players: int | None = None,
     rules: str | Rules | int = "koira",
     game: str = "koira",
     **options: Any,
