@@ -467,7 +467,7 @@ def solve(
     out: Path, iterations: int, every: int, seconds: float = float("inf"), log: bool = True
 ) -> tuple[CFRPlus, list[tuple]]:
     """Run CFR+ to ``iterations`` (or ``seconds`` more), measuring NashConv of the average
-    strategy every ``every`` iterations; resume from ``out/cfr.npz`` and save it atomically
+    strategy at ``next_measure``'s counts; resume from ``out/cfr.npz`` and save it atomically
     at each measurement, with the curve so far (iterations, seconds, NashConv, value)."""
     out.mkdir(parents=True, exist_ok=True)
     tree = get_tree(out)
@@ -479,7 +479,7 @@ def solve(
     start = time.perf_counter()
     while cfr.iterations < iterations and time.perf_counter() - start < seconds:
         tick = time.perf_counter()
-        cfr.iterate(min(every, iterations - cfr.iterations))
+        cfr.iterate(min(next_measure(cfr.iterations, every), iterations) - cfr.iterations)
         spent += time.perf_counter() - tick  # CFR+ time only, the measurements excluded
         avg = cfr.average()
         conv = nash_conv(tree, avg)[0]
@@ -490,6 +490,13 @@ def solve(
     write_curve(out, curve)
     np.save(out / "average.npy", cfr.average())
     return cfr, curve
+
+
+def next_measure(done: int, every: int) -> int:
+    """The next iteration count to measure at after ``done``: 1, 2, 5, 10, 20, 50, ... below
+    ``every``, then every multiple of ``every``."""
+    early = [m * 10**e for e in range(7) for m in (1, 2, 5) if m * 10**e < every]
+    return next((n for n in early if n > done), (done // every + 1) * every)
 
 
 def write_curve(out: Path, curve: list[tuple]) -> None:
@@ -525,3 +532,33 @@ def main(argv: list[str] | None = None) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+RISK = 52  # the action "risk it" (the stock's top card)
+
+
+def first_decisions(tree: Tree, game: KoiraGame, sigma: np.ndarray, seat: int) -> list[dict]:
+    """``seat``'s strategy at its first decision of the game, one row per hand it holds:
+    the chance of risking it and of playing each card, averaged over the first decisions
+    (sets) with that hand, weighted by how often they are reached under ``sigma``."""
+    reached = reach(tree, sigma, (0, 1))
+    rows: dict[tuple, dict] = {}
+    level = 0 if seat == 0 else 1
+    nodes = np.arange(tree.levels[level], tree.levels[level + 1])
+    nodes = nodes[tree.player[nodes] == seat]
+    weights = np.bincount(tree.infoset[nodes], weights=reached[nodes], minlength=tree.n_isets)
+    for iset in np.unique(tree.infoset[nodes]):
+        state = tree.state(game, int(tree.iset_node[iset]))
+        hand = tuple(sorted(state.view(seat).hand))
+        row = rows.setdefault(hand, {"hand": hand, "weight": 0.0, "risk": 0.0, "low": 0.0})
+        start = tree.iset_start[iset]
+        legal = list(state.legal_actions())
+        probs = dict(zip(legal, sigma[start : start + len(legal)], strict=True))
+        w = weights[iset]
+        row["weight"] += w
+        row["risk"] += w * probs.get(RISK, 0.0)
+        row["low"] += w * probs.get(min(hand, key=lambda c: c % 13), 0.0)
+    for row in rows.values():
+        row["risk"] /= row["weight"]
+        row["low"] /= row["weight"]
+    return sorted(rows.values(), key=lambda r: r["hand"])

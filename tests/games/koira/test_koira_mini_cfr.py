@@ -149,9 +149,9 @@ def test_checkpoint_resumes(tmp_path):
     tree = deals_with_hand(0, frozenset({36, 50}))
     tree.save(tmp_path / mini_solve.TREE_FILE)
     _, curve = mini_solve.solve(tmp_path, iterations=4, every=2, log=False)
-    assert [int(r[0]) for r in curve] == [2, 4]
+    assert [int(r[0]) for r in curve] == [1, 2, 4]
     cfr, curve = mini_solve.solve(tmp_path, iterations=6, every=2, log=False)
-    assert [int(r[0]) for r in curve] == [2, 4, 6] and cfr.iterations == 6
+    assert [int(r[0]) for r in curve] == [1, 2, 4, 6] and cfr.iterations == 6
     again = mini_solve.CFRPlus(tree)
     again.iterate(6)
     assert np.allclose(again.average(), cfr.average())
