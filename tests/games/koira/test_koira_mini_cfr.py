@@ -169,3 +169,14 @@ def test_the_whole_game_solves():
     assert mini_solve.nash_conv(tree, cfr.average())[0] < 0.005
     uniform = mini_solve.exploitability(tree, mini_solve.uniform(tree))
     assert uniform["exploitability"] > 0.5
+
+
+def test_first_decisions_read_one_row_per_hand():
+    tree = deals_with_hand(0, frozenset({36, 50}))
+    rows = mini_solve.first_decisions(tree, GAME, mini_solve.uniform(tree), 0)
+    assert [r["hand"] for r in rows] == [(36, 50)]
+    assert rows[0]["weight"] == pytest.approx(1.0)  # every deal starts with this hand
+    assert rows[0]["risk"] == pytest.approx(1 / 3) and rows[0]["low"] == pytest.approx(1 / 3)
+    seconds = mini_solve.first_decisions(tree, GAME, mini_solve.uniform(tree), 1)
+    assert sum(r["weight"] for r in seconds) == pytest.approx(1.0)
+    assert all(0.0 <= r["risk"] <= 1.0 for r in seconds)
