@@ -180,3 +180,17 @@ def test_first_decisions_read_one_row_per_hand():
     seconds = mini_solve.first_decisions(tree, GAME, mini_solve.uniform(tree), 1)
     assert sum(r["weight"] for r in seconds) == pytest.approx(1.0)
     assert all(0.0 <= r["risk"] <= 1.0 for r in seconds)
+
+
+def test_the_exploitability_table(tmp_path):
+    from koira_experiments import mini_cfr
+
+    tree = deals_with_hand(0, frozenset({36, 50}))
+    tree.save(tmp_path / mini_solve.TREE_FILE)
+    mini_solve.solve(tmp_path, iterations=20, every=20, log=False)
+    rows = mini_cfr.table(tmp_path, ("random", "dumper"))
+    assert [r["agent"] for r in rows] == ["random", "dumper", "cfr+"]
+    assert all(r["exploitability"] >= -1e-12 for r in rows)
+    assert rows[-1]["exploitability"] < min(r["exploitability"] for r in rows[:-1])
+    header = (tmp_path / "exploitability.csv").read_text().splitlines()[0]
+    assert header == "agent,br0,br1,exploitability,value"
