@@ -1,7 +1,8 @@
 """Mini Koira's whole game tree, by exhaustive enumeration (RULES.md "Mini Koira": its size).
 
 Every deck order of the six cards and every legal play from it: the histories (nodes), the
-terminal ones, the decisions of the longest game and the information sets. The 720 orders
+terminal ones and the decisions of the longest game (the information sets are
+``koira.mini_solve``'s, with perfect recall). The 720 orders
 make 180 distinct deals (the order of the two cards within a hand never matters), 90 up to
 exchanging the suits. The whole count takes about half a minute on the compiled core
 (``-m slow``); the default run checks a few deals.
@@ -30,7 +31,6 @@ class Tree:
     choices: int = 0  # ... with more than one legal action
     longest: int = 0  # actions of the longest game
     most_choices: int = 0  # decisions with a real choice in one game, at most
-    infosets: set[tuple] = field(default_factory=set)  # (seat, actions, what the seat knows)
     leaves: list[tuple] = field(default_factory=list)  # (actions, returns) of the last deal
 
     def walk(self, state, depth: int = 0, real: int = 0) -> None:
@@ -44,8 +44,6 @@ class Tree:
         legal = state.legal_actions()
         self.decisions += 1
         self.choices += len(legal) > 1
-        seat = state.current
-        self.infosets.add((seat, tuple(state.history), state.view(seat).where))
         for action in legal:
             child = state.clone()
             child.apply(action)
@@ -110,4 +108,4 @@ def test_the_whole_mini_game_tree():
         2_818_784,
         817_600,
     )
-    assert (tree.longest, tree.most_choices, len(tree.infosets)) == (14, 10, 490_139)
+    assert (tree.longest, tree.most_choices) == (14, 10)
