@@ -6,12 +6,14 @@ each one with ``pyspiel.register_game`` as ``python_<id>``.
 their names (a game with presets, Koira, also takes ``rules``), with the game's defaults.
 
 Chance is explicit: a deck is dealt as one chance node per card, uniform over the cards of
-that deck not yet dealt, and play starts once the whole deck is known
-(``new_state(deck=...)``). A game of several hands asks for its next deck when an action
-would make the engine shuffle one from its seed (``len(state.deck)`` grows): the state goes
-back to chance nodes for that deck, then rebuilds the engine from every deck so far and
-replays the actions. Observations are the env's (``game.observation``, ``game.render``);
-the information state of a seat is everything it has seen, in order (docs/openspiel.md).
+that deck not yet dealt (an outcome is the card's place among the cards in play, so a rule
+set that plays part of the deck, as mini Koira's 6 of 52, has 6 outcomes), and play starts
+once the whole deck is known (``new_state(deck=...)``). A game of several hands asks for its
+next deck when an action would make the engine shuffle one from its seed
+(``len(state.deck)`` grows): the state goes back to chance nodes for that deck, then
+rebuilds the engine from every deck so far and replays the actions. Observations are the
+env's (``game.observation``, ``game.render``); the information state of a seat is everything
+it has seen, in order (docs/openspiel.md).
 Nothing here is specific to one game.
 """
 
@@ -142,10 +144,13 @@ def _digest(previous: str, seen: str) -> str:
 
 
 class _Shared:
-    """A value every clone of a state shares (``pyspiel`` clones by deep copy)."""
+    """What every clone of a state shares (``pyspiel`` clones by deep copy): the game, and
+    its cards in play, a chance outcome being a card's place among them."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
+        self.cards = list(game.deck_cards or range(game.deck_size))
+        self.outcome = {card: i for i, card in enumerate(self.cards)}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
         return self
@@ -221,9 +226,10 @@ class OpenSpielState(pyspiel.State):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         assert self._play.dealing, "not a chance node"
         start = len(self.decks) - len(self.decks) % self.koira_game.deck_size
-        left = sorted(set(range(self.koira_game.deck_size)) - set(self.decks[start:]))
+        dealt = set(self.decks[start:])
+        left = [i for i, card in enumerate(self._game.cards) if card not in dealt]
         p = 1.0 / len(left)
-        return [(card, p) for card in left]
+        return [(i, p) for i in left]
 
     def _legal_actions(self, player: int) -> list[int]:
         if self._play.dealing or player != self.engine.current or self.engine.is_terminal:
@@ -232,7 +238,7 @@ class OpenSpielState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         if self._play.dealing:
-            self._play.decks.append(action)
+            self._play.decks.append(self._game.cards[action])
             if len(self.decks) % self.koira_game.deck_size == 0:
                 self._rebuild()
             return
@@ -300,16 +306,17 @@ class OpenSpielState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {self.koira_game.card_name(action)} (card {action})"
+            card = self._game.cards[action]
+            return f"deal {self.koira_game.card_name(card)} (card {card})"
         return self.koira_game.action_name(action)
 
     def __str__(self) -> str:
         """The deal and the play; cards by id where names repeat (Dois), so that two states
         have the same text only when they have the same history."""
         game = self.koira_game
-        names = [game.card_name(c) for c in range(game.deck_size)]
-        if len(set(names)) < len(names):
-            names = [f"{name}#{c}" for c, name in enumerate(names)]
+        names = {c: game.card_name(c) for c in self._game.cards}
+        if len(set(names.values())) < len(names):
+            names = {c: f"{name}#{c}" for c, name in names.items()}
         dealt = " ".join(names[c] for c in self.decks)
         played = " ".join(game.action_name(a) for a in self.actions)
         return f"dealt: {dealt}\nactions: {played}"
@@ -379,7 +386,7 @@ class OpenSpielState(pyspiel.State):
         same to ``player`` (Kop's silent holder and a seat without both black queens both
         pass, by different actions)."""
         size = self.koira_game.deck_size
-        if sorted(decks[-size:]) != list(range(size)):
+        if sorted(decks[-size:]) != self._game.cards:
             return None
         state = self.get_game().new_initial_state()
         dealt = 0
@@ -387,7 +394,7 @@ class OpenSpielState(pyspiel.State):
             while state.is_chance_node():
                 if dealt == len(decks):
                     return None
-                state.apply_action(decks[dealt])
+                state.apply_action(self._game.outcome[decks[dealt]])
                 dealt += 1
             legal = state.legal_actions()
             if state.current_player() == player:
@@ -405,7 +412,7 @@ class OpenSpielState(pyspiel.State):
             else:
                 return None
         while state.is_chance_node() and dealt < len(decks):
-            state.apply_action(decks[dealt])
+            state.apply_action(self._game.outcome[decks[dealt]])
             dealt += 1
         return state
 

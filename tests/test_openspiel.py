@@ -52,6 +52,7 @@ def test_every_game_is_registered() -> None:
 SIMULATED = [(g, {}) for g in GAMES] + [
     ("koira", {"players": 3, "rules": p}) for p in ("koira-b", "mattis")
 ]
+SIMULATED.append(("koira", {"players": 2, "rules": "mini"}))  # 6 chance outcomes: Q-A of H, S
 
 
 @pytest.mark.parametrize(
