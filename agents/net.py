@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import zipfile
 from collections.abc import Sequence
 from functools import lru_cache
@@ -21,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
 
+from koira_env.core.files import write_arrays
 from koira_env.core.game import Game
 
 from .cardnet import ARCH as CARDS
@@ -76,9 +76,7 @@ def save_arrays(
     dtype = np.float16 if half else np.float32
     saved = {"meta": np.array(json.dumps(meta))}
     saved.update({k: np.asarray(v, dtype) for k, v in arrays.items()})
-    tmp = path.with_name(path.name + ".tmp.npz")
-    (np.savez_compressed if half else np.savez)(tmp, **saved)
-    os.replace(tmp, path)
+    write_arrays(path, saved, compressed=half)
 
 
 class NetPolicy:

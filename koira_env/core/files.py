@@ -17,6 +17,16 @@ def write_atomic(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
+def write_arrays(path: Path, arrays: dict[str, Any], compressed: bool = False) -> None:
+    """Named numpy arrays as one ``.npz`` (``np.savez``, or ``savez_compressed``)."""
+    import numpy as np
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp.npz")
+    (np.savez_compressed if compressed else np.savez)(tmp, **arrays)
+    os.replace(tmp, path)
+
+
 def write_json(path: Path, data: Any) -> None:
     """JSON without NaN (an estimate without data is written as null)."""
     write_atomic(path, json.dumps(data, indent=1, allow_nan=False) + "\n")

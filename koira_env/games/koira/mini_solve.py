@@ -6,10 +6,11 @@ play the same tree: ``tests/games/koira/test_koira_mini_tree.py``), each dealt w
 number of actions before it), so a parent always comes before its children and one numpy
 pass per level walks the tree either way.
 
-An information set is what RULES.md "Mini Koira" counts: the acting seat, the actions so
-far (every action is public) and what that seat knows now (``view(seat).where``). The nodes
-of one set are all on one level, which lets a best response be chosen level by level from
-the bottom. Values are player_0's returns (the game is zero-sum: player_1 gets minus that).
+An information set is the acting seat and everything it has seen, in order: each action
+and its whole view after it, from the deal on (perfect recall, as RULES.md "Mini Koira"
+counts the sets; ``check_perfect_recall`` checks it when the tree is built). The nodes of
+one set are all on one level, which lets a best response be chosen level by level from the
+bottom. Values are player_0's returns (the game is zero-sum: player_1 gets minus that).
 
 ``python -m koira_env.games.koira.mini_solve --out results/mini-cfr`` runs CFR+ and writes
 the NashConv curve (CSV and PNG) and the average strategy; it resumes from its checkpoint.
@@ -18,9 +19,7 @@ the NashConv curve (CSV and PNG) and the average strategy; it resumes from its c
 from __future__ import annotations
 
 import argparse
-import csv
 import hashlib
-import os
 import random
 import time
 from dataclasses import dataclass
@@ -31,7 +30,9 @@ from typing import Any
 import numpy as np
 
 from koira_env.core.agent import Turn
+from koira_env.core.files import pyplot, save_figure, write_arrays, write_csv
 
+from .engine import RISK
 from .game import KoiraGame, make_game
 
 TREE_FILE = "tree.npz"
@@ -125,9 +126,7 @@ class Tree:
     )
 
     def save(self, path: Path) -> None:
-        tmp = path.with_suffix(".tmp.npz")
-        np.savez(tmp, **{name: getattr(self, name) for name in self.ARRAYS})
-        os.replace(tmp, path)
+        write_arrays(path, {name: getattr(self, name) for name in self.ARRAYS})
 
     @classmethod
     def load(cls, path: Path) -> Tree:
@@ -244,9 +243,11 @@ def check_perfect_recall(tree: Tree) -> None:
     prev[decision] = np.where(seat == 0, prev_by_seat[0][decision], prev_by_seat[1][decision])
     iset = tree.infoset[decision]
     first = tree.iset_node[iset]
-    assert np.array_equal(prev[decision], prev[first]), "a set's nodes remember differently"
+    if not np.array_equal(prev[decision], prev[first]):
+        raise AssertionError("a set's nodes remember differently: no perfect recall")
     level = np.searchsorted(tree.levels, np.arange(n), side="right") - 1
-    assert np.array_equal(level[decision], level[first]), "a set spans two levels"
+    if not np.array_equal(level[decision], level[first]):
+        raise AssertionError("a set spans two levels")
 
 
 def get_tree(out: Path | None = None, game: KoiraGame | None = None) -> Tree:
@@ -408,15 +409,8 @@ class CFRPlus:
                 self.avg += t * np.bincount(ia, weights=own[p] * sigma[ia], minlength=tree.n_ia)
 
     def save(self, path: Path, curve: list[tuple]) -> None:
-        tmp = path.with_suffix(".tmp.npz")
-        np.savez(
-            tmp,
-            regret=self.regret,
-            avg=self.avg,
-            iterations=self.iterations,
-            curve=np.asarray(curve, dtype=np.float64).reshape(-1, 4),
-        )
-        os.replace(tmp, path)
+        arrays = {"regret": self.regret, "avg": self.avg, "iterations": self.iterations}
+        write_arrays(path, {**arrays, "curve": np.asarray(curve, np.float64).reshape(-1, 4)})
 
     def load(self, path: Path) -> list[tuple]:
         with np.load(path) as data:
@@ -500,41 +494,20 @@ def next_measure(done: int, every: int) -> int:
 
 
 def write_curve(out: Path, curve: list[tuple]) -> None:
-    with open(out / "curve.csv", "w", newline="") as f:
-        writer = csv.writer(f)
-        writer.writerow(["iterations", "seconds", "nashconv", "value"])
-        writer.writerows([(int(i), f"{s:.2f}", f"{c:.7f}", f"{v:.7f}") for i, s, c, v in curve])
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6, 4))
+    """``curve.csv`` and ``curve.png``: NashConv of the average strategy against iterations."""
+    rows = [
+        {"iterations": int(i), "seconds": round(s, 2), "nashconv": c, "value": v}
+        for i, s, c, v in curve
+    ]
+    write_csv(out / "curve.csv", ["iterations", "seconds", "nashconv", "value"], rows)
+    fig, ax = pyplot().subplots(figsize=(6, 4))
     ax.loglog([r[0] for r in curve], [r[2] for r in curve], marker=".")
     ax.set_xlabel("CFR+ iterations")
     ax.set_ylabel("NashConv of the average strategy")
     ax.set_title("Mini Koira, CFR+ (180 deals, exact)")
     ax.grid(True, which="both", alpha=0.3)
     fig.tight_layout()
-    fig.savefig(out / "curve.png", dpi=120)
-    plt.close(fig)
-
-
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--out", type=Path, default=Path("results/mini-cfr"))
-    parser.add_argument("--iterations", type=int, default=2000)
-    parser.add_argument("--every", type=int, default=50, help="iterations between measurements")
-    parser.add_argument("--seconds", type=float, default=float("inf"), help="stop after this")
-    args = parser.parse_args(argv)
-    solve(args.out, args.iterations, args.every, args.seconds)
-
-
-if __name__ == "__main__":
-    main()
-
-
-RISK = 52  # the action "risk it" (the stock's top card)
+    save_figure(fig, out / "curve.png", dpi=120)
 
 
 def first_decisions(tree: Tree, game: KoiraGame, sigma: np.ndarray, seat: int) -> list[dict]:
@@ -562,3 +535,17 @@ def first_decisions(tree: Tree, game: KoiraGame, sigma: np.ndarray, seat: int) -
         row["risk"] /= row["weight"]
         row["low"] /= row["weight"]
     return sorted(rows.values(), key=lambda r: r["hand"])
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", type=Path, default=Path("results/mini-cfr"))
+    parser.add_argument("--iterations", type=int, default=2000)
+    parser.add_argument("--every", type=int, default=50, help="iterations between measurements")
+    parser.add_argument("--seconds", type=float, default=float("inf"), help="stop after this")
+    args = parser.parse_args(argv)
+    solve(args.out, args.iterations, args.every, args.seconds)
+
+
+if __name__ == "__main__":
+    main()
