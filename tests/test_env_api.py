@@ -15,8 +15,8 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 import koira_env
 from koira_env.cards import card_name
-from koira_env.games.koira.engine import HAND_SIZE, new_game, num_actions
-from koira_env.games.koira.rules import PLAYER_RANGE
+from koira_env.games.koira.engine import new_game, num_actions
+from koira_env.games.koira.rules import PLAYER_RANGE, Rules
 from koira_env.registry import replay
 
 CONFIGS = [
@@ -88,8 +88,8 @@ def test_player_0_leads_and_deck_option_deals_in_seat_order():
     state = env.unwrapped.state_object
     assert env.agent_selection == "player_0"
     for p in range(3):
-        assert [card_name(c) for c in state.hands[p]] == deck[p : 3 * HAND_SIZE : 3]
-    assert card_name(state.stock[-1]) == deck[3 * HAND_SIZE]  # top of the stock
+        assert [card_name(c) for c in state.hands[p]] == deck[p : 3 * Rules().hand_size : 3]
+    assert card_name(state.stock[-1]) == deck[3 * Rules().hand_size]  # top of the stock
     assert state.deck == tuple(koira_env.parse_deck(deck))
 
 

@@ -120,15 +120,11 @@ class GameSpec:
     def make_game(self, num_players: int | None = None, **options: Any) -> Game:
         """The ``Game`` at ``num_players`` (default: the usual table of the game or of its
         preset, ``options["rules"]``)."""
-        if num_players is None:
-            preset = options.get("rules")  # a bad one is the game's to refuse
-            players = (
-                self.preset_players.get(preset, self.default_players)
-                if isinstance(preset, str)
-                else self.default_players
-            )
-        else:
-            players = num_players
+        players = num_players
+        if players is None:
+            preset = options.get("rules")  # a bad one (even unhashable) is the game's to refuse
+            named = isinstance(preset, str) and preset in self.preset_players
+            players = self.preset_players[preset] if named else self.default_players
         return self.load("game")(players, **options)
 
 

@@ -80,7 +80,6 @@ UNKNOWN = 21  # only in pub: not public knowledge
 PHASE_ONE, PHASE_TWO, GAME_OVER = 1, 2, 3
 # SEATS_AFTER[n][p]: the other seats of an n-player table in play order after p
 SEATS_AFTER = [[tuple((p + k) % n for k in range(1, n)) for p in range(n)] for n in range(9)]
-HAND_SIZE = 3  # the default rules.hand_size
 MIN_RISK_STOCK = 2  # the last stock card is the trump card and cannot be risked
 
 

@@ -125,7 +125,6 @@ PRESETS: dict[str, dict[str, Any]] = {
 MAX_ACTIONS_LIMIT = 10**9  # the compiled engine counts actions in a C int
 PLAYER_RANGE = {"koira": (2, 8), "koira-b": (3, 8), "mattis": (3, 8), "mini": (2, 2)}
 SUIT_LETTERS = "CDHS"
-FULL_DECK = 52
 TWO_PLAYER_REMOVED = 10  # two players, full deck: the last ten cards of the order, unseen
 OPTION_NAMES = tuple(f.name for f in fields(Rules) if f.name not in ("num_players", "preset"))
 
