@@ -18,38 +18,15 @@ import warnings
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
+from junk import JUNK, PROFILE
 
 import koira_env
 from koira_env.core.record import game_record
 from koira_env.registry import replay, replay_states, spec
 
 GAMES = koira_env.games()
-
-PROFILE = settings(
-    max_examples=40,
-    derandomize=True,
-    database=None,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-)
-
-# JSON-like values of any type, nested: what a corrupt file or a careless caller passes
-scalars = (
-    st.none()
-    | st.booleans()
-    | st.integers(-(2**70), 2**70)
-    | st.floats(allow_nan=False)
-    | st.text(max_size=4)
-)
-junk = st.recursive(
-    scalars,
-    lambda inner: (
-        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
-    ),
-    max_leaves=6,
-)
 
 
 def _not_a_card(game: Any, value: Any) -> bool:
@@ -112,7 +89,7 @@ def corrupt_decks(draw: st.DrawFn, game: Any) -> tuple[str, list[Any]]:
     how = draw(st.sampled_from(["entry", "unknown name", "short", "long", "repeat"]))
     i = draw(st.integers(0, size - 1))
     if how == "entry":
-        deck[i] = draw(junk.filter(lambda v: not isinstance(v, str) and _not_a_card(game, v)))
+        deck[i] = draw(JUNK.filter(lambda v: not isinstance(v, str) and _not_a_card(game, v)))
     elif how == "unknown name":
         deck[i] = draw(st.text(max_size=5).filter(lambda v: _not_a_card(game, v)))
     elif how == "short":
@@ -137,7 +114,7 @@ def test_a_corrupt_deck_is_refused_naming_it(game_id: str, data: st.DataObject) 
 
 @pytest.mark.parametrize("game_id", GAMES)
 @PROFILE
-@given(deck=junk)
+@given(deck=JUNK)
 def test_any_value_as_a_deck_is_dealt_or_refused(game_id: str, deck: Any) -> None:
     game = koira_env.make_game(game_id)
     _accepted_or_refused(lambda: game.new_state(deck=deck))
@@ -271,9 +248,9 @@ def test_any_option_mix_builds_or_is_refused(game_id: str, data: st.DataObject) 
     valid = _valid_values(game_id)
     names = [*valid, "num_players_", "rules", "preset", "engine", "colour", ""]
     options = data.draw(
-        st.dictionaries(st.sampled_from(names), junk | st.one_of(*valid.values()), max_size=4)
+        st.dictionaries(st.sampled_from(names), JUNK | st.one_of(*valid.values()), max_size=4)
     )
-    players = data.draw(st.none() | junk | st.integers(-2, 10))
+    players = data.draw(st.none() | JUNK | st.integers(-2, 10))
     built = _accepted_or_refused(lambda: koira_env.make_game(game_id, players, **options))
     lo, hi = spec(game_id).players
     if built is None:
@@ -375,13 +352,13 @@ def corruptions(draw: st.DrawFn, record: dict[str, Any]) -> tuple[str, dict[str,
         must = key in REQUIRED or (key == "game" and game != "koira")
     elif how == "field type":
         key = draw(st.sampled_from(sorted(r)))
-        r[key] = draw(junk.filter(lambda v: v != record[key]))
+        r[key] = draw(JUNK.filter(lambda v: v != record[key]))
         must = key in (*REQUIRED, "game", "events", "players")
         if key == "seed":  # an int or a string seeds decks the record does not hold
             must = not isinstance(r[key], int | str | None)
     elif how == "rules option":
         key = draw(st.sampled_from([*sorted(r["rules"]), "bogus"]))
-        r["rules"][key] = draw(junk.filter(lambda v: v != record["rules"].get(key)))
+        r["rules"][key] = draw(JUNK.filter(lambda v: v != record["rules"].get(key)))
         must = key in ("num_players", "bogus")  # another valid value replays other rules
     elif how == "illegal action":
         assume(r["actions"])
@@ -390,7 +367,7 @@ def corruptions(draw: st.DrawFn, record: dict[str, Any]) -> tuple[str, dict[str,
     elif how == "action type":
         assume(r["actions"])
         i = draw(st.integers(0, len(r["actions"]) - 1))
-        r["actions"][i] = draw(junk.filter(lambda v: type(v) is not int))
+        r["actions"][i] = draw(JUNK.filter(lambda v: type(v) is not int))
         must = type(r["actions"][i]) is not bool  # a bool reads as 0 or 1
     elif how == "truncate actions":
         assume(r["actions"])
@@ -405,7 +382,7 @@ def corruptions(draw: st.DrawFn, record: dict[str, Any]) -> tuple[str, dict[str,
     elif how == "other game":
         r["game"] = draw(st.sampled_from([g for g in GAMES if g != game]))
     elif how == "format":
-        r["format"] = draw(junk | st.sampled_from(["koira-record/3", "koira-record", ""]))
+        r["format"] = draw(JUNK | st.sampled_from(["koira-record/3", "koira-record", ""]))
         must = r["format"] != "koira-record/1" or game != "koira"
     elif how == "event":
         events = r["events"]
@@ -415,17 +392,17 @@ def corruptions(draw: st.DrawFn, record: dict[str, Any]) -> tuple[str, dict[str,
         if what == "delete":
             del events[i]
         elif what == "replace":
-            events[i] = draw(junk.filter(lambda v: v != record["events"][i]))
+            events[i] = draw(JUNK.filter(lambda v: v != record["events"][i]))
         elif what == "field":
             key = draw(st.sampled_from(sorted(events[i])))
-            events[i][key] = draw(junk.filter(lambda v: v != record["events"][i][key]))
+            events[i][key] = draw(JUNK.filter(lambda v: v != record["events"][i][key]))
         else:
-            events.append(draw(junk))
+            events.append(draw(JUNK))
     elif how == "deck entry":
         i = draw(st.integers(0, len(r["deck"]) - 1))
-        r["deck"][i] = draw(junk.filter(lambda v: not isinstance(v, str | int)))
+        r["deck"][i] = draw(JUNK.filter(lambda v: not isinstance(v, str | int)))
     else:
-        r["players"] = draw(junk.filter(lambda v: v != record["players"]))
+        r["players"] = draw(JUNK.filter(lambda v: v != record["players"]))
     return how, r, must
 
 

@@ -9,8 +9,9 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from junk import JUNK, PROFILE, SCALARS
 from starlette.testclient import TestClient
 
 import koira_env
@@ -20,28 +21,6 @@ from koira_experiments.web import app as web
 BASE = "http://127.0.0.1"
 GAMES = koira_env.games()
 
-PROFILE = settings(
-    max_examples=40,
-    derandomize=True,
-    database=None,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-)
-
-scalars = (
-    st.none()
-    | st.booleans()
-    | st.integers(-(2**70), 2**70)
-    | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(max_size=6)
-)
-junk = st.recursive(
-    scalars,
-    lambda inner: (
-        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
-    ),
-    max_leaves=8,
-)
 FIELDS = ["game", "players", "options", "opponents", "seat", "seed", "action", "root", "path"]
 FIELDS += ["record", "num_players", "rules", "preset", "engine", "deck", ""]
 OPTION_NAMES = ["num_players", "rules", "preset", "engine", "deck", "hands", "target", "x"]
@@ -53,14 +32,14 @@ def bodies(draw: st.DrawFn) -> Any:
     """A request body: any JSON value, or an object of known and unknown fields whose values
     are of any type (a valid game id and an options object of odd values among them)."""
     if draw(st.booleans()):
-        return draw(junk)
-    values = junk | st.sampled_from(GAMES) | st.integers(-3, 10)
+        return draw(JUNK)
+    values = JUNK | st.sampled_from(GAMES) | st.integers(-3, 10)
     body = draw(st.dictionaries(st.sampled_from(FIELDS), values, max_size=4))
     if draw(st.booleans()):
         body["game"] = draw(st.sampled_from(GAMES))
     if draw(st.booleans()):
         body["options"] = draw(
-            st.dictionaries(st.sampled_from(OPTION_NAMES), values | scalars, max_size=3)
+            st.dictionaries(st.sampled_from(OPTION_NAMES), values | SCALARS, max_size=3)
         )
     return body
 
@@ -181,9 +160,9 @@ def test_a_corrupt_uploaded_record_is_a_400(
     record = json.loads(json.dumps(game_record(state)))
     key = data.draw(st.sampled_from(sorted(record)))
     if key in ("deck", "actions", "events") and record[key] and data.draw(st.booleans()):
-        record[key][data.draw(st.integers(0, len(record[key]) - 1))] = data.draw(junk)
+        record[key][data.draw(st.integers(0, len(record[key]) - 1))] = data.draw(JUNK)
     else:
-        record[key] = data.draw(junk)
+        record[key] = data.draw(JUNK)
     before = server_state(app_client)
     response = app_client.post("/api/replays", json={"record": record})
     assert response.status_code != 500, response.text

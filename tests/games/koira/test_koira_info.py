@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterable
 
 import pytest
 from test_koira_invariants import play_checked, snapshot
@@ -71,12 +72,19 @@ def _redealt(state: State, seat: int, rng: random.Random) -> State | None:
     return other
 
 
-@pytest.mark.parametrize("table", TABLES, ids=lambda t: f"{t[0]}-{t[1]}-{t[2]}")
-def test_views_do_not_depend_on_cards_hidden_from_the_seat(table: tuple) -> None:  # type: ignore[type-arg]
-    rng = random.Random(1)
+def _compare_redeals(
+    states: Iterable, rng: random.Random, small_deck: bool = False
+) -> tuple[int, int]:
+    """Every seat of every state against the same play on a redeal of what it cannot see:
+    its known locations and view must not change. With ``small_deck``, the cards out of the
+    deck are never hidden, and a determinized deal keeps the view and plays on. Returns how
+    many redeals were compared and how many moved a card."""
     compared = changed = 0
-    for state in _states(*table, games=15):
+    for state in states:
+        out = [c for c in range(52) if state.pub[c] == REMOVED]
         for seat in range(state.n):
+            if small_deck:
+                assert all(c not in out for c in _hidden(state, seat))
             other = _redealt(state, seat, rng)
             if other is None:
                 assert state.phase != PHASE_ONE, "phase one never depends on a hidden card"
@@ -85,6 +93,16 @@ def test_views_do_not_depend_on_cards_hidden_from_the_seat(table: tuple) -> None
             changed += other.loc != state.loc
             assert known_locations(other, seat) == known_locations(state, seat)
             assert seat_view(other, seat) == seat_view(state, seat)
+            if small_deck:
+                sample = state.determinize(seat, rng)  # a deal of what it cannot see, playable
+                assert seat_view(sample, seat) == seat_view(state, seat)
+                play_checked(sample, random.Random(seat))
+    return compared, changed
+
+
+@pytest.mark.parametrize("table", TABLES, ids=lambda t: f"{t[0]}-{t[1]}-{t[2]}")
+def test_views_do_not_depend_on_cards_hidden_from_the_seat(table: tuple) -> None:  # type: ignore[type-arg]
+    compared, changed = _compare_redeals(_states(*table, games=15), random.Random(1))
     assert changed >= 50 and compared >= changed, (compared, changed)
 
 
@@ -99,23 +117,8 @@ MINI_TABLES = [
 def test_small_deck_views_do_not_depend_on_cards_hidden_from_the_seat(table: tuple) -> None:  # type: ignore[type-arg]
     """As above on mini Koira and another small deck, whose games are short: more of them.
     Cards not in the deck are public (never hidden), so a redeal never moves them."""
-    rng = random.Random(3)
-    compared = changed = 0
-    for state in _states(*table, games=600):
-        out = [c for c in range(52) if state.pub[c] == REMOVED]
-        for seat in range(state.n):
-            assert all(c not in out for c in _hidden(state, seat))
-            other = _redealt(state, seat, rng)
-            if other is None:
-                assert state.phase != PHASE_ONE, "phase one never depends on a hidden card"
-                continue
-            compared += 1
-            changed += other.loc != state.loc
-            assert known_locations(other, seat) == known_locations(state, seat)
-            assert seat_view(other, seat) == seat_view(state, seat)
-            sample = state.determinize(seat, rng)  # a deal of what it cannot see, playable
-            assert seat_view(sample, seat) == seat_view(state, seat)
-            play_checked(sample, random.Random(seat))
+    states = _states(*table, games=600)
+    compared, changed = _compare_redeals(states, random.Random(3), small_deck=True)
     assert changed >= 50 and compared >= changed, (compared, changed)
 
 
