@@ -84,6 +84,9 @@ def checked_record(record: Any) -> dict[str, Any]:
     for key in ("rules", "deck", "actions"):
         if key not in record:
             raise ValueError(f"game record is missing {key!r}")
+    seed = record.get("seed")
+    if seed is not None and (not isinstance(seed, int | str) or isinstance(seed, bool)):
+        raise ValueError(f"game record's 'seed' must be an integer or a string, got {seed!r}")
     return record
 
 
@@ -94,10 +97,7 @@ def replay_record(record: dict[str, Any], game: Game, check_events: bool = True)
     r = checked_record(record)
     if "players" in r:
         _checked_players(r["players"], game.num_players)
-    seed = r.get("seed")
-    if seed is not None and (not isinstance(seed, int | str) or isinstance(seed, bool)):
-        raise ValueError(f"game record's 'seed' must be an integer or a string, got {seed!r}")
-    state = _run(game, r["deck"], r["actions"], seed)
+    state = _run(game, r["deck"], r["actions"], r.get("seed"))
     # records of an earlier release name some events by their old kinds (events.RENAMED)
     if check_events and "events" in r and upgrade(_checked_events(r["events"])) != state.log:
         raise ValueError("game record's events differ from what replaying its actions produces")
