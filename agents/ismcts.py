@@ -17,6 +17,11 @@ A game may ship the same search compiled (``bots.SEARCH``: Koira's ``_search.pyx
 compiled core; docs/benchmarks.md times both); ``ISMCTSAgent`` runs it when it can, and this
 module's loop, the readable reference, otherwise or when asked (``engine="python"``). The two differ
 only in their random streams.
+
+Given ``models`` (one agent per seat), the search is a best response instead: every other
+seat moves as its model does, in the tree and in the rollouts, and the searching seat's own
+rollout moves are its model's, so the tree improves on that model against those opponents
+(``koira_agents.exploit`` measures an agent's exploitability with it).
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ import time
 from collections.abc import Callable, Sequence
 from functools import cache
 
-from koira_env.core.agent import Turn
+from koira_env.core.agent import Agent, Turn
 from koira_env.core.game import State
 from koira_env.registry import spec
 
@@ -90,7 +95,8 @@ class ISMCTSAgent:
     ``phase`` (games whose views have a ``phase``, such as Koira's 1 and 2) searches only in
     that phase and plays the game's rollout move in the others; ``None`` searches always.
     ``engine``: ``"auto"`` runs the game's compiled search when it has one for the turn's
-    state, ``"python"`` always this module's loop.
+    state, ``"python"`` always this module's loop. ``models`` (one agent per seat) makes it a
+    best response to them (the module docstring); it runs this module's loop.
     """
 
     name = "ismcts"
@@ -103,6 +109,7 @@ class ISMCTSAgent:
         rollout: str = "game",
         phase: int | None = None,
         engine: str = "auto",
+        models: Sequence[Agent] | None = None,
     ) -> None:
         counts = (iterations,) if isinstance(iterations, int) else tuple(iterations)
         if not counts or min(counts) < 0 or max(counts) < 1:
@@ -116,6 +123,7 @@ class ISMCTSAgent:
         self.exploration = exploration
         self.random_rollout = rollout == "random"
         self.phase = phase
+        self.models = None if models is None else tuple(models)
 
     def act(self, turn: Turn) -> int:
         legal = turn.view.legal
@@ -144,7 +152,8 @@ class ISMCTSAgent:
         (actions never tried are left out). ``act`` plays the most visited, the first in
         legal order on a tie; learners can use the counts as soft targets."""
         iterations = max(1, self.budget(turn))
-        fast = game_search(turn.game.id) if self.engine == "auto" else None
+        compiled = self.engine == "auto" and self.models is None
+        fast = game_search(turn.game.id) if compiled else None
         if fast is not None:
             seed = turn.rng.getrandbits(64)
             args = (iterations, self.exploration, self.random_rollout, seed)
@@ -152,14 +161,31 @@ class ISMCTSAgent:
             if visits is not None:
                 return visits
         rng = turn.rng
-        policy = None if self.random_rollout else game_rollout(turn.game.id)
+        model = None if self.models is None else self._model_move(turn)
+        policy = model or (None if self.random_rollout else game_rollout(turn.game.id))
         root = _Node(turn.view.seat)
         deadline = None if self.max_seconds is None else time.perf_counter() + self.max_seconds
         for _ in range(iterations):
-            self._iterate(root, turn.sample_state(), rng, policy)
+            self._iterate(root, turn.sample_state(), rng, policy, model)
             if deadline is not None and time.perf_counter() > deadline:
                 break
         return {a: child.visits for a, child in root.children.items()}
+
+    def _model_move(self, turn: Turn) -> Callable[[State], int]:
+        """``State -> action``: the move of the current seat's model (a forced move unasked),
+        each model drawing from the search's generator and seeing only its seat's view."""
+        models, game, rng = self.models, turn.game, turn.rng
+        if len(models) != game.num_players:
+            raise ValueError(f"{len(models)} models for a {game.num_players}-player table")
+
+        def move(state: State) -> int:
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                return legal[0]
+            seat = state.current
+            return models[seat].act(Turn(state.view(seat), game, rng, state))
+
+        return move
 
     def _iterate(
         self,
@@ -167,11 +193,21 @@ class ISMCTSAgent:
         state: State,
         rng: random.Random,
         policy: Callable[[State], int] | None,
+        model: Callable[[State], int] | None = None,
     ) -> None:
+        """One deal down the tree and a rollout; with ``model``, the seats other than the
+        root's move by it (their edges are followed, not chosen, and carry no statistics; they
+        are keyed ``-1 - action``, apart from the root seat's own, since who moves at a node
+        can differ between deals)."""
         node = root
         path = []
         c = self.exploration
         while not state.is_terminal:
+            if model is not None and state.current != root.player:
+                action = model(state)
+                node = node.children.setdefault(-1 - action, _Node(state.current))
+                state.apply(action)
+                continue
             legal = state.legal_actions()
             children = node.children
             untried = []

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -43,10 +44,20 @@ def decision_times(config: TournamentConfig, rows: list[dict[str, Any]]) -> list
     ]
 
 
+def seat_measure(measure: str, places: Sequence[int], seat: int) -> float:
+    """One seat's result in a leaderboard measure (``RANK_BY``): a loss is the game's worst
+    place when not everyone tied, a win the first place (with ties, several seats win)."""
+    place = places[seat]
+    if measure == "loss_rate":
+        return float(place == max(places) > 1)
+    if measure == "win_rate":
+        return float(place == 1)
+    return float(place)
+
+
 def summarize(config: TournamentConfig, rows: list[dict[str, Any]], total: int) -> dict[str, Any]:
     """Per-agent loss rate, win rate and mean place (95% CIs clustered by deal), head-to-head
-    and ratings. A seat loses when its place is the game's worst and not everyone tied; it
-    wins when its place is first (with ties, several seats win)."""
+    and ratings (a loss and a win as ``seat_measure`` says)."""
     labels = list(config.entrants)
     finished = [r for r in rows if not r["truncated"]]
     losses: dict[str, dict[int, list[int]]] = {a: {} for a in labels}
@@ -55,12 +66,15 @@ def summarize(config: TournamentConfig, rows: list[dict[str, Any]], total: int) 
     games = []
     for row in finished:
         seats, placed = row["seats"], row["places"]
-        worst = max(placed)
         for seat, place in enumerate(placed):
             label = seats[seat]
             places[label].setdefault(row["deal"], []).append(place)
-            losses[label].setdefault(row["deal"], []).append(int(place == worst > 1))
-            wins[label].setdefault(row["deal"], []).append(int(place == 1))
+            losses[label].setdefault(row["deal"], []).append(
+                int(seat_measure("loss_rate", placed, seat))
+            )
+            wins[label].setdefault(row["deal"], []).append(
+                int(seat_measure("win_rate", placed, seat))
+            )
         games.append((seats, placed))
     ahead, met = head_to_head(games, labels)
     ratings = plackett_luce(games, labels)

@@ -162,7 +162,7 @@ def run_tournament(
     player = Player(config)
     if save_records:
         _save_records(player, all_jobs[:save_records], out / "records")
-    with log_path.open("a") as log, _progress(progress, len(all_jobs), len(done)) as advance:
+    with log_path.open("a") as log, progress_bar(progress, len(all_jobs), len(done)) as advance:
 
         def emit(rows: list[dict[str, Any]]) -> None:
             for row in rows:
@@ -193,7 +193,7 @@ def _save_records(player: Player, chosen: list[Job], folder: Path) -> None:
 
 
 @contextmanager
-def _progress(show: bool, total: int, completed: int) -> Iterator[Callable[[int], None]]:
+def progress_bar(show: bool, total: int, completed: int) -> Iterator[Callable[[int], None]]:
     """A rich progress bar on stderr (or nothing), advanced by the yielded callable."""
     if not show:
         yield lambda k: None

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from koira_agents.entrants import default_entrants
+from koira_agents.exploit import ExploitConfig, run_exploit
 from koira_agents.registry import default_opponent, make_agent, resolve
 from koira_agents.tournament import TIMING, TournamentConfig, run_tournament
 from koira_env import __version__
@@ -110,7 +111,7 @@ def tournament_config(
         agents=tuple(agents),
         game=args.game,
         rules=args.rules,
-        players=args.players,
+        players=_game(args).num_players,
         deals=args.games,
         seed=args.seed,
         options=options,
@@ -146,6 +147,43 @@ def _ci(value: float | None, ci: list[float | None], digits: int) -> str:
     if value is None or ci[0] is None or ci[1] is None:
         return "-"
     return f"{value:.{digits}f} [{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
+
+
+def _exploit(args: argparse.Namespace) -> int:
+    config = ExploitConfig(
+        agent=args.agent,
+        game=args.game,
+        rules=args.rules,
+        players=_game(args).num_players,
+        field=tuple(_split(args.field)),
+        model=args.model,
+        iterations=args.iterations,
+        deals=args.games,
+        seed=args.seed,
+        options=_options(args),
+    )
+    summary = run_exploit(
+        config,
+        args.out,
+        workers=args.workers,
+        max_games=args.max_games,
+        progress=not args.quiet and sys.stderr.isatty(),
+        backend=Backend(args.backend, args.address),
+    )
+    measure = summary["measure"].replace("_", " ")
+    print(
+        f"{args.game}: {args.agent} over {summary['deals']} deals, {measure}: itself "
+        f"{_ci(summary['baseline']['value'], summary['baseline']['ci'], 3)}, the exploiter "
+        f"{_ci(summary['exploiter']['value'], summary['exploiter']['ci'], 3)}; gain "
+        f"{_ci(summary['gain']['value'], summary['gain']['ci'], 3)} (positive: exploitable)"
+    )
+    print(f"results in {args.out}/ (exploit.json, deals.csv, gain.png, cost.json)")
+    if not summary["complete"]:
+        print(
+            f"stopped after {summary['games_played']} of {summary['games_total']} games; "
+            "run the same command again to continue"
+        )
+    return 0
 
 
 def _print_leaderboard(summary: dict[str, Any], times: dict[str, float | None]) -> None:
@@ -286,7 +324,12 @@ def _add_rule_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", default="koira", choices=games(), help="the game (default koira)")
     presets = "; ".join(f"{g}: {', '.join(names)}" for g, names in preset_games().items())
     p.add_argument("--rules", default=None, help=f"the game's rules preset ({presets})")
-    p.add_argument("--players", type=int, default=4)
+    p.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="table size (default: the game's usual table; 2 for Koira's --rules mini)",
+    )
     p.add_argument(
         "--option",
         action="append",
@@ -369,6 +412,45 @@ def build_parser() -> argparse.ArgumentParser:
         help="save game records of the first N games to OUT/records/",
     )
     tour.set_defaults(func=_tournament)
+
+    exploit = sub.add_parser(
+        "exploit",
+        help="approximate exploitability: how much a best response takes from an agent",
+        description="A search best response (every other seat modelled by its agent) plays "
+        "each seat of every deal against the frozen agent (or --field); the baseline is the "
+        "agent itself in that seat on the same deals. The gain, in the game's headline "
+        "measure with a 95%% interval clustered by deal, is a lower bound on how much the "
+        "agent can be exploited (docs/exploitability.md). Rerun the same command to resume.",
+    )
+    exploit.add_argument("--agent", required=True, help="the frozen agent's spec (champion)")
+    exploit.add_argument(
+        "--field",
+        default="",
+        help="comma-separated specs for the other seats, in turn (default: the agent in each)",
+    )
+    exploit.add_argument(
+        "--model",
+        default="",
+        help="the agent the exploiter takes the frozen agent for, in its search (default: "
+        "the agent itself; a cheaper stand-in for a search agent, such as its champion-net)",
+    )
+    exploit.add_argument(
+        "--iterations",
+        type=_at_least(1),
+        default=64,
+        help="the exploiter's search iterations per decision (default 64)",
+    )
+    _add_rule_args(exploit)
+    exploit.add_argument(
+        "--games",
+        type=_at_least(1),
+        default=100,
+        help="deals, each played with the exploiter in every seat (default 100)",
+    )
+    exploit.add_argument("--seed", type=int, default=0)
+    exploit.add_argument("--out", default="results/exploit", help="results folder (resumable)")
+    _add_run_args(exploit, "all cores; with Ray: the cluster's", "--max-games", "games")
+    exploit.set_defaults(func=_exploit)
 
     play = sub.add_parser("play", help="play against bots in the terminal")
     _add_rule_args(play)
