@@ -21,7 +21,10 @@ only in their random streams.
 Given ``models`` (one agent per seat), the search is a best response instead: every other
 seat moves as its model does, in the tree and in the rollouts, and the searching seat's own
 rollout moves are its model's, so the tree improves on that model against those opponents
-(``koira_agents.exploit`` measures an agent's exploitability with it).
+(``koira_agents.exploit`` measures an agent's exploitability with it). It then plays its own
+model's move unless the most visited move's mean return beats that move's by ``SAFE_Z``
+standard errors: where the search cannot tell the moves apart (a long game's noise, a bid
+among many), it keeps the model's move instead of a coin toss.
 """
 
 from __future__ import annotations
@@ -37,10 +40,11 @@ from koira_env.core.game import State
 from koira_env.registry import spec
 
 ROLLOUTS = ("game", "random")
+SAFE_Z = 1.0  # standard errors a best response's move must beat its own model's move by
 
 
 class _Node:
-    __slots__ = ("avail", "children", "player", "total", "visits")
+    __slots__ = ("avail", "children", "player", "square", "total", "visits")
 
     def __init__(self, player: int) -> None:
         self.player = player  # the seat whose move led here
@@ -48,6 +52,7 @@ class _Node:
         self.visits = 0
         self.avail = 1
         self.total = 0.0
+        self.square = 0.0  # the sum of squared returns: a best response's standard errors
 
 
 ENGINES = ("auto", "python")
@@ -131,8 +136,26 @@ class ISMCTSAgent:
             return legal[0]
         if self.budget(turn) == 0:
             return rollout_move(turn, self.random_rollout)
+        if self.models is not None:
+            return self._best_response_move(turn)
         visits = self.search(turn)
         return max(legal, key=lambda a: visits.get(a, -1))
+
+    def _best_response_move(self, turn: Turn) -> int:
+        """The most visited move if its mean return beats the model's own move by ``SAFE_Z``
+        standard errors (each from its visits' spread), else the model's move."""
+        own = self.models[turn.view.seat].act(turn)
+        children = self._tree(turn).children
+        best = max(turn.view.legal, key=lambda a: children[a].visits if a in children else -1)
+        if best == own or own not in children:
+            return own
+        b, o = children[best], children[own]
+        if o.visits < 2:  # tried once and abandoned: the search found it worse
+            return best
+        mean_b, mean_o = b.total / b.visits, o.total / o.visits
+        var_b = max(0.0, b.square / b.visits - mean_b * mean_b) / (b.visits - 1)
+        var_o = max(0.0, o.square / o.visits - mean_o * mean_o) / (o.visits - 1)
+        return best if mean_b - mean_o > SAFE_Z * math.sqrt(var_b + var_o) else own
 
     def budget(self, turn: Turn) -> int:
         """The iterations this turn gets: per phase, and none outside ``phase`` if set."""
@@ -160,6 +183,11 @@ class ISMCTSAgent:
             visits = fast(turn, *args, self.max_seconds)
             if visits is not None:
                 return visits
+        return {a: child.visits for a, child in self._tree(turn).children.items()}
+
+    def _tree(self, turn: Turn) -> _Node:
+        """The root of this module's search from ``turn``, after its iterations."""
+        iterations = max(1, self.budget(turn))
         rng = turn.rng
         model = None if self.models is None else self._model_move(turn)
         policy = model or (None if self.random_rollout else game_rollout(turn.game.id))
@@ -169,7 +197,7 @@ class ISMCTSAgent:
             self._iterate(root, turn.sample_state(), rng, policy, model)
             if deadline is not None and time.perf_counter() > deadline:
                 break
-        return {a: child.visits for a, child in root.children.items()}
+        return root
 
     def _model_move(self, turn: Turn) -> Callable[[State], int]:
         """``State -> action``: the move of the current seat's model (a forced move unasked),
@@ -243,8 +271,10 @@ class ISMCTSAgent:
                 state.apply(policy(state))
         returns = state.returns()
         for n in path:
+            value = returns[n.player]
             n.visits += 1
-            n.total += returns[n.player]
+            n.total += value
+            n.square += value * value
 
 
 def ismcts(arg: str = "") -> ISMCTSAgent:
