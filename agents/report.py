@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -14,6 +15,7 @@ from koira_env.core.files import pyplot, save_figure, write_csv, write_json
 from koira_env.registry import spec
 
 from .ratings import Estimate, cluster_mean, cluster_rate, head_to_head, plackett_luce
+from .registry import resolve
 from .schedule import TournamentConfig
 
 TIMING = "timing.csv"
@@ -55,9 +57,49 @@ def seat_measure(measure: str, places: Sequence[int], seat: int) -> float:
     return float(place)
 
 
-def summarize(config: TournamentConfig, rows: list[dict[str, Any]], total: int) -> dict[str, Any]:
+def measured_gains(config: TournamentConfig, paths: Sequence[Path]) -> dict[str, dict[str, Any]]:
+    """Label -> the exploitability measured for that agent (``koira exploit``'s
+    ``exploit.json``, found in ``paths`` or any folder below them) at this tournament's game,
+    rules, table and options, without a field: ``{"measure", "gain", "ci", "deals", "path"}``.
+    Where several measured one agent, the one of most deals counts."""
+    found: dict[str, dict[str, Any]] = {}
+    wanted = {label: resolve(text, config.game) for label, text in config.entrants.items()}
+    for path in paths:
+        path = Path(path)
+        if not path.exists():
+            raise ValueError(f"{path}: no such exploitability measurement or folder")
+        files = [path] if path.is_file() else sorted(path.rglob("exploit.json"))
+        for file in files:
+            try:
+                s = json.loads(file.read_text())
+                key = (s["game"], s["rules"], s["players"], s["options"], s["field"])
+                resolved, gain, deals = s["resolved"], s["gain"], s["deals"]
+            except (ValueError, KeyError, TypeError):
+                raise ValueError(f"{file} is no exploit.json of koira exploit") from None
+            same = (config.game, config.rules, config.players, dict(config.options), [])
+            if key != same or gain["value"] is None:
+                continue
+            for label, text in wanted.items():
+                if text == resolved and deals > found.get(label, {}).get("deals", 0):
+                    found[label] = {
+                        "measure": s["measure"],
+                        "gain": gain["value"],
+                        "ci": gain["ci"],
+                        "deals": deals,
+                        "path": str(file),
+                    }
+    return found
+
+
+def summarize(
+    config: TournamentConfig,
+    rows: list[dict[str, Any]],
+    total: int,
+    exploits: dict[str, dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """Per-agent loss rate, win rate and mean place (95% CIs clustered by deal), head-to-head
-    and ratings (a loss and a win as ``seat_measure`` says)."""
+    and ratings (a loss and a win as ``seat_measure`` says), and each agent's exploitability
+    where ``exploits`` has it (``measured_gains``; ``None`` elsewhere)."""
     labels = list(config.entrants)
     finished = [r for r in rows if not r["truncated"]]
     losses: dict[str, dict[int, list[int]]] = {a: {} for a in labels}
@@ -99,6 +141,7 @@ def summarize(config: TournamentConfig, rows: list[dict[str, Any]], total: int) 
                 "rating_mu": rating.mu,
                 "rating_sigma": rating.sigma,
                 "rating": rating.ordinal,
+                "exploit": (exploits or {}).get(label),
             }
         )
     rank_by = spec(config.game).choices.rank_by
@@ -150,9 +193,13 @@ def write_summaries(out: Path, summary: dict[str, Any]) -> None:
     columns = ["agent", "spec", "games", "deals", "loss_rate", "loss_low", "loss_high"]
     columns += ["win_rate", "win_low", "win_high"]
     columns += ["mean_place", "place_low", "place_high", "rating", "rating_mu", "rating_sigma"]
+    columns += ["exploit_gain", "exploit_low", "exploit_high"]
     rows = [
         {
             **a,
+            "exploit_gain": (a["exploit"] or {}).get("gain"),
+            "exploit_low": (a["exploit"] or {}).get("ci", [None, None])[0],
+            "exploit_high": (a["exploit"] or {}).get("ci", [None, None])[1],
             "loss_low": a["loss_ci"][0],
             "loss_high": a["loss_ci"][1],
             "win_low": a["win_ci"][0],

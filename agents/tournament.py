@@ -33,7 +33,14 @@ from koira_env.core.record import game_record, save_record
 
 from .base import Agent, play_out
 from .registry import agent_factories
-from .report import TIMING, TIMING_COLUMNS, decision_times, summarize, write_summaries
+from .report import (
+    TIMING,
+    TIMING_COLUMNS,
+    decision_times,
+    measured_gains,
+    summarize,
+    write_summaries,
+)
 from .schedule import Job, TournamentConfig, deal_key, deal_seed, game_key, jobs
 
 LOG = "games.jsonl"
@@ -140,6 +147,7 @@ def run_tournament(
     save_records: int = 0,
     progress: bool = False,
     backend: Backend = PROCESS,
+    exploits: Sequence[Path] = (),
 ) -> dict[str, Any]:
     """Play (or finish) a tournament in ``out`` and write its summaries; returns the summary
     (``results.json``) and, under ``"timing"``, the rows of ``timing.csv`` (machine-dependent,
@@ -149,10 +157,12 @@ def run_tournament(
     writes game records of the first that many games of the schedule to ``out/records``.
     ``backend`` runs the games on a Ray cluster instead of local processes (``workers``
     defaults to all of its cores): the same files either way, and a folder started on one
-    finishes on the other.
+    finishes on the other. ``exploits`` are ``koira exploit`` results (files or folders) whose
+    gains the summaries show beside the agents they measured (``report.measured_gains``).
     """
     out = Path(out)
     claim_folder(out, config.to_json(), LOG, "tournament")
+    gains = measured_gains(config, exploits)  # a bad path fails before any game
     all_jobs = jobs(config)
     log_path = out / LOG
     done = read_log(log_path)
@@ -177,7 +187,7 @@ def run_tournament(
         elif todo:
             _run_parallel(config, todo, backend.parallelism(workers), emit, backend)
     rows = [done[k] for k in (game_key(j.deal, j.rotation) for j in all_jobs) if k in done]
-    result = summarize(config, rows, total=len(all_jobs))
+    result = summarize(config, rows, total=len(all_jobs), exploits=gains)
     write_summaries(out, result)
     timing = decision_times(config, rows)
     write_csv(out / TIMING, TIMING_COLUMNS, timing)

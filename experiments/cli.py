@@ -129,6 +129,7 @@ def _tournament(args: argparse.Namespace) -> int:
         save_records=args.save_records,
         progress=not args.quiet and sys.stderr.isatty(),
         backend=Backend(args.backend, args.address),
+        exploits=[Path(p) for p in args.exploit],
     )
     times = {row["agent"]: row["ms_per_decision"] for row in summary["timing"]}
     _print_leaderboard(summary, times)
@@ -198,6 +199,7 @@ def _print_leaderboard(summary: dict[str, Any], times: dict[str, float | None]) 
         caption="95% CIs clustered by deal; rating: openskill Plackett-Luce, mu - 3 sigma; "
         "ms/decision: process CPU time per decision asked (forced moves are not)",
     )
+    exploits = any(a["exploit"] for a in summary["agents"])
     for column, justify in [
         ("#", "right"),
         ("agent", "left"),
@@ -207,9 +209,12 @@ def _print_leaderboard(summary: dict[str, Any], times: dict[str, float | None]) 
         ("mean place [95% CI]", "right"),
         ("rating (mu ± sigma)", "right"),
         ("ms/decision", "right"),
+        *([("exploitability gain [95% CI]", "right")] if exploits else []),
     ]:
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
     for rank, a in enumerate(summary["agents"], 1):
+        gain = a["exploit"]
+        shown = _ci(gain["gain"], gain["ci"], 3) if gain else "-"
         table.add_row(
             str(rank),
             a["agent"],
@@ -219,6 +224,7 @@ def _print_leaderboard(summary: dict[str, Any], times: dict[str, float | None]) 
             _ci(a["mean_place"], a["place_ci"], 2),
             f"{a['rating']:.1f} ({a['rating_mu']:.1f} ± {a['rating_sigma']:.1f})",
             f"{times[a['agent']]:.3f}" if times.get(a["agent"]) is not None else "-",
+            *([shown] if exploits else []),
         )
     Console(width=max(140, Console().width)).print(table)
 
@@ -410,6 +416,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=0,
         metavar="N",
         help="save game records of the first N games to OUT/records/",
+    )
+    tour.add_argument(
+        "--exploit",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a koira exploit result (its exploit.json or any folder above it; repeatable): "
+        "the leaderboard shows each measured agent's exploitability gain",
     )
     tour.set_defaults(func=_tournament)
 
