@@ -28,7 +28,8 @@ PAGES = [
     *(
         f"{page}/index.html"
         for page in (
-            "environment", "bots", "solver", "tournaments", "training", "ray", "openspiel", "web",
+            "environment", "bots", "solver", "tournaments", "training", "ray", "openspiel",
+            "exploitability", "web",
             "findings", "benchmarks",
         )
     ),

@@ -22,6 +22,7 @@ import pytest
 from bench_scripts import load_benchmark
 from helpers import seeded
 
+from koira_agents.exploit import ExploitConfig, run_exploit
 from koira_agents.report import TIMING
 from koira_agents.schedule import TournamentConfig
 from koira_agents.tournament import LOG, run_tournament
@@ -162,6 +163,18 @@ def test_a_folder_started_on_one_backend_finishes_on_the_other(cluster, tmp_path
     for folder in ("a", "b"):
         assert summaries(tmp_path / folder) == summaries(tmp_path / "whole")
         assert sorted(logged_keys(tmp_path / folder)) == sorted(logged_keys(tmp_path / "whole"))
+
+
+@pytest.mark.ray
+def test_koira_exploit_writes_the_same_files_on_ray(cluster, tmp_path):
+    """Half the games on the pool, the rest on Ray: the summaries of one uninterrupted run."""
+    config = ExploitConfig(agent="greedy", rules="mini", deals=12, iterations=16, seed=5)
+    whole = run_exploit(config, tmp_path / "whole", workers=2)
+    run_exploit(config, tmp_path / "mixed", workers=2, max_games=18)
+    mixed = run_exploit(config, tmp_path / "mixed", backend=Backend("ray", cluster.address))
+    assert {**mixed, "cost": None} == {**whole, "cost": None} and mixed["complete"]
+    for name in ("exploit.json", "deals.csv"):
+        assert (tmp_path / "mixed" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes()
 
 
 @pytest.mark.ray

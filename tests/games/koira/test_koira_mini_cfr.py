@@ -194,3 +194,7 @@ def test_the_exploitability_table(tmp_path):
     assert rows[-1]["exploitability"] < min(r["exploitability"] for r in rows[:-1])
     header = (tmp_path / "exploitability.csv").read_text().splitlines()[0]
     assert header == "agent,br0,br1,exploitability,value"
+    searched = mini_cfr.table(tmp_path, ("dumper",), exploit_deals=3)[0]
+    assert searched["exact_gain"] == pytest.approx(searched["exploitability"] / 2)
+    assert searched["recovered"] == pytest.approx(searched["search_gain"] / searched["exact_gain"])
+    assert (tmp_path / "exploit-dumper" / "exploit.json").exists()
