@@ -28,6 +28,7 @@ from koira_env.games.koira import mini_solve
 from koira_env.games.koira.engine import RISK
 from koira_env.games.koira.game import make_game
 
+HANDS = ("Q", "K", "A", "QQ", "QK", "QA", "KK", "KA", "AA")  # the ranks a seat can hold
 AGENTS = ("random", "dumper", "greedy", "warrior", "gambler", "cautious", "hoarder")
 
 
@@ -76,9 +77,9 @@ def searched(out: Path, agent: str, exploitability: float, deals: int) -> dict[s
 def equilibrium_choices(out: Path) -> list[dict]:
     """How the CFR+ average strategy (``out/average.npy``) risks and plays wars in phase one,
     reach-weighted over its decisions (both seats playing it, every deal): per situation
-    (leading a trick, answering one, inside a war), stock size and best card in hand, the
-    chance of risking it where it is legal and of tying the highest card (starting a war)
-    where a card ties. Written to ``out/equilibrium.csv``."""
+    (leading a trick, answering one, inside a war), stock size and ranks in hand, how
+    often risking it is legal and how often the strategy then risks, and the same for tying
+    the highest card so far (starting a war). Written to ``out/equilibrium.csv``."""
     game = make_game(2, "mini")
     tree = mini_solve.get_tree(out)
     sigma = np.load(out / "average.npy")
@@ -101,11 +102,18 @@ def equilibrium_choices(out: Path) -> list[dict]:
             where = "answering" if view.round_cards else "leading"
         top = max((card % 13 for _, card in view.round_cards), default=-1)
         ties = [c for c in view.hand if c % 13 == top and not view.war_players]
-        key = (where, view.stock_size, "QKA"[max(c % 13 for c in view.hand) - 10])
-        cell = cells.setdefault(key, dict.fromkeys(("weight", "risk", "can_tie", "tie"), 0.0))
+        key = (
+            where,
+            view.stock_size,
+            "".join(sorted(("QKA"[c % 13 - 10] for c in view.hand), key="QKA".index)),
+        )
+        names = ("weight", "can_risk", "risk", "can_tie", "tie")
+        cell = cells.setdefault(key, dict.fromkeys(names, 0.0))
         w = float(weights[iset])
         cell["weight"] += w
-        cell["risk"] += w * probs.get(RISK, 0.0)
+        if RISK in probs:
+            cell["can_risk"] += w
+            cell["risk"] += w * probs[RISK]
         if ties:
             cell["can_tie"] += w
             cell["tie"] += w * sum(probs[c] for c in ties)
@@ -114,21 +122,22 @@ def equilibrium_choices(out: Path) -> list[dict]:
         {
             "situation": where,
             "stock": stock,
-            "best_card": best,
+            "hand": hand,
             "share": cell["weight"] / total,
-            "risk": cell["risk"] / cell["weight"],
+            "can_risk": cell["can_risk"] / cell["weight"],
+            "risk": cell["risk"] / cell["can_risk"] if cell["can_risk"] else None,
             "can_tie": cell["can_tie"] / cell["weight"],
             "tie": cell["tie"] / cell["can_tie"] if cell["can_tie"] else None,
         }
-        for (where, stock, best), cell in sorted(cells.items(), key=lambda kv: _order(kv[0]))
+        for (where, stock, hand), cell in sorted(cells.items(), key=lambda kv: _order(kv[0]))
     ]
     write_csv(out / "equilibrium.csv", list(rows[0]), rows)
     return rows
 
 
 def _order(key: tuple) -> tuple:
-    where, stock, best = key
-    return (["leading", "answering", "in a war"].index(where), -stock, "QKA".index(best))
+    where, stock, hand = key
+    return (["leading", "answering", "in a war"].index(where), -stock, len(hand), HANDS.index(hand))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -146,13 +155,13 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     if args.equilibrium:
-        print("| situation | stock | best card | share of decisions | risks | can tie | ties |")
-        print("| --- | ---: | --- | ---: | ---: | ---: | ---: |")
+        print("| situation | stock | hand | share | can risk | risks | can tie | ties |")
+        print("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
         for r in equilibrium_choices(args.out):
-            tie = "-" if r["tie"] is None else f"{r['tie']:.2f}"
+            risk, tie = ("-" if x is None else f"{x:.2f}" for x in (r["risk"], r["tie"]))
             print(
-                f"| {r['situation']} | {r['stock']} | {r['best_card']} | {r['share']:.3f} "
-                f"| {r['risk']:.2f} | {r['can_tie']:.2f} | {tie} |"
+                f"| {r['situation']} | {r['stock']} | {r['hand']} | {r['share']:.3f} "
+                f"| {r['can_risk']:.2f} | {risk} | {r['can_tie']:.2f} | {tie} |"
             )
         return
     rows = table(args.out, tuple(args.agents), args.samples, args.exploit_deals)

@@ -198,3 +198,10 @@ def test_the_exploitability_table(tmp_path):
     assert searched["exact_gain"] == pytest.approx(searched["exploitability"] / 2)
     assert searched["recovered"] == pytest.approx(searched["search_gain"] / searched["exact_gain"])
     assert (tmp_path / "exploit-dumper" / "exploit.json").exists()
+    cells = mini_cfr.equilibrium_choices(tmp_path)
+    assert sum(c["share"] for c in cells) == pytest.approx(1.0)
+    assert {c["situation"] for c in cells} <= {"leading", "answering", "in a war"}
+    for c in cells:
+        assert (c["risk"] is None) == (c["can_risk"] == 0)
+        assert (c["tie"] is None) == (c["can_tie"] == 0)
+        assert all(0 <= c[k] <= 1 for k in ("risk", "tie") if c[k] is not None)
