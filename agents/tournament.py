@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import copy
 import importlib
-import json
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -28,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from koira_env.core.files import claim_folder, write_csv
-from koira_env.core.jobs import PROCESS, Backend, chunked, map_chunks, read_log
+from koira_env.core.jobs import PROCESS, Backend, chunked, log_writer, map_chunks, read_log
 from koira_env.core.record import game_record, save_record
 
 from .base import Agent, play_out
@@ -172,15 +171,10 @@ def run_tournament(
     player = Player(config)
     if save_records:
         _save_records(player, all_jobs[:save_records], out / "records")
-    with log_path.open("a") as log, progress_bar(progress, len(all_jobs), len(done)) as advance:
-
-        def emit(rows: list[dict[str, Any]]) -> None:
-            for row in rows:
-                done[row["key"]] = row
-                log.write(json.dumps(row, separators=(",", ":")) + "\n")
-            log.flush()
-            advance(len(rows))
-
+    with (
+        progress_bar(progress, len(all_jobs), len(done)) as advance,
+        log_writer(log_path, done, advance) as emit,
+    ):
         if backend.local and (backend.parallelism(workers) == 1 or len(todo) <= 8):
             for chunk in chunked(todo, 50):
                 emit([player.play(job) for job in chunk])

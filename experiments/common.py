@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import inspect
-import json
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -23,7 +22,7 @@ from typing import Any
 
 from koira_agents.tournament import agent_modules, read_log
 from koira_env.core.files import claim_folder
-from koira_env.core.jobs import PROCESS, Backend, chunked, map_chunks
+from koira_env.core.jobs import PROCESS, Backend, chunked, log_writer, map_chunks
 from koira_env.registry import games
 
 TASKS = "tasks.jsonl"
@@ -111,15 +110,7 @@ def run_tasks(
     bar = Progress(label, len(tasks), len(tasks) - len(todo), progress)
     if max_tasks is not None:
         todo = todo[: max(0, max_tasks)]
-    with path.open("a") as log:
-
-        def emit(rows: list[dict[str, Any]]) -> None:
-            for row in rows:
-                done[row["key"]] = row
-                log.write(json.dumps(row, separators=(",", ":")) + "\n")
-            log.flush()
-            bar.advance(len(rows))
-
+    with log_writer(path, done, bar.advance) as emit:
         workers = backend.parallelism(workers) if todo else 1
         size = max(1, min(20, len(todo) // (workers * 8) or 1))
         chunks = chunked(todo, size)

@@ -21,6 +21,7 @@ import sys
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -227,6 +228,25 @@ def _probe(address: str) -> None:
     except OSError as err:
         reason = "no answer" if isinstance(err, TimeoutError) else err.strerror or err
         raise ConnectionError(f"no Ray cluster at {address}: {reason}") from None
+
+
+@contextmanager
+def log_writer(
+    path: Path, done: dict[str, dict[str, Any]], advance: Callable[[int], None]
+) -> Iterator[Callable[[list[dict[str, Any]]], None]]:
+    """The writer of a JSON-lines result log, for the block: each batch of rows is recorded in
+    ``done`` by its ``key``, appended and flushed (a kill loses at most the batch being
+    written, whose torn line ``read_log`` cuts off), then ``advance(len(rows))``."""
+    with path.open("a") as log:
+
+        def emit(rows: list[dict[str, Any]]) -> None:
+            for row in rows:
+                done[row["key"]] = row
+                log.write(json.dumps(row, separators=(",", ":")) + "\n")
+            log.flush()
+            advance(len(rows))
+
+        yield emit
 
 
 def read_log(path: Path) -> dict[str, dict[str, Any]]:
