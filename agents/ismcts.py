@@ -277,6 +277,45 @@ class ISMCTSAgent:
             n.square += value * value
 
 
+class BestResponseAgent:
+    """``br:ITERATIONS:MODEL``: the search best response (``ISMCTSAgent`` with ``models``) to
+    the agent ``MODEL`` (any spec of the game, ``net:runs/x/latest.npz``) in every seat: a
+    league's exploiter of its learner, or a sparring partner that punishes one agent."""
+
+    name = "br"
+
+    def __init__(self, iterations: int, model: str) -> None:
+        if iterations < 1:
+            raise ValueError(f"br needs at least 1 iteration, got {iterations}")
+        if not model:
+            raise ValueError("br needs the agent it answers: br:ITERATIONS:MODEL")
+        self.iterations = iterations
+        self.model = model
+        self._search: dict[tuple[str, int], ISMCTSAgent] = {}  # per game and table size
+
+    def act(self, turn: Turn) -> int:
+        game = turn.game
+        key = (game.id, game.num_players)
+        if key not in self._search:
+            from .registry import make_agent  # the registry builds this agent
+
+            model = make_agent(self.model, game.id)
+            self._search[key] = ISMCTSAgent(self.iterations, models=[model] * game.num_players)
+        return self._search[key].act(turn)
+
+
+def best_response(arg: str) -> BestResponseAgent:
+    """``br:ITERATIONS:MODEL`` (``br:32:net:kop4-net``)."""
+    iterations, _, model = arg.partition(":")
+    try:
+        count = int(iterations)
+    except ValueError:
+        raise ValueError(
+            f"br needs an integer iteration count before the model, got {iterations!r}"
+        ) from None
+    return BestResponseAgent(count, model)
+
+
 def ismcts(arg: str = "") -> ISMCTSAgent:
     """``ismcts``, ``ismcts:ITERATIONS``, ``ismcts:ITERATIONS:PHASE`` (search only in that
     phase of a game with phases: Koira's 1 or 2) or ``ismcts:ITERATIONS:PHASE:python`` (the

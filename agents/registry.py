@@ -11,7 +11,7 @@ from typing import Any
 from koira_env.registry import spec
 
 from .flat import flat
-from .ismcts import ismcts
+from .ismcts import best_response, ismcts
 from .net import NetAgent
 from .pimc import pimc
 from .ppo import PPOAgent  # torch is imported only when a model is loaded
@@ -26,9 +26,10 @@ GENERIC: dict[str, Callable[..., Any]] = {
     "net": NetAgent,
     "solver": solver,
     "pimc": pimc,
+    "br": best_response,
 }
 SEARCH_BOTS = frozenset(
-    {"ismcts", "flat", "solver", "pimc"}
+    {"ismcts", "flat", "solver", "pimc", "br"}
 )  # too slow for a default tournament; name them to include
 _STUDY_AGENTS: dict[str, dict[str, Callable[..., Any]]] = {}  # game -> name -> factory
 

@@ -142,7 +142,9 @@ def test_the_net_agent_plays_legal_moves_fast_and_refuses_bad_files(tmp_path):
 
 def test_an_unknown_algorithm_is_a_clear_error(capsys):
     assert train_main(["--algo", "dqn"]) == 2
-    assert "--algo must be one of ['ppo', 'distill'], got 'dqn'" in capsys.readouterr().err
+    assert (
+        "--algo must be one of ['ppo', 'distill', 'league'], got 'dqn'" in capsys.readouterr().err
+    )
 
 
 def test_the_checkpoint_of_another_kind_is_refused(tmp_path):

@@ -48,7 +48,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -112,6 +112,9 @@ class Args:
     field: tuple[str, ...] = ()
     """the bots in the other seats, drawn per seat per game; empty: the game's recipe
     (its SPEC.recipe: Koira dumper, Kop counter), else its bots but random"""
+    field_weights: tuple[float, ...] = ()
+    """how often each of --field is drawn, relative to the others; empty: all alike (the
+    league sets them each round by prioritized fictitious self-play)"""
     eval_opponents: tuple[str, ...] = ()
     """the agents beside the network at the evaluation tournament; empty: the game's recipe
     (Koira: three dumpers, Kop: counter and random), else the field and random"""
@@ -170,6 +173,10 @@ class Args:
     """continue the run in run_dir (same arguments, or only run-length ones changed)"""
 
     def __post_init__(self) -> None:
+        if self.field_weights and (
+            len(self.field_weights) != len(self.field) or min(self.field_weights) < 0
+        ):
+            raise ValueError("--field-weights needs one weight of 0 or more for each --field bot")
         if self.arch not in ARCHS:
             raise ValueError(f"--arch must be one of {', '.join(ARCHS)}, got {self.arch!r}")
         if self.arch == TURNS and not self.make_game().turn_feature_size:
@@ -311,7 +318,7 @@ def play_games(args: Args, round_no: int, indices: list[int], student: Policy | 
         )
         seat = g % n
         agents = [
-            recorder if s == seat else make_agent(rng.choice(args.field), game.id) for s in range(n)
+            recorder if s == seat else make_agent(_opponent(args, rng), game.id) for s in range(n)
         ]
         state = play_out(game.new_state(seed=rng.getrandbits(64)), agents, rng.getrandbits(32))
         result = state.returns()[seat]
@@ -333,6 +340,13 @@ def play_games(args: Args, round_no: int, indices: list[int], student: Policy | 
         width = game.turn_feature_size
         arrays["turns"] = np.concatenate([*turns, np.zeros((0, width), np.float16)])
     return arrays
+
+
+def _opponent(args: Args, rng: random.Random) -> str:
+    """One seat's bot from the field, by ``field_weights`` where given."""
+    if not args.field_weights:
+        return rng.choice(args.field)
+    return rng.choices(args.field, weights=args.field_weights)[0]
 
 
 _STUDENT: Policy | None = None  # in a worker: the round's student
@@ -558,8 +572,20 @@ def _config(args: Args) -> dict[str, Any]:
     return json.loads(json.dumps(decisive))
 
 
-def train(args: Args) -> Path:
-    """Train (or resume) a run; returns the path of ``latest.npz``."""
+class Rounds(Protocol):
+    """What a trainer built on this loop changes round by round (``koira_training.pfsp``, the
+    league): the arguments the round's games are played with, and work after the round's
+    evaluation, before its checkpoint (so a kill there replays the round, which regenerates
+    nothing and fits the same network again)."""
+
+    def round_args(self, args: Args, round_no: int) -> Args: ...
+
+    def after_round(self, args: Args, round_no: int, model: Path, minutes: float) -> None: ...
+
+
+def train(args: Args, rounds: Rounds | None = None) -> Path:
+    """Train (or resume) a run; returns the path of ``latest.npz``. ``rounds`` changes the
+    games each round is played with and adds work after it (the league)."""
     import torch
 
     _teacher(args)  # a bad teacher is an error before any work or file
@@ -613,11 +639,14 @@ def train(args: Args) -> Path:
             break
         began = time.perf_counter()
         student = latest.read_bytes() if round_no > 0 and latest.exists() else None
-        generate(args, folder, round_no, student, backend)
+        played = rounds.round_args(args, round_no) if rounds is not None else args
+        generate(played, folder, round_no, student, backend)
         data = load_window(folder, args.window)
         stats = fit(args, net, optimizer, data, round_no, game.observation_scale)
         export(net, game, args, latest, round=round_no)
         result = evaluate(args, folder, round_no, latest)
+        if rounds is not None:  # the clock at the round's evaluation
+            rounds.after_round(args, round_no, latest, minutes + (time.perf_counter() - began) / 60)
         last_round = (time.perf_counter() - began) / 60
         minutes += last_round
         row = dict(zip(evaluated, [round_no, round(minutes, 2), *result], strict=True))
@@ -626,6 +655,7 @@ def train(args: Args) -> Path:
         _append_csv(folder / EVAL_CSV, row, columns)
         for key in (measure, "agreement", "decisive_agreement", "policy_loss", "value_loss"):
             writer.add_scalar(f"distill/{key}", row[key], round_no)
+
         tmp = checkpoint.with_name(CHECKPOINT + ".tmp")
         torch.save(
             {

@@ -521,18 +521,19 @@ def parse_args(argv: list[str] | None = None) -> Args:
     """Command-line flags generated from ``Args`` (each field's docstring is its help)."""
     about = (
         f"{__doc__.split(chr(10))[0]} This is --algo ppo, the default; --algo distill trains a "
-        "network on a search's moves instead (koira train --algo distill --help)."
+        "network on a search's moves instead (koira train --algo distill --help), and --algo "
+        "league does so against a pool chosen to hurt it (koira train --algo league --help)."
     )
     return dataclass_flags(Args, argv, "koira train", about)
 
 
-ALGOS = ("ppo", "distill")
+ALGOS = ("ppo", "distill", "league")
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``koira train [--algo ppo|distill] [flags]``: MaskablePPO (this module, the default) or
-    search distillation (``training/distill.py``); ``--help`` after the algorithm lists its
-    flags."""
+    """``koira train [--algo ppo|distill|league] [flags]``: MaskablePPO (this module, the
+    default), search distillation (``training/distill.py``) or the league on top of it
+    (``training/pfsp.py``); ``--help`` after the algorithm lists its flags."""
     argv = list(sys.argv[1:] if argv is None else argv)
     algo = "ppo"
     for k, word in enumerate(argv):
@@ -550,6 +551,10 @@ def main(argv: list[str] | None = None) -> int:
         from .distill import main as distill_main
 
         return distill_main(argv)
+    if algo == "league":
+        from .pfsp import main as league_main
+
+        return league_main(argv)
     args = parse_args(argv)
     latest = train(args)
     print(f"model: {latest} (play it with 'ppo:{latest}')")

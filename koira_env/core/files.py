@@ -56,12 +56,17 @@ def claim_folder(out: Path, config: dict[str, Any], log: str, what: str = "run")
 
 
 def csv_cell(value: Any) -> str:
+    """A CSV field: empty for ``None``, six significant digits for a float, and quoted (its
+    quotes doubled, as RFC 4180 and Python's ``csv`` read it) where it holds a comma, a quote
+    or a line break."""
     if value is None:
         return ""
     if isinstance(value, float):
         return f"{value:.6g}"
     text = str(value)
-    return f'"{text}"' if "," in text or '"' in text else text
+    if any(c in text for c in ',"\n\r'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
 
 
 def write_csv(path: Path, columns: Sequence[str], rows: Sequence[dict[str, Any]]) -> None:
