@@ -22,9 +22,10 @@ Given ``models`` (one agent per seat), the search is a best response instead: ev
 seat moves as its model does, in the tree and in the rollouts, and the searching seat's own
 rollout moves are its model's, so the tree improves on that model against those opponents
 (``koira_agents.exploit`` measures an agent's exploitability with it). It then plays its own
-model's move unless the most visited move's mean return beats that move's by ``SAFE_Z``
-standard errors: where the search cannot tell the moves apart (a long game's noise, a bid
-among many), it keeps the model's move instead of a coin toss.
+agent's move (the agent it is measured against, or its own seat's model) unless the most
+visited move's mean return beats that move's by ``SAFE_Z`` standard errors: where the search
+cannot tell the moves apart (a long game's noise, a bid among many), it keeps that move
+instead of a coin toss.
 """
 
 from __future__ import annotations
@@ -101,7 +102,8 @@ class ISMCTSAgent:
     that phase and plays the game's rollout move in the others; ``None`` searches always.
     ``engine``: ``"auto"`` runs the game's compiled search when it has one for the turn's
     state, ``"python"`` always this module's loop. ``models`` (one agent per seat) makes it a
-    best response to them (the module docstring); it runs this module's loop.
+    best response to them (the module docstring); it runs this module's loop, and keeps
+    ``own``'s move (default: its own seat's model's) where the search cannot beat it.
     """
 
     name = "ismcts"
@@ -115,6 +117,7 @@ class ISMCTSAgent:
         phase: int | None = None,
         engine: str = "auto",
         models: Sequence[Agent] | None = None,
+        own: Agent | None = None,
     ) -> None:
         counts = (iterations,) if isinstance(iterations, int) else tuple(iterations)
         if not counts or min(counts) < 0 or max(counts) < 1:
@@ -129,6 +132,7 @@ class ISMCTSAgent:
         self.random_rollout = rollout == "random"
         self.phase = phase
         self.models = None if models is None else tuple(models)
+        self.own = own
 
     def act(self, turn: Turn) -> int:
         legal = turn.view.legal
@@ -142,9 +146,9 @@ class ISMCTSAgent:
         return max(legal, key=lambda a: visits.get(a, -1))
 
     def _best_response_move(self, turn: Turn) -> int:
-        """The most visited move if its mean return beats the model's own move by ``SAFE_Z``
-        standard errors (each from its visits' spread), else the model's move."""
-        own = self.models[turn.view.seat].act(turn)
+        """The most visited move if its mean return beats ``own``'s move by ``SAFE_Z``
+        standard errors (each from its visits' spread), else ``own``'s move."""
+        own = (self.own or self.models[turn.view.seat]).act(turn)
         children = self._tree(turn).children
         best = max(turn.view.legal, key=lambda a: children[a].visits if a in children else -1)
         if best == own or own not in children:
