@@ -17,7 +17,7 @@ TINY = [
     "--game", "red7", "--teacher", "champion", "--games-per-round", "40", "--hidden", "16",
     "--eval-deals", "4", "--pfsp-deals", "2", "--exploit-deals", "2",
     "--exploit-iterations", "4", "--exploiter-iterations", "4", "--workers", "1",
-    "--minutes", "0", "--seed", "3",
+    "--minutes", "0", "--seed", "3", "--exploit-every", "1",
 ]  # fmt: skip
 
 

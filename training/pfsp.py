@@ -16,8 +16,9 @@ labels, the network plays from round 1 on, DAgger), with two changes:
    ``p`` the share of their shared games in which the network finished ahead (ties count
    half). A member not yet measured counts as even (``p = 0.5``).
 
-After each round, the network's exploitability is measured by ``koira exploit``
-(``exploit/round-R``; ``--exploit-deals``, ``--exploit-iterations``). ``league.csv`` holds
+After the first round and every ``--exploit-every`` rounds, the network's exploitability is
+measured by ``koira exploit`` (``exploit/round-R``; ``--exploit-deals``,
+``--exploit-iterations``): most of a round's time otherwise. ``league.csv`` holds
 the curve: the network's headline measure against the evaluation table (``eval.csv``, as
 distillation writes it) and its exploitability gain, both with 95% intervals, against
 minutes, with the pool and its weights. ``league.png`` draws it.
@@ -64,7 +65,9 @@ class Args(distill.Args):
     pfsp_deals: int = 30
     """deals of each round's tournament of the network against the pool"""
     exploit_deals: int = 40
-    """deals of each round's koira exploit of the network (0: not measured)"""
+    """deals of each koira exploit of the network (0: not measured)"""
+    exploit_every: int = 4
+    """measure the network's exploitability after every this many rounds (and the first)"""
     exploit_iterations: int = 32
     """the measuring exploiter's search iterations a decision"""
 
@@ -146,7 +149,7 @@ class PFSPLeague:
         run_tournament(tournament, self.folder / "pfsp" / f"round-{round_no:03d}", args.workers)
         gain: dict[str, Any] = {"value": None, "ci": [None, None]}
         measure = None
-        if self.args.exploit_deals:
+        if self.args.exploit_deals and round_no % max(1, self.args.exploit_every) == 0:
             config = ExploitConfig(
                 agent=f"net:{snapshot}",
                 game=args.game,
