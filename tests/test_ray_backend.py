@@ -31,6 +31,7 @@ from koira_env.core.jobs import Backend
 from koira_experiments.cli import main
 from koira_training import warmstart
 from koira_training.train import demonstrations, parse_args, train
+from koira_training.train import main as train_main
 
 CONFIG = TournamentConfig(agents=("random", "dumper"), deals=40, seed=3)  # 42 deals, 168 games
 SUMMARIES = ("results.json", "leaderboard.csv", "head_to_head.csv", "head_to_head.png")
@@ -175,6 +176,29 @@ def test_koira_exploit_writes_the_same_files_on_ray(cluster, tmp_path):
     assert {**mixed, "cost": None} == {**whole, "cost": None} and mixed["complete"]
     for name in ("exploit.json", "deals.csv"):
         assert (tmp_path / "mixed" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes()
+
+
+@pytest.mark.ray
+def test_the_league_plays_the_same_rounds_on_ray(cluster, tmp_path):
+    """The league's games, its tournaments against the pool (the exploiter among them) and its
+    exploitability measurements run on the cluster: the same curve as on the process pool."""
+    import csv
+
+    from koira_training import pfsp
+
+    tiny = ["--algo", "league", "--game", "red7", "--teacher", "champion", "--hidden", "16"]
+    tiny += ["--games-per-round", "40", "--rounds", "2", "--eval-deals", "4", "--pfsp-deals", "2"]
+    tiny += ["--exploit-deals", "2", "--exploit-iterations", "4", "--exploiter-iterations", "4"]
+    tiny += ["--exploit-every", "1", "--minutes", "0", "--seed", "3"]
+    ray = ["--backend", "ray", "--address", cluster.address, "--workers", "2"]
+    assert train_main([*tiny, "--workers", "2", "--run-dir", str(tmp_path / "pool")]) == 0
+    assert train_main([*tiny, *ray, "--run-dir", str(tmp_path / "ray")]) == 0
+    keep = ("round", "gain", "gain_low", "gain_high", "weights")
+    curves = [
+        [{k: r[k] for k in keep} for r in csv.DictReader((tmp_path / d / pfsp.LEAGUE_CSV).open())]
+        for d in ("pool", "ray")
+    ]
+    assert curves[0] == curves[1] and len(curves[0]) == 2
 
 
 @pytest.mark.ray

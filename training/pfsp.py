@@ -45,6 +45,7 @@ from koira_agents.exploit import ExploitConfig, run_exploit
 from koira_agents.schedule import TournamentConfig
 from koira_agents.tournament import run_tournament
 from koira_env.core.files import pyplot, save_figure, write_csv, write_json
+from koira_env.core.jobs import Backend
 
 from . import distill
 from .args import dataclass_flags
@@ -146,7 +147,9 @@ class PFSPLeague:
             deals=self.args.pfsp_deals,
             seed=20_000 + args.seed + round_no,
         )
-        run_tournament(tournament, self.folder / "pfsp" / f"round-{round_no:03d}", args.workers)
+        backend = Backend(args.backend, args.address or None)
+        out = self.folder / "pfsp" / f"round-{round_no:03d}"
+        run_tournament(tournament, out, args.workers, backend=backend)
         gain: dict[str, Any] = {"value": None, "ci": [None, None]}
         measure = None
         if self.args.exploit_deals and round_no % max(1, self.args.exploit_every) == 0:
@@ -160,7 +163,7 @@ class PFSPLeague:
                 seed=30_000 + args.seed,
             )
             out = self.folder / "exploit" / f"round-{round_no:03d}"
-            result = run_exploit(config, out, args.workers)
+            result = run_exploit(config, out, args.workers, backend=backend)
             gain, measure = result["gain"], result["measure"]
         weights = pfsp_weights(self.ahead(round_no + 1), self.args.pfsp_power)
         row = {
