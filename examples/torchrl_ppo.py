@@ -90,10 +90,11 @@ def build(obs_size: int, num_actions: int, hidden: int) -> ActorValueOperator:
 
 def save(model: ActorValueOperator, path: Path, game: koira_env.core.game.Game) -> None:
     """The weights as ``w0, b0, ...`` (body, policy head, value head) in the suite's format."""
+    linear = [m for m in model.modules() if isinstance(m, nn.Linear)]  # in that order
     arrays = {}
-    for k, m in enumerate(m for m in model.modules() if isinstance(m, nn.Linear)):
-        arrays[f"w{k}"] = m.weight.detach().cpu().numpy()
-        arrays[f"b{k}"] = m.bias.detach().cpu().numpy()
+    for k, layer in enumerate(linear):
+        arrays[f"w{k}"] = layer.weight.detach().cpu().numpy()
+        arrays[f"b{k}"] = layer.bias.detach().cpu().numpy()
     save_arrays(path, game, arrays, arch="mlp", layers=2)
 
 
