@@ -82,15 +82,18 @@ class Agent(nn.Module):
         save_arrays(path, game, arrays, arch="mlp", layers=2)
 
 
-def evaluate(path: Path, game_id: str, players: int, deals: int, out: Path) -> dict[str, str]:
+def evaluate(
+    path: Path, game_id: str, players: int, deals: int, out: Path, kind: str = "net"
+) -> dict[str, str]:
     """The headline measure of the network and of its rival, beside ``random`` and then beside
-    the best bot: duplicate deals, every seat rotation, 95% intervals clustered by deal."""
+    the best bot: duplicate deals, every seat rotation, 95% intervals clustered by deal.
+    ``kind`` is how the suite loads the file (``net``; ``ppo`` for a MaskablePPO model)."""
     measure = spec(game_id).choices.rank_by
     ci_of = {"loss_rate": "loss_ci", "win_rate": "win_ci"}.get(measure, "place_ci")
     row = {}
     for rival in ("random", BEST_BOT[game_id]):
         config = TournamentConfig(
-            agents=(f"net=net:{path}", rival), game=game_id, players=players, deals=deals
+            agents=(f"net={kind}:{path}", rival), game=game_id, players=players, deals=deals
         )
         summary = run_tournament(config, out / rival, workers=1)
         for who in summary["agents"]:

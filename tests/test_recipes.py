@@ -39,3 +39,30 @@ def test_the_single_file_ppo_self_play_writes_a_curve_and_a_playable_network(
     agent = make_agent(f"net:{out / 'latest.npz'}", game_id)
     others = [make_agent("random", game_id) for _ in range(game.num_players - 1)]
     assert not play_game([agent, *others], game, None, seed=3).truncated
+
+
+RECIPES = {  # script: its model file and the kind of agent that plays it
+    "torchrl_ppo.py": ("latest.npz", "net", ["--num-envs", "8", "--steps", "8"]),
+    "sb3_maskable_ppo.py": ("model.zip", "ppo", ["--num-envs", "2", "--steps", "32"]),
+}
+
+
+@pytest.mark.parametrize("script", list(RECIPES))
+@pytest.mark.parametrize("game_id, best", [("koira", "dumper"), ("red7", "thrifty")])
+def test_each_library_recipe_writes_a_curve_and_a_model_the_suite_plays(
+    script, game_id, best, tmp_path
+):
+    model, kind, flags = RECIPES[script]
+    out = tmp_path / "run"
+    command = [sys.executable, str(EXAMPLES / script), "--game", game_id, *flags]
+    command += ["--minutes", "0.03", "--hidden", "32", "--eval-deals", "2", "--out", str(out)]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    rows = list(csv.DictReader((out / "curve.csv").open()))
+    assert len(rows) >= 2 and rows[0]["steps"] == "0" and int(rows[-1]["steps"]) > 0
+    columns = {"net_vs_random", "rival_vs_random", f"net_vs_{best}", f"rival_vs_{best}"}
+    assert {"minutes", "steps"} | columns <= set(rows[-1])
+    game = make_game(game_id)
+    agent = make_agent(f"{kind}:{out / model}", game_id)
+    others = [make_agent("random", game_id) for _ in range(game.num_players - 1)]
+    assert not play_game([agent, *others], game, None, seed=3).truncated
