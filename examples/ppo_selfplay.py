@@ -103,6 +103,29 @@ def evaluate(
     return row
 
 
+def record(
+    curve: list[dict[str, str]],
+    path: Path,
+    game_id: str,
+    players: int,
+    deals: int,
+    out: Path,
+    trained: float,
+    steps: int,
+    kind: str = "net",
+) -> None:
+    """One evaluation (``evaluate``, in ``out/evalK``) as the next row of ``curve`` and of
+    ``out/curve.csv``, printed: minutes trained, steps, then the tournaments' measures."""
+    row = {"minutes": f"{trained / 60:.1f}", "steps": str(steps)}
+    row |= evaluate(path, game_id, players, deals, out / f"eval{len(curve)}", kind)
+    curve.append(row)
+    with (out / "curve.csv").open("w", newline="") as f:
+        writer = csv.DictWriter(f, list(row))
+        writer.writeheader()
+        writer.writerows(curve)
+    print(row, flush=True)
+
+
 def main() -> None:
     args = parse_args()
     torch.manual_seed(args.seed)
@@ -124,15 +147,9 @@ def main() -> None:
         if done or trained >= next_eval:  # --- evaluate (the untrained network first)
             next_eval = trained + args.eval_every * 60
             agent.save(out / "latest.npz", game)
-            row = {"minutes": f"{trained / 60:.1f}", "steps": str(steps)}
-            where = out / f"eval{len(curve)}"
-            row |= evaluate(out / "latest.npz", args.game, players, args.eval_deals, where)
-            curve.append(row)
-            with (out / "curve.csv").open("w", newline="") as f:
-                writer = csv.DictWriter(f, list(row))
-                writer.writeheader()
-                writer.writerows(curve)
-            print(row, flush=True)
+            record(
+                curve, out / "latest.npz", args.game, players, args.eval_deals, out, trained, steps
+            )
         if done:
             break
         began = time.monotonic()

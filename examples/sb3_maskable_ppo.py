@@ -17,14 +17,13 @@ bot, the untrained model first. Needs the ``train`` and ``tools`` extras.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import random
 import time
 import zipfile
 from pathlib import Path
 
-from ppo_selfplay import evaluate  # this folder is on sys.path when the script runs
+from ppo_selfplay import record  # this folder is on sys.path when the script runs
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import DummyVecEnv
 
@@ -98,15 +97,17 @@ def main() -> None:
         if done or trained >= next_eval:  # --- evaluate (the untrained model first)
             next_eval = trained + args.eval_every * 60
             save(model, out / "model.zip", game)
-            row = {"minutes": f"{trained / 60:.1f}", "steps": str(steps)}
-            where = out / f"eval{len(curve)}"
-            row |= evaluate(out / "model.zip", game.id, players, args.eval_deals, where, "ppo")
-            curve.append(row)
-            with (out / "curve.csv").open("w", newline="") as f:
-                writer = csv.DictWriter(f, list(row))
-                writer.writeheader()
-                writer.writerows(curve)
-            print(row, flush=True)
+            record(
+                curve,
+                out / "model.zip",
+                game.id,
+                players,
+                args.eval_deals,
+                out,
+                trained,
+                steps,
+                "ppo",
+            )
         if done:
             break
         began = time.monotonic()  # --- one rollout of every env, then MaskablePPO's update

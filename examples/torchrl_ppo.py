@@ -20,14 +20,13 @@ first. Needs torch (the ``train`` extra) and TorchRL (the ``recipes`` extra).
 from __future__ import annotations
 
 import argparse
-import csv
 import logging
 import time
 from pathlib import Path
 
 import numpy as np
 import torch
-from ppo_selfplay import evaluate  # this folder is on sys.path when the script runs
+from ppo_selfplay import record  # this folder is on sys.path when the script runs
 from tensordict import TensorDict
 from tensordict.nn import TensorDictModule
 from torch import nn
@@ -129,15 +128,9 @@ def main() -> None:
         if done or trained >= next_eval:  # --- evaluate (the untrained network first)
             next_eval = trained + args.eval_every * 60
             save(model, out / "latest.npz", game)
-            row = {"minutes": f"{trained / 60:.1f}", "steps": str(steps)}
-            where = out / f"eval{len(curve)}"
-            row |= evaluate(out / "latest.npz", args.game, players, args.eval_deals, where)
-            curve.append(row)
-            with (out / "curve.csv").open("w", newline="") as f:
-                writer = csv.DictWriter(f, list(row))
-                writer.writeheader()
-                writer.writerows(curve)
-            print(row, flush=True)
+            record(
+                curve, out / "latest.npz", args.game, players, args.eval_deals, out, trained, steps
+            )
         if done:
             break
         began = time.monotonic()
