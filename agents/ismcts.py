@@ -41,7 +41,8 @@ from koira_env.core.game import State
 from koira_env.registry import spec
 
 ROLLOUTS = ("game", "random")
-SAFE_Z = 1.0  # standard errors a best response's move must beat its own model's move by
+SAFE_Z = 1.0  # standard errors a best response's move must beat its own agent's move by
+VAR_FLOOR = 0.05  # the least variance of one return a best response assumes (``_spread``)
 
 
 class _Node:
@@ -147,19 +148,15 @@ class ISMCTSAgent:
 
     def _best_response_move(self, turn: Turn) -> int:
         """The most visited move if its mean return beats ``own``'s move by ``SAFE_Z``
-        standard errors (each from its visits' spread), else ``own``'s move."""
+        standard errors, else ``own``'s move (also where the search never tried it)."""
         own = (self.own or self.models[turn.view.seat]).act(turn)
         children = self._tree(turn).children
         best = max(turn.view.legal, key=lambda a: children[a].visits if a in children else -1)
         if best == own or own not in children:
             return own
         b, o = children[best], children[own]
-        if o.visits < 2:  # tried once and abandoned: the search found it worse
-            return best
-        mean_b, mean_o = b.total / b.visits, o.total / o.visits
-        var_b = max(0.0, b.square / b.visits - mean_b * mean_b) / (b.visits - 1)
-        var_o = max(0.0, o.square / o.visits - mean_o * mean_o) / (o.visits - 1)
-        return best if mean_b - mean_o > SAFE_Z * math.sqrt(var_b + var_o) else own
+        error = math.sqrt(_spread(b) / b.visits + _spread(o) / o.visits)
+        return best if b.total / b.visits - o.total / o.visits > SAFE_Z * error else own
 
     def budget(self, turn: Turn) -> int:
         """The iterations this turn gets: per phase, and none outside ``phase`` if set."""
@@ -318,6 +315,17 @@ def best_response(arg: str) -> BestResponseAgent:
             f"br needs an integer iteration count before the model, got {iterations!r}"
         ) from None
     return BestResponseAgent(count, model)
+
+
+def _spread(node: _Node) -> float:
+    """The variance of one return of ``node``'s visits: their sample variance, at least
+    ``VAR_FLOOR`` (a few visits that happen to agree are no proof of certainty), and the
+    largest a return in [-1, 1] can have (1) below two visits."""
+    if node.visits < 2:
+        return 1.0
+    mean = node.total / node.visits
+    sample = (node.square / node.visits - mean * mean) * node.visits / (node.visits - 1)
+    return max(VAR_FLOOR, sample)
 
 
 def ismcts(arg: str = "") -> ISMCTSAgent:
