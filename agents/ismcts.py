@@ -154,9 +154,7 @@ class ISMCTSAgent:
         best = max(turn.view.legal, key=lambda a: children[a].visits if a in children else -1)
         if best == own or own not in children:
             return own
-        b, o = children[best], children[own]
-        error = math.sqrt(_spread(b) / b.visits + _spread(o) / o.visits)
-        return best if b.total / b.visits - o.total / o.visits > SAFE_Z * error else own
+        return best if _beats(children[best], children[own]) else own
 
     def budget(self, turn: Turn) -> int:
         """The iterations this turn gets: per phase, and none outside ``phase`` if set."""
@@ -315,6 +313,12 @@ def best_response(arg: str) -> BestResponseAgent:
             f"br needs an integer iteration count before the model, got {iterations!r}"
         ) from None
     return BestResponseAgent(count, model)
+
+
+def _beats(node: _Node, other: _Node) -> bool:
+    """Whether ``node``'s mean return beats ``other``'s by ``SAFE_Z`` standard errors."""
+    error = math.sqrt(_spread(node) / node.visits + _spread(other) / other.visits)
+    return node.total / node.visits - other.total / other.visits > SAFE_Z * error
 
 
 def _spread(node: _Node) -> float:
