@@ -433,7 +433,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="A search best response (every other seat modelled by its agent) plays "
         "each seat of every deal against the frozen agent (or --field); the baseline is the "
         "agent itself in that seat on the same deals. The gain, in the game's headline "
-        "measure with a 95%% interval clustered by deal, is a lower bound on how much the "
+        "measure with a 95% interval clustered by deal, is a lower bound on how much the "
         "agent can be exploited (docs/exploitability.md). Rerun the same command to resume.",
     )
     exploit.add_argument("--agent", required=True, help="the frozen agent's spec (champion)")

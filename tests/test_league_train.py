@@ -56,6 +56,8 @@ def test_bad_league_flags_are_one_line_errors(capsys):
     flags = ["--field-weights", "1", "--field", "a", "b"]
     assert koira(["train", "--algo", "league", *flags]) == 2
     assert "--field-weights" in capsys.readouterr().err
+    assert koira(["train", "--algo", "league", "--field-weights", "0.5", "-1"]) == 2
+    assert "--field-weights" in capsys.readouterr().err
 
 
 def test_csv_cells_with_commas_quotes_and_line_breaks_read_back(tmp_path):
@@ -63,3 +65,19 @@ def test_csv_cells_with_commas_quotes_and_line_breaks_read_back(tmp_path):
     write_csv(tmp_path / "t.csv", ["a", "b"], rows)
     back = list(csv.DictReader((tmp_path / "t.csv").open(newline="")))
     assert back == [{"a": 'say "hi", twice', "b": '["x", "y"]'}, {"a": "two\nlines", "b": ""}]
+
+
+def test_the_league_help_documents_distillations_flags_too(capsys):
+    with pytest.raises(SystemExit):
+        train_main(["--algo", "league", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "where the network trains" in text  # --device, a field of distillation's Args
+    assert "the learner's past networks kept in the pool" in text
+
+
+def test_field_weights_are_numbers():
+    args = pfsp.Args(field=("dumper", "greedy"), field_weights=(0.25, 0.75))
+    parsed = pfsp.dataclass_flags(
+        pfsp.Args, ["--field", "dumper", "greedy", "--field-weights", "0.25", "0.75"], "x", ""
+    )
+    assert parsed.field_weights == args.field_weights

@@ -1,6 +1,7 @@
 """The command line of ``koira train``'s trainers: flags generated from an arguments dataclass.
 
-Each trainer (``koira_training.train``'s MaskablePPO, ``koira_training.distill``) describes its
+Each trainer (``koira_training.train``'s MaskablePPO, ``koira_training.distill`` and the league
+that extends it, ``koira_training.pfsp``) describes its
 arguments as a dataclass whose fields carry their help as docstrings; ``dataclass_flags`` turns
 it into flags, so both trainers parse their command lines the same way.
 """
@@ -29,8 +30,9 @@ def dataclass_flags(cls: Any, argv: list[str] | None, prog: str, description: st
         if isinstance(default, bool):
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default)
         elif isinstance(default, tuple):
-            kind = int if default and isinstance(default[0], int) else str
-            parser.add_argument(flag, nargs="+", type=kind, default=default, help=help_text)
+            parser.add_argument(
+                flag, nargs="+", type=_item_type(f), default=default, help=help_text
+            )
         elif isinstance(default, dict):
             parser.add_argument(flag, type=json.loads, default=default, help=help_text)
         else:
@@ -47,15 +49,27 @@ def _default(f: dataclasses.Field) -> Any:
     return f.default_factory() if f.default is dataclasses.MISSING else f.default  # type: ignore[misc]
 
 
+def _item_type(f: dataclasses.Field) -> type:
+    """The type of one item of a tuple field, from its annotation (``tuple[float, ...]``)."""
+    annotation = str(f.type)
+    for kind in (float, int):
+        if f"[{kind.__name__}" in annotation:
+            return kind
+    return str
+
+
 def _field_docs(cls: Any) -> dict[str, str]:
-    """Field name -> the docstring under it, read from the dataclass's source."""
+    """Field name -> the docstring under it, read from the source of the dataclass and of the
+    dataclasses it extends (the league's arguments extend distillation's)."""
     import ast
     import inspect
 
-    tree = ast.parse(inspect.getsource(cls))
-    body = tree.body[0].body  # type: ignore[attr-defined]
-    docs = {}
-    for node, nxt in itertools.pairwise(body):
-        if isinstance(node, ast.AnnAssign) and isinstance(nxt, ast.Expr):
-            docs[node.target.id] = nxt.value.value  # type: ignore[union-attr]
+    docs: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):
+        if not dataclasses.is_dataclass(klass):
+            continue
+        body = ast.parse(inspect.getsource(klass)).body[0].body  # type: ignore[attr-defined]
+        for node, nxt in itertools.pairwise(body):
+            if isinstance(node, ast.AnnAssign) and isinstance(nxt, ast.Expr):
+                docs[node.target.id] = nxt.value.value  # type: ignore[union-attr]
     return docs

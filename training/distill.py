@@ -173,10 +173,6 @@ class Args:
     """continue the run in run_dir (same arguments, or only run-length ones changed)"""
 
     def __post_init__(self) -> None:
-        if self.field_weights and (
-            len(self.field_weights) != len(self.field) or min(self.field_weights) < 0
-        ):
-            raise ValueError("--field-weights needs one weight of 0 or more for each --field bot")
         if self.arch not in ARCHS:
             raise ValueError(f"--arch must be one of {', '.join(ARCHS)}, got {self.arch!r}")
         if self.arch == TURNS and not self.make_game().turn_feature_size:
@@ -190,6 +186,10 @@ class Args:
             self.field = own.field or tuple(b for b in bots if b != "random")
         if not self.eval_opponents:
             self.eval_opponents = own.eval_opponents or (*self.field, "random")
+        if self.field_weights and (
+            len(self.field_weights) != len(self.field) or min(self.field_weights) < 0
+        ):
+            raise ValueError("--field-weights needs one weight of 0 or more for each --field bot")
 
     def make_game(self) -> Game:
         preset = {"rules": self.rules} if self.rules else {}
