@@ -312,6 +312,14 @@ def best_response(arg: str) -> BestResponseAgent:
         raise ValueError(
             f"br needs an integer iteration count before the model, got {iterations!r}"
         ) from None
+    from koira_env.registry import games
+
+    from .registry import agent_factories  # the registry builds this agent
+
+    kind = model.partition(":")[0]
+    known = {name for g in games() for name in (*agent_factories(g), *spec(g).choices.aliases)}
+    if model and kind not in known:  # the game is known only at the first move: check now
+        raise ValueError(f"br: unknown agent {model!r} to answer; known: {sorted(known)}")
     return BestResponseAgent(count, model)
 
 
