@@ -97,16 +97,19 @@ class Player:
         return row
 
 
-_WORKER: Player | None = None
+_WORKER: Any = None  # a worker's player: this module's ``Player`` or another's
 
 
-def _init_worker(config: TournamentConfig, modules: Sequence[str] = ()) -> None:
-    """The worker's ``Player``, after importing ``modules``: those of the game's agents
-    (``agent_modules``), which a worker not forked from the driver (Ray) has not imported."""
+def init_worker(
+    config: Any, modules: Sequence[str] = (), player: Callable[[Any], Any] = Player
+) -> None:
+    """The worker's ``player(config)`` (this module's ``Player``, or ``koira_agents.exploit``'s),
+    after importing ``modules``: those of the game's agents (``agent_modules``), which a
+    worker not forked from the driver (Ray) has not imported."""
     global _WORKER
     for module in modules:
         importlib.import_module(module)
-    _WORKER = Player(copy.copy(config))  # its own agents, not the driver's (a fork shares them)
+    _WORKER = player(copy.copy(config))  # its own agents, not the driver's (a fork shares them)
 
 
 def agent_modules(game: str) -> tuple[str, ...]:
@@ -116,7 +119,8 @@ def agent_modules(game: str) -> tuple[str, ...]:
     return tuple(sorted(m for m in modules if m))
 
 
-def _play_chunk(chunk: list[Job]) -> list[dict[str, Any]]:
+def play_chunk(chunk: list[Any]) -> list[dict[str, Any]]:
+    """The worker's player's log rows for a chunk of its jobs."""
     assert _WORKER is not None, "worker not initialised"
     return [_WORKER.play(job) for job in chunk]
 
@@ -134,7 +138,7 @@ def _run_parallel(
     size = max(1, min(250, len(todo) // (workers * 8) or 1))
     chunks = chunked(todo, size)
     setup = (config, agent_modules(config.game))
-    for rows in map_chunks(_play_chunk, chunks, workers, _init_worker, setup, backend):
+    for rows in map_chunks(play_chunk, chunks, workers, init_worker, setup, backend):
         emit(rows)
 
 

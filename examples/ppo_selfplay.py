@@ -37,8 +37,9 @@ BEST_BOT = {"koira": "dumper", "matapesa": "shed", "whist22": "counter", "kop": 
 BEST_BOT |= {"dois": "counter", "teka": "counter", "red7": "thrifty"}
 
 
-def parse_args() -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def parser(description: str, out: str) -> argparse.ArgumentParser:
+    """The recipe's flags (``torchrl_ppo.py`` adds its own to them), results in ``out``."""
+    p = argparse.ArgumentParser(description=description)
     p.add_argument("--game", default="koira")
     p.add_argument("--players", type=int, default=None, help="table size (default: the game's)")
     p.add_argument("--num-envs", type=int, default=64)
@@ -53,8 +54,12 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--eval-every", type=float, default=2.0, help="minutes between evaluations")
     p.add_argument("--eval-deals", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--out", default="runs/ppo-selfplay")
-    return p.parse_args()
+    p.add_argument("--out", default=out)
+    return p
+
+
+def parse_args() -> argparse.Namespace:
+    return parser(__doc__.split("\n")[0], "runs/ppo-selfplay").parse_args()
 
 
 class Agent(nn.Module):

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from ppo_selfplay import record  # this folder is on sys.path when the script runs
+from ppo_selfplay import parser, record  # this folder is on sys.path when the script runs
 from tensordict import TensorDict
 from tensordict.nn import TensorDictModule
 from torch import nn
@@ -46,23 +46,8 @@ from koira_env.registry import spec
 
 
 def parse_args() -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--game", default="koira")
-    p.add_argument("--players", type=int, default=None, help="table size (default: the game's)")
-    p.add_argument("--num-envs", type=int, default=64)
-    p.add_argument("--steps", type=int, default=64, help="steps of every env per rollout")
-    p.add_argument("--minutes", type=float, default=10.0, help="training time (evaluations apart)")
+    p = parser(__doc__.split("\n")[0], "runs/torchrl-ppo")
     p.add_argument("--total-steps", type=int, default=0, help="stop after these steps (0: never)")
-    p.add_argument("--hidden", type=int, default=256)
-    p.add_argument("--lr", type=float, default=3e-4)
-    p.add_argument("--epochs", type=int, default=4)
-    p.add_argument("--minibatch", type=int, default=1024)
-    p.add_argument("--clip", type=float, default=0.2)
-    p.add_argument("--ent-coef", type=float, default=0.01)
-    p.add_argument("--eval-every", type=float, default=2.0, help="minutes between evaluations")
-    p.add_argument("--eval-deals", type=int, default=100)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--out", default="runs/torchrl-ppo")
     return p.parse_args()
 
 

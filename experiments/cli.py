@@ -136,12 +136,17 @@ def _tournament(args: argparse.Namespace) -> int:
     print(
         f"results in {args.out}/ (results.json, leaderboard.csv, head_to_head.csv/.png, {TIMING})"
     )
+    _say_if_stopped(summary)
+    return 0
+
+
+def _say_if_stopped(summary: dict[str, Any]) -> None:
+    """The line a resumable run prints when ``--max-games`` stopped it early."""
     if not summary["complete"]:
         print(
             f"stopped after {summary['games_played']} of {summary['games_total']} games; "
             "run the same command again to continue"
         )
-    return 0
 
 
 def _ci(value: float | None, ci: list[float | None], digits: int) -> str:
@@ -179,11 +184,7 @@ def _exploit(args: argparse.Namespace) -> int:
         f"{_ci(summary['gain']['value'], summary['gain']['ci'], 3)} (positive: exploitable)"
     )
     print(f"results in {args.out}/ (exploit.json, deals.csv, gain.png, cost.json)")
-    if not summary["complete"]:
-        print(
-            f"stopped after {summary['games_played']} of {summary['games_total']} games; "
-            "run the same command again to continue"
-        )
+    _say_if_stopped(summary)
     return 0
 
 

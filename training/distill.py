@@ -652,10 +652,9 @@ def train(args: Args, rounds: Rounds | None = None) -> Path:
         row = dict(zip(evaluated, [round_no, round(minutes, 2), *result], strict=True))
         row["decisions"] = _count_decisions(folder)
         row.update({k: round(v, 5) for k, v in stats.items()})
-        _append_csv(folder / EVAL_CSV, row, columns)
+        append_round(folder / EVAL_CSV, row, columns)
         for key in (measure, "agreement", "decisive_agreement", "policy_loss", "value_loss"):
             writer.add_scalar(f"distill/{key}", row[key], round_no)
-
         tmp = checkpoint.with_name(CHECKPOINT + ".tmp")
         torch.save(
             {
@@ -697,7 +696,7 @@ def _count_decisions(folder: Path) -> int:
     return total
 
 
-def _append_csv(path: Path, row: dict[str, Any], columns: list[str]) -> None:
+def append_round(path: Path, row: dict[str, Any], columns: list[str]) -> None:
     """One row of the curve; a resumed run rewrites the rows of rounds it replays."""
     rows = []
     if path.exists():

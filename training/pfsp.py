@@ -44,7 +44,7 @@ from typing import Any
 from koira_agents.exploit import ExploitConfig, run_exploit
 from koira_agents.schedule import TournamentConfig
 from koira_agents.tournament import run_tournament
-from koira_env.core.files import pyplot, save_figure, write_csv, write_json
+from koira_env.core.files import pyplot, save_figure, write_json
 from koira_env.core.jobs import Backend
 
 from . import distill
@@ -176,8 +176,7 @@ class PFSPLeague:
             "pool": json.dumps(list(weights)),
             "weights": json.dumps([round(w, 4) for w in weights.values()]),
         }
-        rows = [r for r in read_rows(self.folder) if int(r["round"]) < round_no]
-        write_csv(self.folder / LEAGUE_CSV, COLUMNS, [*rows, row])
+        distill.append_round(self.folder / LEAGUE_CSV, row, COLUMNS)
         write_json(self.folder / "pool.json", {"round": round_no + 1, "weights": weights})
         plot_league(self.folder)
 
