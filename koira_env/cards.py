@@ -42,3 +42,32 @@ def parse_deck(deck: list[str] | list[int]) -> list[int]:
     from .core.deck import parse_decks
 
     return parse_decks(deck, NUM_CARDS, card_id, card_name, max_decks=1)
+
+
+def ranked_cards(ranks: int, suits: str) -> tuple[int, ...]:
+    """The ids of part of the deck, in id order: the ``ranks`` highest ranks of each suit in
+    ``suits`` (``ranked_cards(3, "HS")`` is Q, K, A of hearts and spades; ``(13, "CDHS")`` all
+    52). The deck options of the games that can play with fewer cards (mini Koira) read it."""
+    return tuple(
+        suit * 13 + rank
+        for suit, letter in enumerate(SUITS)
+        if letter in suits
+        for rank in range(13 - ranks, 13)
+    )
+
+
+def check_ranked_deck(ranks: object, suits: object) -> None:
+    """``ValueError`` naming the fault unless ``ranks`` (option ``deck_ranks``) is an int in
+    1..13 and ``suits`` (``deck_suits``) suit letters of ``"CDHS"``, each once, in that order."""
+    if not isinstance(ranks, int) or isinstance(ranks, bool) or not 1 <= ranks <= 13:
+        raise ValueError(f"option deck_ranks must be an int in 1..13, got {ranks!r}")
+    if (
+        not isinstance(suits, str)
+        or not suits
+        or any(letter not in SUITS for letter in suits)
+        or list(suits) != sorted(set(suits), key=SUITS.index)
+    ):
+        raise ValueError(
+            f"option deck_suits must be suit letters from {SUITS!r}, each at most once "
+            f"and in that order (e.g. 'HS'), got {suits!r}"
+        )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from ...cards import SUITS, check_ranked_deck, ranked_cards
 from ...core.options import RuleSet
 
 # Allowed values of each choice-valued option; bool and int options are listed apart.
@@ -124,26 +125,19 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 MAX_ACTIONS_LIMIT = 10**9  # the compiled engine counts actions in a C int
 PLAYER_RANGE = {"koira": (2, 8), "koira-b": (3, 8), "mattis": (3, 8), "mini": (2, 2)}
-SUIT_LETTERS = "CDHS"
 TWO_PLAYER_REMOVED = 10  # two players, full deck: the last ten cards of the order, unseen
 OPTION_NAMES = tuple(f.name for f in fields(Rules) if f.name not in ("num_players", "preset"))
 
 
 def deck_cards(r: Rules) -> tuple[int, ...]:
-    """The ids of the cards in play, in id order: the ``deck_ranks`` highest ranks of each
-    suit in ``deck_suits`` (all 52 by default)."""
-    return tuple(
-        suit * 13 + rank
-        for suit, letter in enumerate(SUIT_LETTERS)
-        if letter in r.deck_suits
-        for rank in range(13 - r.deck_ranks, 13)
-    )
+    """The ids of the cards in play, in id order (all 52 by default)."""
+    return ranked_cards(r.deck_ranks, r.deck_suits)
 
 
 def removed_unseen(r: Rules) -> int:
     """How many cards the deal removes unseen: the last ten of the order for two players
     with the full deck, none otherwise (a smaller deck is already small)."""
-    full = r.deck_ranks == 13 and r.deck_suits == SUIT_LETTERS
+    full = r.deck_ranks == 13 and r.deck_suits == SUITS
     return TWO_PLAYER_REMOVED if r.num_players == 2 and full else 0
 
 
@@ -203,18 +197,7 @@ def validate(r: Rules) -> None:
 def _validate_deck(r: Rules) -> None:
     """The deck options one by one, then whether the deck deals the hands and a trump card."""
     ranks, suits, hand = r.deck_ranks, r.deck_suits, r.hand_size
-    if not isinstance(ranks, int) or isinstance(ranks, bool) or not 1 <= ranks <= 13:
-        raise ValueError(f"option deck_ranks must be an int in 1..13, got {ranks!r}")
-    if (
-        not isinstance(suits, str)
-        or not suits
-        or any(letter not in SUIT_LETTERS for letter in suits)
-        or list(suits) != sorted(set(suits), key=SUIT_LETTERS.index)
-    ):
-        raise ValueError(
-            f"option deck_suits must be suit letters from {SUIT_LETTERS!r}, each at most once "
-            f"and in that order (e.g. 'HS'), got {suits!r}"
-        )
+    check_ranked_deck(ranks, suits)
     if not isinstance(hand, int) or isinstance(hand, bool) or hand < 1:
         raise ValueError(f"option hand_size must be an int >= 1, got {hand!r}")
     size = ranks * len(suits)

@@ -30,6 +30,7 @@ RANK_RANGE = range(NUM_RANKS)
 HAND = 0  # HAND + p
 PLAYED = 8  # PLAYED + p
 OUT_OF_PLAY = 16
+ABSENT = 17  # not in the deck the rules play with (mini Mätäpesä): in no view and no field
 MAX_HAND = NUM_CARDS // 3  # 17 cards each at three players: the scale of hand sizes
 COUNT_SCALE = 1.0 / 4  # at most four cards of a rank
 
@@ -89,11 +90,11 @@ class State(EngineState):
     NESTED = ("counts", "played")
 
     def __init__(self, game: Any, deck: list[int], seed: Any, log: bool) -> None:
-        """Deal ``deck``: one card at a time from player_0, ``52 // n`` each; the rest is
-        out of play, face up."""
+        """Deal ``deck`` (the cards in play): one card at a time from player_0,
+        ``len(deck) // n`` each; the rest is out of play, face up."""
         n = game.num_players
         super().__init__(game, n, deck, seed, log)
-        self.loc = loc = bytearray(NUM_CARDS)
+        self.loc = loc = bytearray([ABSENT]) * NUM_CARDS
         self.counts = [bytearray(NUM_RANKS) for _ in range(n)]
         self.played = [bytearray(NUM_RANKS) for _ in range(n)]
         self.in_hands = bytearray(NUM_RANKS)

@@ -17,11 +17,12 @@ from ...core.game import Game, action_index
 from ...core.text import hand_and_moves
 from . import SPEC
 from .engine import COUNT_SCALE, MAX_HAND, NUM_RANKS, PLAYED, MatapesaView, State
-from .rules import Rules, make_rules
+from .rules import Rules, deck_cards, make_rules
 
 
 class MatapesaGame(Game):
-    """Mätäpesä at one table size: 52 cards, ``52 // n`` tricks, the last trick's winner loses."""
+    """Mätäpesä at one table size: 52 cards (or the deck options' part of them), as many
+    tricks as cards each, the last trick's winner loses."""
 
     spec = SPEC
     deck_size = NUM_CARDS
@@ -30,7 +31,11 @@ class MatapesaGame(Game):
     def __init__(self, rules: Rules) -> None:
         n = rules.num_players
         super().__init__(rules, NUM_RANKS, _fields(n))
-        self.hand_size = self.num_tricks = NUM_CARDS // n
+        cards = deck_cards(rules)
+        if len(cards) < NUM_CARDS:
+            self.deck_size = len(cards)
+            self.deck_cards = cards
+        self.hand_size = self.num_tricks = len(cards) // n
         self.follow_highest = rules.follow == "highest"
         self.lowest_anytime = rules.lowest_anytime
         self.tie_last = rules.tie_winner == "last"
@@ -50,7 +55,9 @@ class MatapesaGame(Game):
         self, deck: Sequence[Any] | None = None, *, seed: Any = None, log: bool = False
     ) -> State:
         ids = [] if deck is None else self.parse_deck(deck)
-        hand_deck(ids, seed, 0, NUM_CARDS)  # shuffles the deck from the seed if none is given
+        hand_deck(ids, seed, 0, self.deck_size)  # shuffles the deck from the seed if none given
+        if deck is None and self.deck_cards is not None:
+            ids = [self.deck_cards[i] for i in ids]
         return State(self, ids, seed, log)
 
     def card_name(self, card: int) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...cards import check_ranked_deck, ranked_cards
 from ...core.options import RuleSet, make_options
 from . import SPEC
 
@@ -27,8 +28,26 @@ class Rules(RuleSet):
     # Which of several cards of the winning rank takes the trick: the last played (the text)
     # or the first.
     tie_winner: str = field(default="last", metadata={"choices": ("last", "first")})
+    # The deck: the deck_ranks highest ranks of each suit in deck_suits (letters of "CDHS" in
+    # that order). Fewer cards make mini Mätäpesä (deck_ranks=3, deck_suits="HS" at 3
+    # players: Q, K, A of hearts and spades, two cards each), small enough to solve exactly.
+    deck_ranks: int = field(default=13, metadata={"min": 1, "max": 13})
+    deck_suits: str = "CDHS"
 
 
 def make_rules(num_players: int = 4, **options: Any) -> Rules:
     """Validated rules; ``ValueError`` names the fault and the valid choices."""
-    return make_options(Rules, num_players, SPEC.players, SPEC.title, **options)
+    rules = make_options(Rules, num_players, SPEC.players, SPEC.title, **options)
+    check_ranked_deck(rules.deck_ranks, rules.deck_suits)
+    size = rules.deck_ranks * len(rules.deck_suits)
+    if size < num_players:
+        raise ValueError(
+            f"a deck of {size} cards (deck_ranks={rules.deck_ranks}, deck_suits="
+            f"{rules.deck_suits!r}) cannot deal a card to each of {num_players} players"
+        )
+    return rules
+
+
+def deck_cards(rules: Rules) -> tuple[int, ...]:
+    """The ids of the cards in play, in id order (all 52 by default)."""
+    return ranked_cards(rules.deck_ranks, rules.deck_suits)

@@ -30,7 +30,8 @@ from koira_env.registry import make_game, spec
             (4,),
             {"trumps": True},
             r"unknown option\(s\) \['trumps'\].*"
-            r"valid options: \['follow', 'lowest_anytime', 'tie_winner'\]",
+            r"valid options: \['deck_ranks', 'deck_suits', 'follow', 'lowest_anytime', "
+            r"'tie_winner'\]",
         ),
     ],
 )

@@ -10,11 +10,20 @@ from helpers import observe, replayed
 
 from koira_env.cards import RANK_OF
 from koira_env.core.game import IllegalActionError
-from koira_env.games.matapesa.engine import HAND, OUT_OF_PLAY, PLAYED, State
+from koira_env.games.matapesa.engine import ABSENT, HAND, OUT_OF_PLAY, PLAYED, State
+from koira_env.games.matapesa.rules import deck_cards
 from koira_env.registry import make_game
 
 PLAYER_COUNTS = range(3, 9)
 OPTION_SETS = [{}, {"follow": "previous"}, {"lowest_anytime": False}, {"tie_winner": "first"}]
+# smaller decks (with each other option value), mini Mätäpesä first
+DECKS = [
+    {"deck_ranks": 3, "deck_suits": "HS"},
+    {"deck_ranks": 5, "deck_suits": "CDHS", "follow": "previous"},
+    {"deck_ranks": 13, "deck_suits": "D", "lowest_anytime": False},
+    {"deck_ranks": 2, "deck_suits": "CHS", "tie_winner": "first"},
+    {"deck_ranks": 1, "deck_suits": "CDHS"},
+]
 
 
 def random_game(n: int, seed: int, log: bool = False, **options: object) -> list[State]:
@@ -29,8 +38,11 @@ def random_game(n: int, seed: int, log: bool = False, **options: object) -> list
 
 
 def check_conservation(state: State) -> None:
-    """Every card is in exactly one place, and the rank counts agree with the locations."""
+    """Every card is in exactly one place, and the rank counts agree with the locations; the
+    cards not in play are nowhere else."""
     n = state.n
+    cards = deck_cards(state.game.rules)
+    assert [c for c in range(52) if state.loc[c] != ABSENT] == list(cards)
     counts = [bytearray(13) for _ in range(n)]
     played = [bytearray(13) for _ in range(n)]
     out = bytearray(13)
@@ -39,16 +51,17 @@ def check_conservation(state: State) -> None:
             counts[where - HAND][RANK_OF[card]] += 1
         elif where < OUT_OF_PLAY:
             played[where - PLAYED][RANK_OF[card]] += 1
-        else:
-            assert where == OUT_OF_PLAY
+        elif where == OUT_OF_PLAY:
             out[RANK_OF[card]] += 1
+        else:
+            assert where == ABSENT
     assert counts == state.counts and played == state.played
     assert bytes(out) == state.out_counts
     assert sorted(state.plays) == [c for c in range(52) if PLAYED <= state.loc[c] < OUT_OF_PLAY]
     assert len(state.plays) == state.actions_taken  # one card per action
     assert state.hand_sizes == [sum(c) for c in counts]
     assert list(state.in_hands) == [sum(c[r] for c in counts) for r in range(13)]
-    assert sum(state.out_counts) == 52 % n
+    assert sum(state.out_counts) == len(cards) % n
 
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
@@ -77,6 +90,22 @@ def test_random_games_conserve_cards_end_and_are_zero_sum(n: int) -> None:
         assert final.outcome().places[final.loser] == n
 
 
+@pytest.mark.parametrize("options", DECKS, ids=lambda o: f"{o['deck_ranks']}{o['deck_suits']}")
+def test_smaller_decks_conserve_cards_end_and_are_zero_sum(options: dict) -> None:
+    """Every table the deck deals to: len(deck) // n tricks, one card per player each."""
+    size = len(deck_cards(make_game("matapesa", 3, **options).rules))
+    for n in range(3, min(8, size) + 1):
+        for seed in range(40):
+            states = random_game(n, seed, **options)
+            for state in states:
+                check_conservation(state)
+                assert state.is_terminal or state.legal_actions()
+            final = states[-1]
+            assert final.is_terminal and final.actions_taken == n * (size // n)
+            assert sum(final.returns()) == pytest.approx(0.0)
+            assert final.outcome().places[final.loser] == n
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_many_more_random_games(n: int) -> None:
@@ -91,16 +120,20 @@ def test_same_seed_same_game_and_records_replay(n: int) -> None:
     replayed(make_game("matapesa", n), range(20))
 
 
-@pytest.mark.parametrize("n", PLAYER_COUNTS)
-def test_observation_ignores_how_hidden_cards_are_dealt(n: int) -> None:
+# every table size, and mini Mätäpesä
+TABLES = [(n, {}) for n in PLAYER_COUNTS] + [(3, DECKS[0])]
+
+
+@pytest.mark.parametrize(("n", "options"), TABLES)
+def test_observation_ignores_how_hidden_cards_are_dealt(n: int, options: dict) -> None:
     """Swapping two cards between two other hands changes nothing ``seat`` observes until one
     of them is played (the same actions are replayed on both deals)."""
     rng = random.Random(n)
-    game = make_game("matapesa", n)
-    size = 52 // n
+    game = make_game("matapesa", n, **options)
+    size = game.hand_size
     for trial in range(40):
         seat = trial % n
-        deck = list(range(52))
+        deck = list(game.deck_cards or range(52))
         rng.shuffle(deck)
         p, q = rng.sample([s for s in range(n) if s != seat], 2)
         i, j = p + n * rng.randrange(size), q + n * rng.randrange(size)
@@ -121,11 +154,11 @@ def test_observation_ignores_how_hidden_cards_are_dealt(n: int) -> None:
                 break  # a swapped card is face up now
 
 
-@pytest.mark.parametrize("n", PLAYER_COUNTS)
-def test_determinize_keeps_what_the_seat_knows(n: int) -> None:
+@pytest.mark.parametrize(("n", "options"), TABLES)
+def test_determinize_keeps_what_the_seat_knows(n: int, options: dict) -> None:
     rng = random.Random(n)
     for seed in range(30):
-        states = random_game(n, seed)
+        states = random_game(n, seed, **options)
         state = states[rng.randrange(len(states))]
         seat = rng.randrange(n)
         sample = state.determinize(seat, rng)

@@ -247,3 +247,87 @@ def test_every_game_takes_one_card_per_player_per_trick(n: int) -> None:
     assert state.actions_taken == n * size
     assert len(events(state, "trick_won")) == size
     assert all(len(e["cards"]) == n for e in events(state, "trick_won"))
+
+
+# ------------------------------------------------------------------ mini Mätäpesä (points M1-M4)
+MINI = {"deck_ranks": 3, "deck_suits": "HS"}
+
+
+def mini(deck: str, **options: object) -> State:
+    return make_game("matapesa", 3, **MINI, **options).new_state(deck.split(), log=True)
+
+
+def test_mini_deals_two_cards_each_from_six() -> None:
+    state = mini("QH KS AH QS KH AS")
+    game = state.game
+    assert game.deck_size == 6 and game.deck_cards == tuple(
+        map(card_id, ["QH", "KH", "AH", "QS", "KS", "AS"])
+    )
+    assert game.num_tricks == 2
+    hands = [" ".join(card_name(c) for c in state.view(p).hand) for p in range(3)]
+    assert hands == ["QH QS", "KH KS", "AH AS"]  # one card at a time from player_0
+    view = state.view(0)
+    assert view.out_of_play == () and view.hand_sizes == (2, 2, 2)
+    assert view.unseen_ranks[RANKS.index("K")] == 2 and sum(view.unseen_ranks) == 4
+    obs = game.observation(state, 0)
+    assert obs[game.observation_layout["out_of_play_ranks"]].sum() == 0  # the 46 others: nowhere
+    assert state.log[0] == {"type": "out_of_play", "cards": []}
+
+
+def test_mini_seeds_shuffle_only_the_cards_in_play() -> None:
+    game = make_game("matapesa", 3, **MINI)
+    decks = {tuple(game.new_state(seed=s).deck) for s in range(30)}
+    assert all(sorted(d) == sorted(game.deck_cards) for d in decks) and len(decks) > 20
+    assert game.new_state(seed=7).deck == game.new_state(seed=7).deck
+
+
+def test_mini_deck_holds_exactly_the_cards_in_play() -> None:
+    game = make_game("matapesa", 3, **MINI)
+    with pytest.raises(ValueError, match="deck must hold all 6 cards in play"):
+        game.new_state([card_name(c) for c in range(52)])
+    with pytest.raises(ValueError, match="not in play"):
+        game.new_state(["QH", "KS", "AH", "QS", "KH", "2C"])
+
+
+def test_mini_game_ties_and_the_last_trick() -> None:
+    # hands: player_0 QH QS, player_1 KH KS, player_2 AH AS
+    state = mini("QH KS AH QS KH AS")
+    play(state, "Q K A")
+    assert events(state, "trick_won")[0]["player"] == 2
+    play(state, "A")  # player_2 leads its other ace: nobody reaches it
+    assert legal(state) == "Q"  # player_0's lowest, and only, card
+    play(state, "Q K")
+    assert state.is_terminal and state.loser == 2 and state.outcome().extra["last_card"] == "AS"
+    # hands: player_0 KH KS, player_1 QS AH, player_2 QH AS
+    deck = "KH QS QH KS AH AS"
+    state = mini(deck)
+    play(state, "K A A")  # two aces: the last played takes the trick
+    assert events(state, "trick_won")[0]["player"] == 2
+    play(state, "Q K Q")
+    assert state.loser == 0  # player_0's king takes the last trick
+    state = mini(deck, tie_winner="first")
+    play(state, "K A A")
+    assert events(state, "trick_won")[0]["player"] == 1  # the first ace
+    play(state, "Q Q K")
+    assert state.loser == 0
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"deck_ranks": 0}, r"deck_ranks must be an int in 1\.\.13, got 0"),
+        ({"deck_ranks": 14}, r"deck_ranks must be an int in 1\.\.13, got 14"),
+        ({"deck_ranks": "3"}, r"deck_ranks must be an int"),
+        ({"deck_suits": "SH"}, r"deck_suits must be suit letters from 'CDHS'.*got 'SH'"),
+        ({"deck_suits": "HH"}, r"each at most once"),
+        ({"deck_suits": "X"}, r"deck_suits must be suit letters"),
+        ({"deck_suits": ""}, r"deck_suits must be suit letters"),
+        (
+            {"deck_ranks": 1, "deck_suits": "CD"},
+            r"a deck of 2 cards .* cannot deal a card to each of 3",
+        ),
+    ],
+)
+def test_impossible_deck_options_are_refused(options: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make_game("matapesa", 3, **options)
