@@ -57,6 +57,12 @@ cdef inline uint32_t bit(int card) noexcept nogil:
     return (<uint32_t>1) << card
 
 
+cdef inline int card_of(int value) noexcept nogil:
+    """The card that plays as ``value`` (a card action, 0..22): card ``value``, but 22 is the
+    Fool (id 0) declared high (engine.py's ids and actions)."""
+    return FOOL if value == FOOL_HIGH else value
+
+
 cdef list mask_list(uint32_t mask):
     cdef uint8_t cards[NUM_CARDS]
     return int_list(cards, cards_of(mask, cards))
@@ -249,7 +255,7 @@ cdef class State:
         d.h.actions_taken += 1
         if action >= BID:
             return self._bid(action - BID)
-        card = FOOL if action == FOOL_HIGH else action
+        card = card_of(action)
         d.hand[p] &= ~bit(card)
         d.loc[card] = TRICK + p
         d.played[p][d.played_len[p]] = card
@@ -290,11 +296,10 @@ cdef class State:
         """engine.State._end_trick"""
         cdef Data* d = &self.d
         cdef int winner = d.best_player
-        cdef int i, value
+        cdef int i
         d.won[winner] += 1
         for i in range(d.trick_len):
-            value = d.trick_value[i]
-            d.loc[FOOL if value == FOOL_HIGH else value] = PLAYED + d.trick_player[i]
+            d.loc[card_of(d.trick_value[i])] = PLAYED + d.trick_player[i]
         if self.log is not None:
             self.log.append({"winner": winner, "value": d.best, "type": "trick_won"})
         d.trick_len = 0
