@@ -355,7 +355,6 @@ cdef class State:
         a negative seat counts from the end (-1: the last seat)."""
         cdef Data* d = &self.d
         cdef int n = self.opt.n
-        cdef int p, i
         cdef int at = seat + n if seat < 0 else seat  # the reference indexes lists by seat
         cdef bint over = d.phase == OVER
         if not 0 <= at < n:
