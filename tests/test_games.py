@@ -604,6 +604,7 @@ COMPILED = [g for g in SUITE if hasattr(make_game(g), "engine")]
 COMPILED_TABLES = {
     "koira": ((5, "mattis"), {}, (4, "koira"), "4-player engine"),
     "red7": ((3,), {"scoring": "points"}, (4,), "rules"),
+    "whist22": ((3,), {"start_score": 9}, (4,), "rules"),
 }
 
 

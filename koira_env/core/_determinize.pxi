@@ -5,7 +5,8 @@
 # and how a shuffle of them is put back, as the game's engine.State.determinize does).
 #
 # The calls to ``rng`` are the reference's: one ``shuffle`` of the hidden cards as a list in
-# id order, so both engines give the same deal for the same generator state. A game whose
+# ``find_hidden``'s order (id order; Whist 22's reference lists the other hands' cards, then
+# those set aside), so both engines give the same deal for the same generator state. A game whose
 # reference draws more (Red7's fresh seed) draws it before calling ``deal_hidden``.
 
 from libc.stdint cimport uint8_t

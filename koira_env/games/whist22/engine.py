@@ -1,5 +1,8 @@
 """The Whist 22 rules engine: a mutable state with a cheap ``clone()``.
 
+This is the readable reference (``engine="python"``); the compiled core ``_compiled.pyx``,
+the default engine (game.py), mirrors it method by method.
+
 No RL imports here. Each rule is decided in one method; RULES.md (section Whist 22) points at
 them. The state is plain lists and ints plus one ``loc`` bytearray (where each of the 22
 cards is), so the observation encoder can turn card locations into one-hot blocks with

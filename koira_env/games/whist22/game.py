@@ -1,10 +1,15 @@
 """Whist 22 as a ``Game`` of the suite: the rule set, deck parsing, observation and text.
 
-The observation is built as one ``bytes`` string of small integers turned into float32 by a
-single numpy multiply with a per-entry scale (numpy calls, not arithmetic, dominate at this
-size). The card blocks are ``bytes.translate`` of the engine's ``loc`` bytearray through
-per-seat tables, so no Python loop runs over the cards. Everything is seat-relative:
-"player r" is the player r seats after the observer (r = 0 is the observer).
+Two engines play the same games: the compiled core (``_compiled.pyx``, built at install, the
+default; it writes the observation and the mask in C) and the pure-Python reference
+(``engine.py`` with the encoder below, ``engine="python"``). The choice is not a rule: records
+and ``rules.to_dict()`` do not mention it.
+
+The reference observation is built as one ``bytes`` string of small integers turned into
+float32 by a single numpy multiply with a per-entry scale (numpy calls, not arithmetic,
+dominate at this size). The card blocks are ``bytes.translate`` of the engine's ``loc``
+bytearray through per-seat tables, so no Python loop runs over the cards. Everything is
+seat-relative: "player r" is the player r seats after the observer (r = 0 is the observer).
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import numpy as np
 
 from ...core import events
 from ...core.encoding import code_table, one_hot, one_hots, seat_one_hots
-from ...core.game import Game, action_index
+from ...core.game import Game, action_index, choose_engine
 from ...core.text import dealt_hands, result_line
 from . import SPEC, engine
 from .engine import (
@@ -33,6 +38,12 @@ from .engine import (
     card_name,
 )
 from .rules import Rules, make_rules
+
+try:
+    from . import _compiled
+except ImportError as err:  # a source checkout whose extension is not built
+    _compiled = None  # type: ignore[assignment]
+    _COMPILED_ERROR = str(err)
 
 HAND_NUMBER_CAP = 255  # the observation's hand number saturates here
 
@@ -67,17 +78,31 @@ def _fields(n: int, top: int, start_score: int) -> list[tuple[str, int, float]]:
 
 
 class WhistGame(Game):
-    """Whist 22 at one table size under one rule set (see RULES.md, section Whist 22)."""
+    """Whist 22 at one table size under one rule set (see RULES.md, section Whist 22).
+
+    ``engine`` is ``"compiled"`` (the Cython core, the default when it is built) or
+    ``"python"`` (the reference engine); both give the same states, observations and records.
+    """
 
     spec = SPEC
-    state_class = State
     deck_size: ClassVar[int] = NUM_CARDS
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, engine: str | None = None) -> None:
         n = rules.num_players
         self.max_hand = top = NUM_CARDS // n
         super().__init__(rules, BID + top + 1, _fields(n, top, rules.start_score))
+        self.engine = engine = engine_name(engine)
         self.cycle = hand_cycle(rules)
+        if engine == "compiled":
+            # the rules as C ints, read by its states; bound methods as instance attributes:
+            # the env's hot path calls them directly
+            self.compiled = _compiled.Engine(rules)
+            self.state_class = _compiled.State
+            self.observation = self.compiled.observation  # type: ignore[method-assign]
+            self.action_mask = self.compiled.action_mask  # type: ignore[method-assign]
+        else:
+            self.compiled = None
+            self.state_class = State
         # Per seat: translate tables for the card blocks (own hand, then every player's
         # finished tricks and current trick, seat-relative) and the relative player order.
         self._tables = []
@@ -118,7 +143,9 @@ class WhistGame(Game):
 
     # ------------------------------------------------------------------ encoding
     def observation(self, state: State, seat: int) -> np.ndarray:
-        """A fresh float32 vector of what ``seat`` may know (``observation_layout``)."""
+        """A fresh float32 vector of what ``seat`` may know (``observation_layout``): the
+        reference encoder, of either engine's states (the compiled core has its own,
+        ``self.compiled.observation``, which replaces this method on a compiled game)."""
         where = state.loc.translate
         rot = self._rotate[seat]
         player = self._player[seat]
@@ -206,6 +233,14 @@ def _value(value: int) -> str:
     return engine.action_name(value) if value in (0, FOOL_HIGH) else str(value)
 
 
-def make_game(num_players: int = 4, **options: Any) -> WhistGame:
-    """Whist 22 for ``num_players`` (3 or 4) with any options of ``Rules``."""
-    return WhistGame(make_rules(num_players, **options))
+def engine_name(engine: str | None = None) -> str:
+    """``"compiled"`` or ``"python"``; ``None`` means the compiled core if it is built, else
+    the reference engine with one warning saying how to build the core
+    (``core.game.choose_engine``)."""
+    return choose_engine(engine, "Whist 22", None if _compiled is not None else _COMPILED_ERROR)
+
+
+def make_game(num_players: int = 4, engine: str | None = None, **options: Any) -> WhistGame:
+    """Whist 22 for ``num_players`` (3 or 4) with any options of ``Rules``. ``engine``:
+    ``"compiled"`` (the default when built) or ``"python"`` (the reference)."""
+    return WhistGame(make_rules(num_players, **options), engine)
