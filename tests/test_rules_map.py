@@ -29,7 +29,7 @@ SECTIONS = {  # RULES.md section heading -> game id (the folder of its engines)
     "Teka": "teka",
     "Red7": "red7",
 }
-HAS_COMPILED = {"koira", "red7"}  # games whose compiled core plays by default
+HAS_COMPILED = {"koira", "matapesa", "red7"}  # games whose compiled core plays by default
 
 
 def _cells(line: str) -> list[str]:
