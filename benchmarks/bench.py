@@ -16,9 +16,9 @@ Every measurement plays the same seeded deals with uniformly random legal action
   ``None`` steps of finished agents);
 * ``ceiling``: the same loop over an AEC env that does nothing (constant observation, same
   game lengths), i.e. the cost of the loop and the AEC protocol themselves;
-* games with two engines (Koira, Red7, Whist 22), ``engine (python)`` and ``env (python)``:
-  the first two on the pure-Python reference engine, beside the compiled core (the
-  default), with their ratios;
+* games with two engines (Koira, Red7, Whist 22, Mätäpesä), ``engine (python)`` and
+  ``env (python)``: the first two on the pure-Python reference engine, beside the compiled
+  core (the default), with their ratios;
 * ``bridge buffer``: the yardstick Koira's env is held to, OpenSpiel's bridge (every card
   played) with its observation written into one reused buffer (``peers.py``'s row), measured
   beside each config so that each env's ratio to it comes from the same repetitions; left out
@@ -67,8 +67,8 @@ class Clock:
 def make_config(config: str, engine: str | None = None) -> Game:
     """``"kop:4"`` -> Kop's game at 4 players; ``"mattis:6"`` -> Koira's Mattis preset.
     ``engine`` (``"compiled"``, the default, or ``"python"``) is for the games with two
-    engines, a compiled core and the reference (Koira, Red7, Whist 22); ``ValueError`` for the
-    others."""
+    engines, a compiled core and the reference (Koira, Red7, Whist 22, Mätäpesä);
+    ``ValueError`` for the others."""
     name, _, players = config.partition(":")
     n = int(players) if players else None
     options = {} if engine is None else {"engine": engine}

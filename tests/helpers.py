@@ -121,7 +121,10 @@ def try_illegal(ref: Any, com: Any, rng: random.Random, snapshot: Callable[[Any]
     num_actions = ref.game.num_actions
     illegal = [a for a in range(num_actions) if a not in legal]
     before = snapshot(com)
-    for bad in [rng.choice(illegal), -1, num_actions, 10**30, float(legal[0]), True, "3", None]:
+    bads = [-1, num_actions, 10**30, float(legal[0]), True, "3", None]
+    if illegal:  # every action may be legal (a Mätäpesä lead holding all 13 ranks)
+        bads.insert(0, rng.choice(illegal))
+    for bad in bads:
         with pytest.raises(IllegalActionError) as expected:
             ref.apply(bad)
         with pytest.raises(IllegalActionError) as got:

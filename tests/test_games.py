@@ -232,7 +232,7 @@ def test_action_names_take_the_integers_step_takes(game_id):
     ``action_name(np.int64(24))`` raised); bools, floats and strings stay refused, as by
     ``step``, and so are ids out of range."""
     game = make_game(game_id)
-    engines = [None, "python"] if hasattr(game, "engine") else [None]  # Koira, Red7: both
+    engines = [None, "python"] if hasattr(game, "engine") else [None]  # compiled cores: both
     for engine in engines:
         env = make(game_id) if engine is None else make(game_id, engine=engine)
         named = env.unwrapped
@@ -605,6 +605,7 @@ COMPILED_TABLES = {
     "koira": ((5, "mattis"), {}, (4, "koira"), "4-player engine"),
     "red7": ((3,), {"scoring": "points"}, (4,), "rules"),
     "whist22": ((3,), {"start_score": 9}, (4,), "rules"),
+    "matapesa": ((5,), {"follow": "previous"}, (6,), "rules"),
 }
 
 

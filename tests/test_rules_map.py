@@ -29,7 +29,8 @@ SECTIONS = {  # RULES.md section heading -> game id (the folder of its engines)
     "Teka": "teka",
     "Red7": "red7",
 }
-HAS_COMPILED = {"koira", "red7", "whist22"}  # games whose compiled core plays by default
+# games whose compiled core plays by default
+HAS_COMPILED = {"koira", "matapesa", "red7", "whist22"}
 
 
 def _cells(line: str) -> list[str]:

@@ -1,5 +1,12 @@
 """Mätäpesä as a game of the suite: the ``Game`` at one table size, the observation encoder,
-action names and text. The rules are in ``engine.py``."""
+action names and text.
+
+Two engines play the same games: the compiled core (``_compiled.pyx``, built at install, the
+default; it writes the observation and the mask in C) and the pure-Python reference
+(``engine.py``, the rules as RULES.md explains them, with the encoder below,
+``engine="python"``). The choice is not a rule: records and ``rules.to_dict()`` do not
+mention it.
+"""
 
 from __future__ import annotations
 
@@ -13,24 +20,35 @@ from ...cards import NUM_CARDS, RANK_OF, RANKS, card_id, card_name
 from ...core import events
 from ...core.deck import hand_deck
 from ...core.encoding import one_hots, seat_one_hots
-from ...core.game import Game, action_index
+from ...core.game import Game, action_index, choose_engine
 from ...core.text import hand_and_moves
 from . import SPEC
 from .engine import COUNT_SCALE, MAX_HAND, NUM_RANKS, PLAYED, MatapesaView, State
 from .rules import Rules, deck_cards, make_rules
 
+try:
+    from . import _compiled
+except ImportError as err:  # a source checkout whose extension is not built
+    _compiled = None  # type: ignore[assignment]
+    _COMPILED_ERROR = str(err)
+
 
 class MatapesaGame(Game):
     """Mätäpesä at one table size: 52 cards (or the deck options' part of them), as many
-    tricks as cards each, the last trick's winner loses."""
+    tricks as cards each, the last trick's winner loses.
+
+    ``engine`` is ``"compiled"`` (the Cython core, the default when it is built) or
+    ``"python"`` (the reference engine); both give the same states, observations and records.
+    """
 
     spec = SPEC
     deck_size = NUM_CARDS
     max_decks = 1
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, engine: str | None = None) -> None:
         n = rules.num_players
         super().__init__(rules, NUM_RANKS, _fields(n))
+        self.engine = engine = engine_name(engine)
         cards = deck_cards(rules)
         if len(cards) < NUM_CARDS:
             self.deck_size = len(cards)
@@ -49,6 +67,16 @@ class MatapesaGame(Game):
         ]
         self._trick_zeros = bytearray(n * NUM_RANKS)
         self._byte = [bytes((i,)) for i in range(256)]
+        if engine == "compiled":
+            # the rules as C ints, read by its states; bound methods as instance attributes:
+            # the env's hot path calls them directly
+            self.compiled = _compiled.Engine(rules)
+            self.state_class = _compiled.State
+            self.observation = self.compiled.observation  # type: ignore[method-assign]
+            self.action_mask = self.compiled.action_mask  # type: ignore[method-assign]
+        else:
+            self.compiled = None
+            self.state_class = State
 
     # ------------------------------------------------------------------ states
     def new_state(
@@ -58,7 +86,7 @@ class MatapesaGame(Game):
         hand_deck(ids, seed, 0, self.deck_size)  # shuffles the deck from the seed if none given
         if deck is None and self.deck_cards is not None:
             ids = [self.deck_cards[i] for i in ids]
-        return State(self, ids, seed, log)
+        return self.state_class(self, ids, seed, log)
 
     def card_name(self, card: int) -> str:
         return card_name(card)
@@ -70,7 +98,9 @@ class MatapesaGame(Game):
     def observation(self, state: State, seat: int) -> np.ndarray:
         """A fresh float32 vector (layout in ``observation_layout`` and RULES.md): rank counts
         of the seat's hand, of every seat's played cards, of the left-over and the unseen
-        cards, then the trick, all seat-relative; one ``bytes`` join and one multiply."""
+        cards, then the trick, all seat-relative; one ``bytes`` join and one multiply. The
+        reference encoder, of the reference engine's states (the compiled core has its own,
+        ``self.compiled.observation``, which replaces this method on a compiled game)."""
         rot = self._rotate[seat]
         one_hot = self._one_hot[seat]
         mine = state.counts[seat]
@@ -170,6 +200,14 @@ def _fields(n: int) -> list[tuple[str, int, float]]:
     ]
 
 
-def make_game(num_players: int = 4, **options: Any) -> MatapesaGame:
-    """The registry's entry point: validated rules at a table size."""
-    return MatapesaGame(make_rules(num_players, **options))
+def engine_name(engine: str | None = None) -> str:
+    """``"compiled"`` or ``"python"``; ``None`` means the compiled core if it is built, else
+    the reference engine with one warning saying how to build the core
+    (``core.game.choose_engine``)."""
+    return choose_engine(engine, SPEC.title, None if _compiled is not None else _COMPILED_ERROR)
+
+
+def make_game(num_players: int = 4, engine: str | None = None, **options: Any) -> MatapesaGame:
+    """The registry's entry point: validated rules at a table size. ``engine``:
+    ``"compiled"`` (the default when built) or ``"python"`` (the reference)."""
+    return MatapesaGame(make_rules(num_players, **options), engine)

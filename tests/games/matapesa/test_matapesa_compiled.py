@@ -1,0 +1,325 @@
+"""The compiled Mätäpesä core against the pure-Python reference engine: the same games, step by
+step.
+
+Both engines play the same deals with the same random choices at every table size (3-8
+players) under option mixes that use every option value. At every step the test compares whose
+turn it is, the legal ranks and the mask, the observation bytes of every seat (the compiled
+writer against the reference encoder), the views (every seat's in every third game, the
+actor's in the others: the reference's views cost most of a compared step), the returns, the
+history and the event log; at one random step of every third game every attribute of the
+reference state, illegal and non-integer actions (same message, nothing changed), clones,
+pickling and determinized deals (the same ``rng`` gives the same deal); at the end the outcome,
+the whole state and the game record.
+"""
+
+from __future__ import annotations
+
+import functools
+import pickle
+import random
+from typing import Any
+
+import pytest
+from helpers import play_budgeted, play_cases, run_chunks, try_illegal
+from lockstep import assert_envs_play_alike
+
+import koira_env
+from koira_env.cards import NUM_CARDS, card_name
+from koira_env.core.game import IllegalActionError
+from koira_env.core.record import game_record
+from koira_env.core.state import EngineState
+from koira_env.games.matapesa import _compiled
+from koira_env.games.matapesa.engine import NUM_RANKS
+from koira_env.games.matapesa.engine import State as ReferenceState
+from koira_env.games.matapesa.game import MatapesaGame, make_game
+from koira_env.games.matapesa.rules import Rules, make_rules
+from koira_env.registry import replay
+
+# Option mixes played at every table size; together they use every value of every option
+# (checked below).
+MIXES: list[dict[str, Any]] = [
+    {},
+    {"follow": "previous"},
+    {"lowest_anytime": False, "tie_winner": "first"},
+    {"follow": "previous", "lowest_anytime": False, "tie_winner": "first"},
+]
+# smaller decks (the deck options), mini Mätäpesä first
+DECKS: list[tuple[int, dict[str, Any]]] = [
+    (3, {"deck_ranks": 3, "deck_suits": "HS"}),
+    (4, {"deck_ranks": 5, "deck_suits": "CDHS", "follow": "previous"}),
+    (5, {"deck_ranks": 13, "deck_suits": "D", "lowest_anytime": False}),
+    (3, {"deck_ranks": 2, "deck_suits": "CHS", "tie_winner": "first"}),
+]
+CASES = [(n, mix) for n in range(3, 9) for mix in MIXES] + DECKS
+# Games per case in the default run: at least MIN_GAMES, then more until STEP_BUDGET steps or
+# MAX_GAMES games (a game is 48-52 turns, one card a turn): about 2,000 games and 96,000
+# compared steps over the 24 cases, in about 15 s of CPU time.
+MIN_GAMES, MAX_GAMES, STEP_BUDGET = 40, 200, 4_000
+SKIP = ("cached_legal", "game")  # the cache is the reference's own; the game by its rules
+SLOTS = [name for name in (*EngineState.__slots__, *ReferenceState.__slots__) if name not in SKIP]
+
+
+def _case_id(case: tuple[int, dict[str, Any]]) -> str:
+    n, mix = case
+    return "-".join([f"{n}p", *(f"{k}={v}" for k, v in mix.items())]) if mix else f"{n}p"
+
+
+def games(n: int, mix: dict[str, Any]) -> tuple[MatapesaGame, MatapesaGame]:
+    """The reference game and the compiled game of one rule set."""
+    return make_game(n, engine="python", **mix), make_game(n, engine="compiled", **mix)
+
+
+def snapshot(s: Any) -> tuple[str, ...]:
+    """Every attribute of the reference ``State`` (but its cache; the game by its rules), each
+    as its repr (so the types must match too)."""
+    return (*(repr(getattr(s, name)) for name in SLOTS), repr(s.game.rules), repr(s.is_terminal))
+
+
+def observations(game: MatapesaGame, state: Any) -> list[bytes]:
+    return [game.observation(state, seat).tobytes() for seat in range(state.n)]
+
+
+def compare(
+    py: MatapesaGame, co: MatapesaGame, ref: Any, com: Any, every_view: bool = True
+) -> None:
+    """What any seat or the env can read, on both engines: every seat's observation, and
+    every seat's view (``every_view``) or the actor's (the reference's views cost most of a
+    compared step)."""
+    assert com.current == ref.current and com.is_terminal == ref.is_terminal
+    assert com.truncated == ref.truncated and com.returns() == ref.returns()
+    assert com.outcome() == ref.outcome()
+    assert com.history == ref.history and com.log == ref.log
+    assert com.actions_taken == ref.actions_taken
+    assert observations(co, com) == observations(py, ref), ref.actions_taken
+    for seat in range(ref.n) if every_view else [ref.current]:
+        assert com.view(seat) == ref.view(seat)
+    legal = ref.legal_actions()
+    assert com.legal_actions() == legal
+    assert co.action_mask(legal).tobytes() == py.action_mask(legal).tobytes()
+
+
+def play_out(py: MatapesaGame, co: MatapesaGame, ref: Any, com: Any, rng: random.Random) -> None:
+    """Play both to the end with the same random choices, comparing every step (the actor's
+    view; a deep game's main line compares every seat's)."""
+    while not ref.is_terminal:
+        compare(py, co, ref, com, every_view=False)
+        action = rng.choice(ref.legal_actions())
+        ref.apply(action)
+        com.apply(action)
+    compare(py, co, ref, com)
+    assert snapshot(com) == snapshot(ref)
+
+
+def check_clone(py: MatapesaGame, co: MatapesaGame, ref: Any, com: Any, seed: int) -> None:
+    """A clone plays on like the reference's clone and leaves the original untouched; a
+    pickled state is the same state."""
+    before = snapshot(com)
+    play_out(py, co, ref.clone(), com.clone(), random.Random(seed))
+    assert snapshot(com) == before
+    copy = pickle.loads(pickle.dumps(com))
+    assert snapshot(copy) == before and copy.game.rules == com.game.rules
+    assert observations(co, copy) == observations(co, com)
+    play_out(py, co, ref.clone(), copy, random.Random(seed + 1))
+
+
+def check_determinize(py: MatapesaGame, co: MatapesaGame, ref: Any, com: Any, seed: int) -> None:
+    """The same generator gives the same deal, leaves the generator in the same state, and
+    the deals play on identically."""
+    seat = seed % (ref.n + 2) - 1  # -1 and n: no seat, every hand hidden (as the reference)
+    rngs = random.Random(seed), random.Random(seed)
+    a = ref.determinize(seat, rngs[0])
+    b = com.determinize(seat, rngs[1])
+    assert rngs[0].random() == rngs[1].random()
+    assert snapshot(b) == snapshot(a)
+    assert b.history == [] and b.log is None and b.deck == []
+    if 0 <= seat < ref.n:
+        assert co.observation(b, seat).tobytes() == co.observation(com, seat).tobytes()
+        assert b.view(seat) == com.view(seat)
+    play_out(py, co, a, b, random.Random(seed))
+
+
+def play_both(pair: tuple[MatapesaGame, MatapesaGame], seed: int, deep: bool = True) -> int:
+    """One game on both engines, compared at every step; returns its length. ``deep`` also
+    compares every seat's view at every step, and every attribute, illegal actions, clones,
+    pickling and determinized deals at one random step."""
+    py, co = pair
+    ref = py.new_state(seed=seed, log=True)
+    com = co.new_state(seed=seed, log=True)
+    rng = random.Random(seed)
+    probe = rng.randrange(py.num_players * py.num_tricks)  # clones, deals and errors here
+    assert com.deck == ref.deck
+    while True:
+        compare(py, co, ref, com, deep)
+        if ref.is_terminal:
+            break
+        if deep and ref.actions_taken == probe:
+            assert snapshot(com) == snapshot(ref)
+            try_illegal(ref, com, rng, snapshot)
+            check_clone(py, co, ref, com, seed)
+            check_determinize(py, co, ref, com, seed)
+        action = rng.choice(ref.legal_actions())
+        ref.apply(action)
+        com.apply(action)
+    assert snapshot(com) == snapshot(ref)
+    assert game_record(com) == game_record(ref)
+    with pytest.raises(IllegalActionError, match="the game is over"):
+        com.apply(0)
+    assert snapshot(com) == snapshot(ref)
+    return ref.actions_taken
+
+
+def test_the_cases_play_every_option_value():
+    played = [make_rules(n, **mix) for n, mix in CASES]
+    for name, value in Rules().to_dict().items():
+        values = {getattr(rules, name) for rules in played}
+        choices = Rules.__dataclass_fields__[name].metadata.get("choices")
+        if choices is not None:
+            assert values == set(choices), name
+        elif isinstance(value, bool):
+            assert values == {False, True}, name
+        elif name == "num_players":  # every table size
+            assert values == set(range(3, 9)), name
+        else:  # the deck options: the full deck and smaller ones
+            assert value in values and len(values) >= 3, name
+
+
+@pytest.mark.parametrize("case", CASES, ids=_case_id)
+def test_both_engines_play_the_same_games(case: tuple[int, dict[str, Any]]) -> None:
+    n, mix = case
+    pair = games(n, mix)
+    play = functools.partial(play_both, pair)
+    play_budgeted(play, _case_id(case), (MIN_GAMES, MAX_GAMES), STEP_BUDGET)
+
+
+@pytest.mark.parametrize("n", range(3, 9))
+def test_fixed_decks_deal_and_play_the_same(n: int) -> None:
+    """``new_state(deck=...)``: a deck by ids and by names."""
+    py, co = games(n, MIXES[n % len(MIXES)])
+    for seed in range(10):
+        rng = random.Random(seed)
+        order = list(range(NUM_CARDS))
+        rng.shuffle(order)
+        deck: list[Any] = [card_name(c) for c in order] if seed % 2 else order
+        ref = py.new_state(deck, seed=seed, log=True)
+        com = co.new_state(deck, seed=seed, log=True)
+        play_out(py, co, ref, com, rng)
+        assert com.deck == ref.deck == order
+        assert game_record(com) == game_record(ref)
+
+
+def test_records_replay_on_both_engines():
+    """A record made on either engine replays (on the default engine, the compiled one) to
+    the same game; the engine is not part of the record's rules."""
+    for n, mix in CASES[::5]:
+        py, co = games(n, mix)
+        for seed in range(3):
+            states = []
+            for game in (py, co):
+                state = game.new_state(seed=seed, log=True)
+                rng = random.Random(seed)
+                while not state.is_terminal:
+                    state.apply(rng.choice(state.legal_actions()))
+                states.append(state)
+            record = game_record(states[1])
+            assert record == game_record(states[0]) and "engine" not in record["rules"]
+            again = replay(record)
+            assert again.game.engine == "compiled"
+            assert again.log == states[0].log and again.history == states[0].history
+
+
+def test_the_default_env_plays_as_the_reference_env():
+    """``koira_env.make("matapesa")`` (compiled by default) and ``engine="python"`` give the
+    same observations, masks, rewards, ends and infos for the same actions."""
+    for n, mix in [(3, {}), (4, MIXES[2]), (8, MIXES[3])]:
+        envs = [
+            koira_env.make("matapesa", n, **mix),
+            koira_env.make("matapesa", n, engine="python", **mix),
+        ]
+        assert envs[0].game.engine == "compiled" and envs[1].game.engine == "python"
+        assert_envs_play_alike(envs, range(4))
+
+
+def test_the_compiled_state_refuses_bad_seats_and_reads_as_the_reference():
+    """``observe_into`` and the other compiled-core checks are in tests/test_games.py."""
+    game = make_game(5, engine="compiled")
+    state = game.new_state(seed=3)
+    for seat in (5, -6):
+        with pytest.raises(IndexError, match="seat must be"):
+            state.view(seat)
+    with pytest.raises(IndexError, match="out of range"):
+        game.action_mask([NUM_RANKS])
+    with pytest.raises(TypeError):
+        game.observation(make_game(5, engine="python").new_state(seed=3), 0)
+    # the reference encoder reads the compiled state's attributes too: the same bytes
+    reference = make_game(5, engine="python")
+    ref = reference.new_state(seed=3)
+    rng = random.Random(3)
+    while not state.is_terminal:
+        for seat in range(5):
+            expected = game.observation(state, seat).tobytes()
+            assert reference.observation(state, seat).tobytes() == expected
+            assert reference.observation(ref, seat).tobytes() == expected
+            assert state.view(seat - 5) == ref.view(seat - 5)  # negative seats, as lists
+        action = rng.choice(state.legal_actions())
+        state.apply(action)
+        ref.apply(action)
+
+
+def test_games_and_states_pickle():
+    for engine in ("compiled", "python"):
+        game = make_game(6, engine=engine, follow="previous")
+        copy = pickle.loads(pickle.dumps(game))
+        assert copy.rules == game.rules and copy.engine == engine
+        state = game.new_state(seed=9, log=True)
+        state.apply(state.legal_actions()[-1])
+        again = pickle.loads(pickle.dumps(state))
+        assert snapshot(again) == snapshot(state)
+        assert copy.observation(again, 1).tobytes() == game.observation(state, 1).tobytes()
+
+
+def test_each_engine_makes_its_own_states():
+    """The choice of engine and the other compiled-core checks are in tests/test_games.py."""
+    compiled = make_game(3, engine="compiled")
+    python = make_game(3, engine="python")
+    assert make_game(3).engine == "compiled"
+    assert isinstance(compiled.new_state(seed=1), _compiled.State)
+    assert isinstance(python.new_state(seed=1), ReferenceState)
+
+
+# ------------------------------------------------------------------ many games
+SLOW_GAMES = 120_000
+SLOW_CHUNKS = 40
+
+
+def _chunk(chunk: int, chunks: int, total: int) -> tuple[int, int]:
+    """Play games ``chunk, chunk + chunks, ...`` below ``total``, cycling through the cases:
+    one in 50 as fully as the default run (``play_both``), the rest comparing the turns,
+    legal ranks and observations of the actor, and the whole state and log at the end."""
+    return play_cases(chunk, chunks, total, CASES, games, _play_one)
+
+
+def _play_one(pair: tuple[MatapesaGame, MatapesaGame], g: int) -> int:
+    if g % 50 == 0:
+        return play_both(pair, g)
+    py, co = pair
+    ref = py.new_state(seed=g, log=g % 2 == 0)
+    com = co.new_state(seed=g, log=g % 2 == 0)
+    rng = random.Random(g)
+    while not ref.is_terminal:
+        legal = ref.legal_actions()
+        assert com.legal_actions() == legal and com.current == ref.current, g
+        seat = ref.current
+        assert co.observation(com, seat).tobytes() == py.observation(ref, seat).tobytes()
+        action = rng.choice(legal)
+        ref.apply(action)
+        com.apply(action)
+    assert snapshot(com) == snapshot(ref), g
+    assert com.returns() == ref.returns() and com.outcome() == ref.outcome(), g
+    return ref.actions_taken
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(3 * 3600)
+def test_a_hundred_and_twenty_thousand_games_play_the_same():
+    """120,000 games in chunks over every core (a few CPU-minutes)."""
+    run_chunks(_chunk, SLOW_CHUNKS, SLOW_GAMES)
