@@ -53,10 +53,14 @@ SIMULATED = [(g, {}) for g in GAMES] + [
     ("koira", {"players": 3, "rules": p}) for p in ("koira-b", "mattis")
 ]
 SIMULATED.append(("koira", {"players": 2, "rules": "mini"}))  # 6 chance outcomes: Q-A of H, S
+MINI_MATAPESA = {"players": 3, "deck_ranks": 3, "deck_suits": "HS"}
+SIMULATED.append(("matapesa", MINI_MATAPESA))
 
 
 @pytest.mark.parametrize(
-    "game_id, params", SIMULATED, ids=[f"{g}-{p.get('rules', 'default')}" for g, p in SIMULATED]
+    "game_id, params",
+    SIMULATED,
+    ids=[f"{g}-{p.get('rules', p.get('deck_suits', 'default'))}" for g, p in SIMULATED],
 )
 def test_random_sim_test(game_id: str, params: dict[str, object]) -> None:
     game = load(game_id, **params)
@@ -275,3 +279,31 @@ def test_shimmy_pettingzoo_wrapper_passes_api_test() -> None:
 
     env = shimmy.OpenSpielCompatibilityV0(env=load("kop", single_hand=True))
     api_test(env, num_cycles=200)
+
+
+def test_mini_matapesa_deals_its_six_cards_as_chance() -> None:
+    game = load("matapesa", **MINI_MATAPESA)
+    state = game.new_initial_state()
+    assert [p for _, p in state.chance_outcomes()] == pytest.approx([1 / 6] * 6)
+    for _ in range(6):
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert not state.is_chance_node() and state.current_player() == 0
+    assert [c % 13 for c in state.decks] == [10, 11, 12, 10, 11, 12]  # Q K A of hearts, spades
+
+
+@pytest.mark.slow
+def test_exact_nashconv_of_agents_and_cfr_plus_on_mini_matapesa() -> None:
+    """With two cards a hand, playing one's highest card first is dominant (the seat left
+    with the highest card takes the last trick and loses): ``shed`` does and is exactly
+    unexploitable; ``lowest`` does the opposite. CFR+ closes in on an equilibrium."""
+    from open_spiel.python.algorithms import cfr, exploitability
+
+    from koira_experiments.openspiel_exact import agent_policy
+
+    game = load("matapesa", **MINI_MATAPESA)
+    assert exploitability.nash_conv(game, agent_policy(game, "shed")) == pytest.approx(0.0)
+    assert exploitability.nash_conv(game, agent_policy(game, "lowest")) == pytest.approx(1.2)
+    solver = cfr.CFRPlusSolver(game)
+    for _ in range(4):
+        solver.evaluate_and_update_policy()
+    assert exploitability.nash_conv(game, solver.average_policy()) < 0.15
