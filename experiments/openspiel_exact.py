@@ -9,13 +9,17 @@ response computed exactly).
 Any game of the suite whose tree OpenSpiel can walk works (mini Mätäpesä: 720 deck orders,
 two tricks). Mini Koira has its own array solver (``koira.mini_solve``), much faster than
 walking a Python game through OpenSpiel. Writes ``curve.csv``/``curve.png`` (NashConv of
-CFR+'s average strategy against iterations and seconds) and ``agents.csv``, each rewritten
-after every measurement, so an interrupted run keeps what it measured.
+CFR+'s average strategy against iterations and seconds) and ``agents.csv``. Resumable: the
+solver's regrets and average policy are saved atomically at every measurement
+(``cfr.json``), measured agents are not measured again, and a rerun with a larger
+``--iterations`` goes on from where the last one stopped.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
+import json
 import random
 import time
 from pathlib import Path
@@ -23,7 +27,9 @@ from typing import Any
 
 from koira_agents.registry import make_agent
 from koira_env.core.agent import Turn
-from koira_env.core.files import pyplot, save_figure, write_csv
+from koira_env.core.files import claim_folder, pyplot, save_figure, write_csv, write_json
+
+CHECKPOINT = "cfr.json"
 
 
 def load(game_id: str, players: int, options: dict[str, Any]) -> Any:
@@ -55,6 +61,32 @@ def agent_policy(game: Any, spec: str, samples: int = 1, seed: int = 0) -> Any:
     return table
 
 
+def save_solver(path: Path, solver: Any, curve: list[dict], spent: float) -> None:
+    """CFR+'s state (per information state: cumulative regrets and policy), its current
+    policy and the curve so far, atomically."""
+    nodes = {
+        key: [list(node.cumulative_regret.items()), list(node.cumulative_policy.items())]
+        for key, node in solver._info_state_nodes.items()
+    }
+    current = solver._current_policy.action_probability_array.tolist()
+    data = {"iteration": solver._iteration, "spent": spent, "curve": curve}
+    write_json(path, {**data, "nodes": nodes, "current": current})
+
+
+def load_solver(path: Path, solver: Any) -> tuple[list[dict], float]:
+    """Restore ``save_solver``'s state into a fresh solver of the same game."""
+    import numpy as np
+
+    data = json.loads(path.read_text())
+    for key, (regret, average) in data["nodes"].items():
+        node = solver._info_state_nodes[key]
+        node.cumulative_regret.update({int(a): v for a, v in regret})
+        node.cumulative_policy.update({int(a): v for a, v in average})
+    solver._current_policy.action_probability_array[:] = np.asarray(data["current"])
+    solver._iteration = data["iteration"]
+    return data["curve"], data["spent"]
+
+
 def run(
     out: Path,
     game_id: str,
@@ -66,19 +98,27 @@ def run(
 ) -> None:
     from open_spiel.python.algorithms import cfr, exploitability
 
-    out.mkdir(parents=True, exist_ok=True)
+    config = {"game": game_id, "players": players, "options": options, "samples": samples}
+    claim_folder(out, config, CHECKPOINT, "solve")
     game = load(game_id, players, options)
-    rows = []
+    rows: list[dict[str, Any]] = []
+    if (out / "agents.csv").exists():
+        with open(out / "agents.csv", newline="") as f:
+            rows = list(csv.DictReader(f))
     for spec in agents:
+        if any(row["agent"] == spec for row in rows):
+            continue
         tick = time.perf_counter()
         conv = exploitability.nash_conv(game, agent_policy(game, spec, samples))
-        rows.append({"agent": spec, "nashconv": round(conv, 6), "per_seat": conv / players})
+        rows.append({"agent": spec, "nashconv": conv, "per_seat": conv / players})
         write_csv(out / "agents.csv", ["agent", "nashconv", "per_seat"], rows)
         print(f"{spec}: NashConv {conv:.4f} ({time.perf_counter() - tick:.0f} s)", flush=True)
     solver = cfr.CFRPlusSolver(game)
-    curve: list[dict[str, float]] = []
+    curve: list[dict[str, Any]] = []
     spent = 0.0
-    for i in range(1, iterations + 1):
+    if (out / CHECKPOINT).exists():
+        curve, spent = load_solver(out / CHECKPOINT, solver)
+    for i in range(solver._iteration + 1, iterations + 1):
         tick = time.perf_counter()
         solver.evaluate_and_update_policy()
         spent += time.perf_counter() - tick  # CFR+ time only
@@ -86,7 +126,10 @@ def run(
             conv = exploitability.nash_conv(game, solver.average_policy())
             curve.append({"iterations": i, "seconds": round(spent, 1), "nashconv": conv})
             write_csv(out / "curve.csv", ["iterations", "seconds", "nashconv"], curve)
+            save_solver(out / CHECKPOINT, solver, curve, spent)
             print(f"{i:5d} it {spent:7.0f} s  NashConv {conv:.5f}", flush=True)
+    if not curve:
+        return
     fig, ax = pyplot().subplots(figsize=(6, 4))
     ax.loglog([r["iterations"] for r in curve], [r["nashconv"] for r in curve], marker=".")
     ax.set_xlabel("CFR+ iterations")

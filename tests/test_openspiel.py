@@ -7,6 +7,7 @@ parameter errors."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -292,18 +293,26 @@ def test_mini_matapesa_deals_its_six_cards_as_chance() -> None:
 
 
 @pytest.mark.slow
-def test_exact_nashconv_of_agents_and_cfr_plus_on_mini_matapesa() -> None:
+def test_exact_nashconv_of_agents_and_cfr_plus_on_mini_matapesa(tmp_path: Path) -> None:
     """With two cards a hand, playing one's highest card first is dominant (the seat left
     with the highest card takes the last trick and loses): ``shed`` does and is exactly
-    unexploitable; ``lowest`` does the opposite. CFR+ closes in on an equilibrium."""
+    unexploitable; ``lowest`` does the opposite. CFR+ closes in on an equilibrium, and a
+    solver restored from its checkpoint goes on exactly as the one that never stopped."""
     from open_spiel.python.algorithms import cfr, exploitability
 
-    from koira_experiments.openspiel_exact import agent_policy
+    from koira_experiments.openspiel_exact import agent_policy, load_solver, save_solver
 
     game = load("matapesa", **MINI_MATAPESA)
     assert exploitability.nash_conv(game, agent_policy(game, "shed")) == pytest.approx(0.0)
     assert exploitability.nash_conv(game, agent_policy(game, "lowest")) == pytest.approx(1.2)
     solver = cfr.CFRPlusSolver(game)
-    for _ in range(4):
+    for _ in range(2):
         solver.evaluate_and_update_policy()
-    assert exploitability.nash_conv(game, solver.average_policy()) < 0.15
+    save_solver(tmp_path / "cfr.json", solver, [], 0.0)
+    resumed = cfr.CFRPlusSolver(game)
+    load_solver(tmp_path / "cfr.json", resumed)
+    for s in (solver, resumed):
+        s.evaluate_and_update_policy()
+    average = solver.average_policy().action_probability_array
+    assert np.allclose(resumed.average_policy().action_probability_array, average)
+    assert exploitability.nash_conv(game, solver.average_policy()) < 0.3
