@@ -11,6 +11,8 @@ RANKS = "23456789TJQKA"
 SUIT_SYMBOLS = "♣♦♥♠"
 NUM_CARDS = 52
 
+# every valid deck_suits option: the non-empty sets of suits, as letters in CDHS order
+SUIT_SETS = tuple("".join(s for i, s in enumerate(SUITS) if mask >> i & 1) for mask in range(1, 16))
 SUIT_OF = tuple(c // 13 for c in range(NUM_CARDS))
 RANK_OF = tuple(c % 13 for c in range(NUM_CARDS))
 
@@ -61,12 +63,7 @@ def check_ranked_deck(ranks: object, suits: object) -> None:
     1..13 and ``suits`` (``deck_suits``) suit letters of ``"CDHS"``, each once, in that order."""
     if not isinstance(ranks, int) or isinstance(ranks, bool) or not 1 <= ranks <= 13:
         raise ValueError(f"option deck_ranks must be an int in 1..13, got {ranks!r}")
-    if (
-        not isinstance(suits, str)
-        or not suits
-        or any(letter not in SUITS for letter in suits)
-        or list(suits) != sorted(set(suits), key=SUITS.index)
-    ):
+    if not isinstance(suits, str) or suits not in SUIT_SETS:
         raise ValueError(
             f"option deck_suits must be suit letters from {SUITS!r}, each at most once "
             f"and in that order (e.g. 'HS'), got {suits!r}"

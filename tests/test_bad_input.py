@@ -204,13 +204,18 @@ def _valid_values(game_id: str) -> dict[str, st.SearchStrategy[Any]]:
     return values
 
 
-def _made_valid(game_id: str, options: dict[str, Any]) -> dict[str, Any]:
-    """``options`` with the combinations a game refuses on purpose undone."""
+def _made_valid(game_id: str, options: dict[str, Any], n: int) -> dict[str, Any]:
+    """``options`` with the combinations a game refuses on purpose undone (at ``n`` players)."""
     if game_id == "koira" and not options.get("sequences"):
         options.pop("sequences_from_two", None)
         options.pop("take_one_card", None)
     if game_id == "whist22" and options.get("hook") is False and not options.get("max_hands"):
         options["max_hands"] = 50
+    if (
+        game_id == "matapesa"
+        and options.get("deck_ranks", 13) * len(options.get("deck_suits", "CDHS")) < n
+    ):
+        options["deck_ranks"] = 13  # a deck with fewer cards than players
     return options
 
 
@@ -233,7 +238,7 @@ def test_a_valid_option_mix_builds_a_playable_game(game_id: str, data: st.DataOb
     if game_id == "koira":
         preset = {"rules": data.draw(st.sampled_from(["koira", "koira-b", "mattis"]))}
     options = data.draw(st.fixed_dictionaries({}, optional=_valid_values(game_id)))
-    options = _made_valid(game_id, options)
+    options = _made_valid(game_id, options, n)
     game = koira_env.make_game(game_id, n, **preset, **options)
     assert game.num_players == n
     for name, value in options.items():

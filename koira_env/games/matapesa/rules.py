@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...cards import check_ranked_deck, ranked_cards
+from ...cards import SUIT_SETS, ranked_cards
 from ...core.options import RuleSet, make_options
 from . import SPEC
 
@@ -28,17 +28,17 @@ class Rules(RuleSet):
     # Which of several cards of the winning rank takes the trick: the last played (the text)
     # or the first.
     tie_winner: str = field(default="last", metadata={"choices": ("last", "first")})
-    # The deck: the deck_ranks highest ranks of each suit in deck_suits (letters of "CDHS" in
-    # that order). Fewer cards make mini Mätäpesä (deck_ranks=3, deck_suits="HS" at 3
-    # players: Q, K, A of hearts and spades, two cards each), small enough to solve exactly.
+    # The deck holds the deck_ranks highest ranks of each suit in play (13: 2 to A; 3: Q, K,
+    # A). Fewer cards make mini Mätäpesä (deck_ranks=3, deck_suits="HS" at 3 players: Q, K, A
+    # of hearts and spades, two cards each), small enough to solve exactly.
     deck_ranks: int = field(default=13, metadata={"min": 1, "max": 13})
-    deck_suits: str = "CDHS"
+    # The suits in play, as letters from "CDHS" in that order ("HS": hearts and spades).
+    deck_suits: str = field(default="CDHS", metadata={"choices": SUIT_SETS})
 
 
 def make_rules(num_players: int = 4, **options: Any) -> Rules:
     """Validated rules; ``ValueError`` names the fault and the valid choices."""
     rules = make_options(Rules, num_players, SPEC.players, SPEC.title, **options)
-    check_ranked_deck(rules.deck_ranks, rules.deck_suits)
     size = rules.deck_ranks * len(rules.deck_suits)
     if size < num_players:
         raise ValueError(
