@@ -510,6 +510,18 @@ cdef class State:
             deciding,
         )
 
+    def _forbidden(self):
+        """engine.State._forbidden: per seat, the cards it cannot hold (a set each)."""
+        return [set(mask_list(forbidden_of(&self.d, p))) for p in range(PLAYERS)]
+
+    def _required(self, int seat):
+        """engine.State._required: the unplayed cards a public call puts in the caller's
+        hand, each mapped to the caller."""
+        cdef uint16_t cards = required_of(&self.d, seat)
+        cdef int i
+        order = [QC, QS] + [JACKS[i] for i in range(4)]
+        return {card: self.d.decider for card in order if cards & bit(card)}
+
     def determinize(self, int seat, rng):
         """engine.State.determinize: a copy with the cards ``seat`` cannot see re-dealt among
         the other hands, counts kept, within everything public (voids and must-win refusals,
