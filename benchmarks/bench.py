@@ -67,7 +67,7 @@ class Clock:
 def make_config(config: str, engine: str | None = None) -> Game:
     """``"kop:4"`` -> Kop's game at 4 players; ``"mattis:6"`` -> Koira's Mattis preset.
     ``engine`` (``"compiled"``, the default, or ``"python"``) is for the games with two
-    engines, a compiled core and the reference (Koira, Red7, Whist 22, Mätäpesä);
+    engines, a compiled core and the reference (Koira, Red7, Whist 22, Mätäpesä, Kop);
     ``ValueError`` for the others."""
     name, _, players = config.partition(":")
     n = int(players) if players else None
