@@ -30,7 +30,7 @@ SECTIONS = {  # RULES.md section heading -> game id (the folder of its engines)
     "Red7": "red7",
 }
 # games whose compiled core plays by default
-HAS_COMPILED = {"koira", "matapesa", "red7", "whist22"}
+HAS_COMPILED = {"koira", "kop", "matapesa", "red7", "whist22"}
 
 
 def _cells(line: str) -> list[str]:
@@ -199,7 +199,7 @@ def test_the_resolver_rejects_what_does_not_exist():
     assert resolve("koira", "koira._compiled.Engine._can_risk")  # a method of another class
     assert resolve("koira", "koira._compiled.State.bit")  # module level, not a method
     assert resolve("koira", "red7.engine.State.apply")  # another game's name
-    assert resolve("kop", "kop._compiled.State.apply")  # Kop's Cython is search, not rules
+    assert resolve("kop", "kop._compiled.State.apply")  # the base class's (core/_engine.pyx)
 
 
 def test_compiled_names_resolve_in_pxi_files_of_a_split_core():

@@ -1,5 +1,8 @@
 """The Kop rules engine: a mutable game state with a cheap ``clone()``.
 
+This is the readable reference (``engine="python"``); the compiled core ``_compiled.pyx``,
+the default engine (game.py), mirrors it method by method.
+
 No RL imports here. Each rule is decided in one method; RULES.md (section Kop) points at
 them. Card locations live in two bytearrays so the observation is a few ``bytes.translate``
 calls: ``loc`` (in a hand, in the trick, or won by a seat: the truth) and ``by`` (who played

@@ -1,8 +1,13 @@
 """Kop as a game of the suite: dealing, the observation encoder, action names and text.
 
-The observation is built as one ``bytes`` string of small integers turned into float32 by a
-single numpy multiply with a per-entry scale (Koira's trick: numpy calls, not arithmetic,
-dominate at this size). Card blocks are ``bytes.translate`` of the engine's ``loc`` (own
+Two engines play the same games: the compiled core (``_compiled.pyx``, built at install, the
+default; it writes the observation and the mask in C) and the pure-Python reference
+(``engine.py`` with the encoder below, ``engine="python"``). The choice is not a rule: records
+and ``rules.to_dict()`` do not mention it.
+
+The reference observation is built as one ``bytes`` string of small integers turned into
+float32 by a single numpy multiply with a per-entry scale (Koira's trick: numpy calls, not
+arithmetic, dominate at this size). Card blocks are ``bytes.translate`` of the engine's ``loc`` (own
 hand, trick, won piles) and ``by`` (who played what) bytearrays, so no Python loop runs over
 the cards. Everything is seat-relative: "player r" is r seats after the observer.
 
@@ -21,7 +26,7 @@ import numpy as np
 
 from ...core import events
 from ...core.encoding import code_table, exact_past_a_byte, one_hot, one_hots, seat_one_hots
-from ...core.game import Game, action_index
+from ...core.game import Game, action_index, choose_engine
 from ...core.text import dealt_hands, hand_and_moves, result_line
 from . import SPEC
 from .cards import JACKS_HIGH_FIRST, NUM_CARDS, SUIT_OF, TOTAL_POINTS, card_id, card_name
@@ -40,6 +45,12 @@ from .engine import (
     action_name,
 )
 from .rules import Rules, make_rules
+
+try:
+    from . import _compiled
+except ImportError as err:  # a source checkout whose extension is not built
+    _compiled = None  # type: ignore[assignment]
+    _COMPILED_ERROR = str(err)
 
 
 def _fields(rules: Rules) -> list[tuple[str, int, float]]:
@@ -75,14 +86,29 @@ def _cards_block(cards: tuple[int, ...]) -> bytes:
 
 
 class KopGame(Game):
-    """Kop under one ``Rules``; build it with ``make_game``."""
+    """Kop under one ``Rules``; build it with ``make_game``.
+
+    ``engine`` is ``"compiled"`` (the Cython core, the default when it is built) or
+    ``"python"`` (the reference engine); both give the same states, observations and records.
+    """
 
     spec = SPEC
     state_class = State
     deck_size = NUM_CARDS
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, engine: str | None = None) -> None:
         super().__init__(rules, NUM_ACTIONS, _fields(rules))
+        self.engine = engine = engine_name(engine)
+        if engine == "compiled":
+            # the rules as C ints, read by its states; bound methods as instance attributes:
+            # the env's hot path calls them directly
+            self.compiled = _compiled.Engine(rules)
+            self.state_class = _compiled.State
+            self.observation = self.compiled.observation  # type: ignore[method-assign]
+            self.action_mask = self.compiled.action_mask  # type: ignore[method-assign]
+        else:
+            self.compiled = None
+            self.state_class = State
         self._hand_no = [bytes((k,)) for k in range(256)]
         self._hand_tables = [code_table({HAND + s}) for s in range(PLAYERS)]
         self._won_tables = [
@@ -207,6 +233,14 @@ class KopGame(Game):
         return super().describe_event(event)
 
 
-def make_game(num_players: int = 4, **options: Any) -> KopGame:
-    """A ``KopGame``; ``ValueError`` for a bad player count or option."""
-    return KopGame(make_rules(num_players, **options))
+def engine_name(engine: str | None = None) -> str:
+    """``"compiled"`` or ``"python"``; ``None`` means the compiled core if it is built, else
+    the reference engine with one warning saying how to build the core
+    (``core.game.choose_engine``)."""
+    return choose_engine(engine, "Kop", None if _compiled is not None else _COMPILED_ERROR)
+
+
+def make_game(num_players: int = 4, engine: str | None = None, **options: Any) -> KopGame:
+    """A ``KopGame``; ``ValueError`` for a bad player count or option. ``engine``:
+    ``"compiled"`` (the default when built) or ``"python"`` (the reference)."""
+    return KopGame(make_rules(num_players, **options), engine)
