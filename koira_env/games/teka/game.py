@@ -6,9 +6,9 @@ default; it writes the observation and the mask in C) and the pure-Python refere
 and ``rules.to_dict()`` do not mention it. Both engines' turn features are ``turns.py``'s,
 which reads the seat's view.
 
-The reference observation is built as one ``bytes`` string of small integers turned into float32 by a
-single numpy multiply with a per-entry scale (Koira's trick: numpy calls, not arithmetic,
-dominate at this size). Card blocks are ``bytes.translate`` of the engine's ``loc`` (own
+The reference observation is built as one ``bytes`` string of small integers turned into
+float32 by a single numpy multiply with a per-entry scale (Koira's trick: numpy calls, not
+arithmetic, dominate at this size). Card blocks are ``bytes.translate`` of the engine's ``loc`` (own
 hand, current trick) and ``by`` (who played what) bytearrays, so no Python loop runs over the
 cards. Everything is seat-relative: "player r" is r seats after the observer.
 """
