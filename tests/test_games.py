@@ -606,6 +606,7 @@ COMPILED_TABLES = {
     "red7": ((3,), {"scoring": "points"}, (4,), "rules"),
     "whist22": ((3,), {"start_score": 9}, (4,), "rules"),
     "matapesa": ((5,), {"follow": "previous"}, (6,), "rules"),
+    "teka": ((4,), {"target": 30}, (4,), "rules"),
 }
 
 
