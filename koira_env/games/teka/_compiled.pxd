@@ -19,6 +19,7 @@ cdef enum:
     TRICKS = 13
     MIN_BID = 8
     MAX_LEGAL = 24  # 13 cards and 5 raises, or 10 calls
+    MAX_TURNS = 128  # rows of one turn_features call (a legal set has 24 at the most)
     MAX_RAISES = 8  # each raise adds a trick to a contract of 8 to 13: 5 at the most
     # actions (engine.py)
     PASS = 52

@@ -14,8 +14,8 @@ Python interface: ``State`` behaves as ``engine.State`` does (same attributes, m
 and event dicts; reading ``hands``, ``tricks`` and friends builds them, so they are for tools,
 bots, the solvers and tests, not hot loops), and ``Engine(rules)`` writes observations and
 masks as ``TekaGame.observation`` and ``Game.action_mask`` do: ``observation(state, seat)``,
-``observe_into(state, seat, row)`` and ``action_mask(legal)``. The turn features are the
-reference writer's (``turns.py``), which reads ``view()``.
+``observe_into(state, seat, row)`` and ``action_mask(legal)``; ``turn_features(state, seat,
+legal)`` writes ``turns.py``'s rows.
 
 C side (declared in ``_compiled.pxd``): ``State.d`` is a plain struct (``Data``): hands as
 52-bit card masks (a hand is always sorted, so its mask is the list), the auction, the
@@ -26,8 +26,9 @@ list (``log=True``), as in the reference.
 The module is split by concern, each part mirroring a reference module: ``_observation.pxi``
 (game.py's observation: ``Engine`` and ``write_observation``), ``_hidden.pxi`` (engine.py's
 determinize: what the play showed of the hidden hands, and their re-deal by
-``core.deal.constrained_deal``, the reference's own deal, so the same ``rng`` deals the same)
-and ``_adapters.pxi`` (engine.State's attributes, on the base class ``StateAttributes``).
+``core.deal.constrained_deal``, the reference's own deal, so the same ``rng`` deals the same),
+``_turns.pxi`` (turns.py's rows) and ``_adapters.pxi`` (engine.State's attributes, on the
+base class ``StateAttributes``).
 The rules, ``State``, are here.
 """
 
@@ -38,6 +39,8 @@ from libc.string cimport memset
 
 from koira_env.core._bits cimport cards_of, highest, lowest
 from koira_env.core._lists cimport int_list
+
+from operator import index
 
 from ...core import events
 from ...core.deck import hand_deck
@@ -83,6 +86,7 @@ cdef list mask_list(uint64_t mask):
 
 
 include "_hidden.pxi"
+include "_turns.pxi"
 include "_observation.pxi"
 include "_adapters.pxi"
 

@@ -1,7 +1,8 @@
 # The compiled Teka core's rule set and observation writer, mirroring game.py's observation
 # (included by _compiled.pyx): ``Engine`` holds one Rules as C ints (``Options``) and the
 # observation's layout, and writes what TekaGame.observation and Game.action_mask write;
-# ``write_observation`` is TekaGame.observation on the state's struct.
+# ``write_observation`` is TekaGame.observation on the state's struct; ``turn_features`` is
+# turns.turn_features (``_turns.pxi``).
 
 cdef class Engine:
     """One rule set as C ints, and the observation writer; ``TekaGame.compiled`` holds one.
@@ -60,6 +61,31 @@ cdef class Engine:
 
     def __reduce__(self):
         return Engine, (self.rules,)
+
+    def turn_features(self, State state not None, int seat, legal):
+        """``turns.turn_features(state.view(seat), rules, legal)``: a fresh (len(legal), 114)
+        float32 array, one row per turn of ``legal`` (action ids, rows in its order), written
+        in C from what ``seat`` may know (``write_turns``)."""
+        cdef cnp.npy_intp dims[2]
+        cdef int actions[MAX_TURNS]
+        cdef Py_ssize_t i
+        cdef int action
+        self.seat_of_table(seat)
+        if state.opt.target != self.opt.target or state.opt.max_hands != self.opt.max_hands:
+            raise ValueError("the state was not dealt under this engine's rules")
+        items = list(legal)
+        if len(items) > MAX_TURNS:
+            raise ValueError(f"at most {MAX_TURNS} turns, got {len(items)}")
+        for i in range(len(items)):
+            action = index(items[i])
+            if not 0 <= action < NUM_ACTIONS:
+                raise IndexError(f"an action is 0..{NUM_ACTIONS - 1}, got {action}")
+            actions[i] = action
+        dims[0] = len(items)
+        dims[1] = TURN_FEATURES
+        array = cnp.PyArray_ZEROS(2, dims, cnp.NPY_FLOAT32, 0)
+        write_turns(state, seat, actions, len(items), <float*>cnp.PyArray_DATA(array))
+        return array
 
     cdef int write(self, object state, int seat, float* out) except -1:
         cdef State s = state  # a TypeError for anything else

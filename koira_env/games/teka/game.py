@@ -3,8 +3,8 @@
 Two engines play the same games: the compiled core (``_compiled.pyx``, built at install, the
 default; it writes the observation and the mask in C) and the pure-Python reference
 (``engine.py`` with the encoder below, ``engine="python"``). The choice is not a rule: records
-and ``rules.to_dict()`` do not mention it. Both engines' turn features are ``turns.py``'s,
-which reads the seat's view.
+and ``rules.to_dict()`` do not mention it. The compiled core writes the turn features too
+(``_turns.pxi``, the rows of ``turns.py``).
 
 The reference observation is built as one ``bytes`` string of small integers turned into
 float32 by a single numpy multiply with a per-entry scale (Koira's trick: numpy calls, not
@@ -103,6 +103,7 @@ class TekaGame(Game):
             self.state_class = _compiled.State
             self.observation = self.compiled.observation  # type: ignore[method-assign]
             self.action_mask = self.compiled.action_mask  # type: ignore[method-assign]
+            self.turn_features = self.compiled.turn_features  # type: ignore[method-assign]
         else:
             self.compiled = None
             self.state_class = State
@@ -173,7 +174,9 @@ class TekaGame(Game):
 
     def turn_features(self, state: State, seat: int, legal: Sequence[int]) -> np.ndarray:
         """One row per action of ``legal`` (``turns.py``): what it does to the trick and the
-        contract, from ``seat``'s view only."""
+        contract, from ``seat``'s view only: the reference writer, on either engine's states;
+        on a compiled game ``self.compiled.turn_features`` (the same rows written in C)
+        replaces this method."""
         return turn_features(state.view(seat), self.rules, legal)
 
     # ------------------------------------------------------------------ text

@@ -4,12 +4,13 @@ step.
 Both engines play the same deals with the same random choices under option mixes that use
 every option value. At every step the test compares whose turn it is, the legal actions and
 mask, the observation bytes of every seat (the compiled writer against the reference
-encoder), every seat's view, the returns, the history and the event log; at one random step
-of every third game every attribute of the reference state, illegal and non-integer actions
-(same message, nothing changed), clones, pickling and determinized deals (the same ``rng``
-gives the same deal, voids, the trump lead and honours included); at the end the outcome and
-the game record. Fixed decks, records, the env, the turn features and the solvers and bots on
-the compiled states are compared too.
+encoder), every seat's view, the mover's turn features (the C rows against turns.py's), the
+returns, the history and the event log; at one random step of every third game every
+attribute of the reference state, every seat's turn features, illegal and non-integer
+actions (same message, nothing changed), clones, pickling and determinized deals (the same
+``rng`` gives the same deal, voids, the trump lead and honours included); at the end the
+outcome and the game record. Fixed decks, records, the env and the solvers and bots on the
+compiled states are compared too.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ MIXES: list[dict[str, Any]] = [
 CASES = [(4, mix) for mix in MIXES]
 # Games per case in the default run: at least MIN_GAMES, then more until STEP_BUDGET steps or
 # MAX_GAMES games.
-MIN_GAMES, MAX_GAMES, STEP_BUDGET = 20, 400, 5_000
+MIN_GAMES, MAX_GAMES, STEP_BUDGET = 20, 400, 4_000
 SKIP = ("cached_legal", "game")  # the cache is the reference's own; the game by its rules
 PROTOCOL = ("current", "actions_taken", "truncated", "deck", "seed", "history", "log", "n")
 
@@ -116,6 +117,9 @@ def compare(py: TekaGame, co: TekaGame, ref: Any, com: Any, logged: int = 0) -> 
     legal = ref.legal_actions()
     assert com.legal_actions() == legal
     assert co.action_mask(legal).tobytes() == py.action_mask(legal).tobytes()
+    if legal:  # the mover's turn features: the C writer against turns.py
+        rows = co.turn_features(com, ref.current, legal)
+        assert rows.tobytes() == py.turn_features(ref, ref.current, legal).tobytes()
 
 
 def play_out(py: TekaGame, co: TekaGame, ref: Any, com: Any, rng: random.Random) -> None:
@@ -174,6 +178,11 @@ def play_both(pair: tuple[TekaGame, TekaGame], seed: int, deep: bool = True) -> 
             break
         if deep and ref.actions_taken == probe:
             assert snapshot(com) == snapshot(ref)
+            legal = ref.legal_actions()
+            for seat in range(4):  # every seat's rows of the mover's calls and its own cards
+                mine = [a for a in legal if a >= NUM_CARDS] + ref.hands[seat]
+                rows = co.turn_features(com, seat, mine).tobytes()
+                assert rows == py.turn_features(ref, seat, mine).tobytes()
             try_illegal(ref, com, rng, snapshot)
             check_clone(py, co, ref, com, seed)
             check_determinize(py, co, ref, com, seed)
