@@ -607,6 +607,7 @@ COMPILED_TABLES = {
     "whist22": ((3,), {"start_score": 9}, (4,), "rules"),
     "matapesa": ((5,), {"follow": "previous"}, (6,), "rules"),
     "kop": ((4,), {"victory_cards": 9}, (4,), "rules"),
+    "teka": ((4,), {"target": 30}, (4,), "rules"),
 }
 
 

@@ -1,5 +1,8 @@
 """The Teka rules engine: a mutable game state with a cheap ``clone()``.
 
+This is the readable reference (``engine="python"``); the compiled core ``_compiled.pyx``,
+the default engine (game.py), mirrors it method by method.
+
 No RL imports here. Each rule is decided in one method; RULES.md (section Teka) points at
 them. Card locations live in two bytearrays so the observation is a few ``bytes.translate``
 calls: ``loc`` (in a hand, in the trick, or played in a finished trick: the truth) and ``by``

@@ -1,8 +1,14 @@
 """Teka as a game of the suite: the observation encoder, card and action names, and text.
 
-The observation is built as one ``bytes`` string of small integers turned into float32 by a
-single numpy multiply with a per-entry scale (Koira's trick: numpy calls, not arithmetic,
-dominate at this size). Card blocks are ``bytes.translate`` of the engine's ``loc`` (own
+Two engines play the same games: the compiled core (``_compiled.pyx``, built at install, the
+default; it writes the observation and the mask in C) and the pure-Python reference
+(``engine.py`` with the encoder below, ``engine="python"``). The choice is not a rule: records
+and ``rules.to_dict()`` do not mention it. The compiled core writes the turn features too
+(``_turns.pxi``, the rows of ``turns.py``).
+
+The reference observation is built as one ``bytes`` string of small integers turned into
+float32 by a single numpy multiply with a per-entry scale (Koira's trick: numpy calls, not
+arithmetic, dominate at this size). Card blocks are ``bytes.translate`` of the engine's ``loc`` (own
 hand, current trick) and ``by`` (who played what) bytearrays, so no Python loop runs over the
 cards. Everything is seat-relative: "player r" is r seats after the observer.
 """
@@ -19,7 +25,7 @@ from ... import cards as std
 from ...cards import NUM_CARDS
 from ...core import events
 from ...core.encoding import code_table, exact_past_a_byte, one_hot, one_hots, seat_one_hots
-from ...core.game import Game, action_index
+from ...core.game import Game, action_index, choose_engine
 from ...core.text import dealt_hands, hand_and_moves, result_line
 from . import SPEC
 from .engine import (
@@ -42,6 +48,12 @@ from .engine import (
 )
 from .rules import Rules, make_rules
 from .turns import TURN_FEATURES, turn_features
+
+try:
+    from . import _compiled
+except ImportError as err:  # a source checkout whose extension is not built
+    _compiled = None  # type: ignore[assignment]
+    _COMPILED_ERROR = str(err)
 
 CALL_CODES = (PASS, TER, BEHI_TER, *range(BID, DOUBLE), DOUBLE)  # a seat's call block, in order
 
@@ -72,14 +84,29 @@ def _fields(rules: Rules) -> list[tuple[str, int, float]]:
 
 
 class TekaGame(Game):
-    """Teka under one ``Rules``; build it with ``make_game``."""
+    """Teka under one ``Rules``; build it with ``make_game``.
+
+    ``engine`` is ``"compiled"`` (the Cython core, the default when it is built) or
+    ``"python"`` (the reference engine); both give the same states, observations and records.
+    """
 
     spec = SPEC
-    state_class = State
     deck_size = std.NUM_CARDS
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, engine: str | None = None) -> None:
         super().__init__(rules, NUM_ACTIONS, _fields(rules))
+        self.engine = engine = engine_name(engine)
+        if engine == "compiled":
+            # the rules as C ints, read by its states; bound methods as instance attributes:
+            # the env's hot path calls them directly
+            self.compiled = _compiled.Engine(rules)
+            self.state_class = _compiled.State
+            self.observation = self.compiled.observation  # type: ignore[method-assign]
+            self.action_mask = self.compiled.action_mask  # type: ignore[method-assign]
+            self.turn_features = self.compiled.turn_features  # type: ignore[method-assign]
+        else:
+            self.compiled = None
+            self.state_class = State
         self._hand_tables = [code_table({HAND + s}) for s in range(PLAYERS)]
         self._trick_table = code_table({TRICK})
         self._unseen_tables = [
@@ -109,7 +136,9 @@ class TekaGame(Game):
 
     # ------------------------------------------------------------------ encoding
     def observation(self, state: State, seat: int) -> np.ndarray:
-        """A fresh float32 vector of what ``seat`` may know (``observation_layout``)."""
+        """A fresh float32 vector of what ``seat`` may know (``observation_layout``): the
+        reference encoder, of either engine's states (the compiled core has its own,
+        ``self.compiled.observation``, which replaces this method on a compiled game)."""
         one_hot = self._seat_one_hot[seat]
         rot = self._rotate[seat]
         loc = state.loc.translate
@@ -145,7 +174,9 @@ class TekaGame(Game):
 
     def turn_features(self, state: State, seat: int, legal: Sequence[int]) -> np.ndarray:
         """One row per action of ``legal`` (``turns.py``): what it does to the trick and the
-        contract, from ``seat``'s view only."""
+        contract, from ``seat``'s view only: the reference writer, on either engine's states;
+        on a compiled game ``self.compiled.turn_features`` (the same rows written in C)
+        replaces this method."""
         return turn_features(state.view(seat), self.rules, legal)
 
     # ------------------------------------------------------------------ text
@@ -256,6 +287,14 @@ def _played(state: State, lead: int, cards: Sequence[int]) -> str:
     return " ".join(parts)
 
 
-def make_game(num_players: int = 4, **options: Any) -> TekaGame:
-    """A ``TekaGame``; ``ValueError`` for a bad player count or option."""
-    return TekaGame(make_rules(num_players, **options))
+def engine_name(engine: str | None = None) -> str:
+    """``"compiled"`` or ``"python"``; ``None`` means the compiled core if it is built, else
+    the reference engine with one warning saying how to build the core
+    (``core.game.choose_engine``)."""
+    return choose_engine(engine, "Teka", None if _compiled is not None else _COMPILED_ERROR)
+
+
+def make_game(num_players: int = 4, engine: str | None = None, **options: Any) -> TekaGame:
+    """A ``TekaGame``; ``ValueError`` for a bad player count or option. ``engine``:
+    ``"compiled"`` (the default when built) or ``"python"`` (the reference)."""
+    return TekaGame(make_rules(num_players, **options), engine)

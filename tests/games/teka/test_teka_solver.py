@@ -22,11 +22,12 @@ from koira_env.registry import make_game
 compiled = pytest.importorskip("koira_env.games.teka._solver", reason="the compiled solver")
 
 
-def _positions(count: int, seed: int, left: range, **options):
+def _positions(count: int, seed: int, left: range, engine: str | None = None, **options):
     """Random states in play (random calls, double thirteen one time in ten, and random
     cards) with ``left`` cards (a random number of them) still in the active hands, in the
-    first hand; the play does not end early unless ``options`` say so."""
-    game = make_game("teka", 4, **{"early_end": False, **options})
+    first hand; the play does not end early unless ``options`` say so. ``engine``: the
+    game's (the default: the compiled core)."""
+    game = make_game("teka", 4, engine=engine, **{"early_end": False, **options})
     rng = random.Random(seed)
     found = []
     for i in range(count):
@@ -87,9 +88,9 @@ def test_compiled_solver_and_playout_agree_with_the_reference():
 def test_values_from_the_view_equal_the_full_state(options):
     """What the seat's view and the true deal give (sides, contract, tricks taken, scoring)
     is what the full state gives: the same per-card tricks, and actions scored by the
-    engine's own end of hand."""
-    game = make_game("teka", 4, **options)
-    for state in _positions(40, 4, range(0, 52), **options):
+    reference engine's own end of hand (whose fields the test sets)."""
+    game = make_game("teka", 4, engine="python", **options)
+    for state in _positions(40, 4, range(0, 52), engine="python", **options):
         seat = state.current
         view = state.view(seat)
         cards = [a for a in view.legal if a < NUM_CARDS]
