@@ -251,22 +251,32 @@ def test_construction_errors() -> None:
 
 
 @pytest.mark.parametrize(
-    ("rules", "players", "options"),
+    ("game", "players", "options"),
     [
         ("koira", 4, {}),
         ("koira", 2, {"war_mode": "split"}),
-        ("koira-b", 5, {"voluntary_take": True}),
-        ("mattis", 6, {"sequences": 3, "max_actions": 120}),  # truncations too
-        ("mini", 2, {}),  # six cards: many games and auto-resets
+        ("koira", 5, {"rules": "koira-b", "voluntary_take": True}),
+        ("koira", 6, {"rules": "mattis", "sequences": 3, "max_actions": 120}),  # truncations
+        ("koira", 2, {"rules": "mini"}),  # six cards: many games and auto-resets
         ("koira", 3, {"deck_ranks": 4, "hand_size": 2, "trump_card": "revealed"}),
+        ("matapesa", 4, {}),
+        ("matapesa", 3, {"deck_ranks": 3, "deck_suits": "HS"}),  # mini Mätäpesä
+        ("whist22", 3, {"max_hands": 3}),
+        ("kop", 4, {"single_hand": True}),
+        ("kop", 4, {"max_hands": 2}),  # truncations
+        ("teka", 4, {"single_hand": True}),
+        ("red7", 3, {}),
+        ("red7", 4, {"scoring": "points", "max_rounds": 2}),
     ],
+    ids=lambda value: value if isinstance(value, str | int) else "-".join(map(str, value.values())),
 )
-def test_the_compiled_loop_writes_the_reference_engines_bytes(rules, players, options) -> None:
-    """Koira's batch stepper in C against the generic loop on the reference engine: the same
-    seeds and actions give the same bytes in every returned array, through auto-resets."""
+def test_the_compiled_loop_writes_the_reference_engines_bytes(game, players, options) -> None:
+    """The shared batch stepper in C (``core/_batch.pyx``) on each compiled core against the
+    generic loop on the reference engine: the same seeds and actions give the same bytes in
+    every returned array, through auto-resets."""
     n, rng = 6, random.Random(players)
     envs = [
-        koira_env.vector_env(n, players, rules=rules, engine=engine, **options)
+        koira_env.vector_env(n, players, game=game, engine=engine, **options)
         for engine in ("compiled", "python")
     ]
     assert envs[0].game.batch is not None and envs[1].game.batch is None
@@ -289,9 +299,9 @@ def test_the_compiled_loop_writes_the_reference_engines_bytes(rules, players, op
     assert finished >= n
 
 
-@pytest.mark.parametrize("game", ["koira", "kop"])  # the compiled loop and the generic one
-def test_env_ids_step_only_those_envs(game: str) -> None:
-    venv = koira_env.vector_env(4, game=game)
+@pytest.mark.parametrize("engine", ["compiled", "python"])  # the C loop and the generic one
+def test_env_ids_step_only_those_envs(engine: str) -> None:
+    venv = koira_env.vector_env(4, game="kop", engine=engine)
     obs, mask, player = (a.copy() for a in venv.reset(seed=2))
     taken = [s.actions_taken for s in venv.states]
     ids = np.array([2, 0])

@@ -259,9 +259,6 @@ class Game:
     # When every observation is small integer codes times this per-entry scale (Koira's is),
     # training stores demonstrations as uint8 codes: 4x less memory than float32.
     observation_scale: np.ndarray | None = None
-    # a compiled batch stepper for ``core.vector_env`` (Koira's ``_vector``: ``write_decisions``,
-    # ``first_illegal``, ``step``), or None: the vector env then steps each state in Python
-    batch: Any = None
 
     def __init__(self, rules: Any, num_actions: int, fields: Sequence[Field]) -> None:
         """The sizes every game declares: the rule set (``num_players`` from it), the action
@@ -290,6 +287,18 @@ class Game:
         """PettingZoo's ``metadata["name"]``: the game id plus its version (``GameSpec.version``,
         raised whenever the game's observation or rules change)."""
         return f"{self.id}_v{self.spec.version}"
+
+    @property
+    def batch(self) -> Any:
+        """The batch stepper of ``core.vector_env`` (``core/_batch.pyx``: ``write_decisions``,
+        ``first_illegal``, ``step``) for a game on a compiled core (``compiled``, its
+        ``CompiledEngine``), else None: the vector env then steps each state in Python. A
+        property, not an attribute: a game must pickle, and a module does not."""
+        if getattr(self, "compiled", None) is None:
+            return None
+        from . import _batch
+
+        return _batch
 
     @property
     def variant(self) -> str:

@@ -20,9 +20,9 @@ steps each with one action per call: whoever is to act in env ``i`` plays ``acti
   AEC env's reset does; ``options={"decks": [...]}`` fixes each env's first deal.
 * **Buffers.** Every array returned (and ``info``'s) is preallocated and owned by the env:
   the next ``step`` or ``reset`` overwrites it in place. Copy what you keep across steps.
-* **Compiled.** A game that offers a batch stepper (``Game.batch``: Koira on its compiled
-  core) has its envs checked, stepped and written in one C loop; the results are the same
-  bytes as the Python path's (tested against the reference engine).
+* **Compiled.** A game on a compiled core has a batch stepper (``Game.batch``, the shared
+  ``core/_batch.pyx``): its envs are checked, stepped and written in one C loop; the results
+  are the same bytes as the Python path's (tested against the reference engine).
 """
 
 from __future__ import annotations

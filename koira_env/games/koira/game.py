@@ -26,9 +26,9 @@ from .render import describe_event, render_text
 from .rules import Rules, deck_cards, make_rules
 
 try:
-    from . import _compiled, _vector
+    from . import _compiled
 except ImportError as err:  # a source checkout whose extension is not built
-    _compiled = _vector = None  # type: ignore[assignment]
+    _compiled = None  # type: ignore[assignment]
     _COMPILED_ERROR = str(err)
 
 
@@ -67,12 +67,6 @@ class KoiraGame(Game):
             self.state_class = State
             self.observation = encoder.observation
             self.action_mask = encoder.action_mask
-
-    @property
-    def batch(self) -> Any:
-        """The batched env's loop in C (``_vector``) on the compiled core (a property, not an
-        attribute: a game must pickle, and a module does not)."""
-        return _vector if self.engine == "compiled" else None
 
     @property
     def env_name(self) -> str:
