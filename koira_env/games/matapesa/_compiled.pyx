@@ -25,8 +25,8 @@ reference.
 
 The module is split by concern: ``_observation.pxi`` (game.py's observation: ``Engine`` and
 ``write_observation``), ``_hidden.pxi`` (engine.py's determinize: the cards a seat cannot
-see, how a shuffle of them is put back and its suits matched to the cards each seat has
-played) and ``_adapters.pxi`` (engine.State's attributes, on the base class
+see, how a shuffle of them is put back, and the deal ``determinize`` makes of them within
+what the play so far shows) and ``_adapters.pxi`` (engine.State's attributes, on the base class
 ``StateAttributes``). The rules, ``State``, are here.
 """
 
@@ -329,14 +329,14 @@ cdef class State:
 
     def determinize(self, int seat, rng):
         """engine.State.determinize: a copy with the other hands re-dealt at random (sizes
-        kept, suits matched to the cards each seat has played), no history, log or deck,
-        and a fresh seed. The same calls to ``rng`` (``getrandbits``, then a ``shuffle`` per
-        draw, ``DETERMINIZE_TRIES`` at the most) as the reference, so both engines give the
-        same deal (for any int ``seat``, as there: one that is no seat sees no hand)."""
+        kept, within what the play so far shows), no history, log or deck, and a fresh seed.
+        The same calls to ``rng`` (``getrandbits``, then ``core.deal.constrained_deal`` with
+        the reference's arguments) as the reference, so both engines give the same deal (for
+        any int ``seat``, as there: one that is no seat sees no hand)."""
         cdef State c = self.clone_c()
         c.history = []
         c.log = None
         c.deck = []
         c.seed = rng.getrandbits(63)
-        deal_matched(self, c, seat, rng)
+        deal_constrained(self, c, seat, rng)
         return c

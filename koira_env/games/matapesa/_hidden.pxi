@@ -1,8 +1,8 @@
 # The cards a seat of the compiled Mätäpesä core cannot see, mirroring engine.py's
 # State.determinize (included by _compiled.pyx): ``find_hidden`` collects them (the other
-# hands), ``place_hidden`` puts a shuffle of them where they lay, ``match_suits`` moves the
-# suits of a shuffle so that it fits the cards each seat has played (the lowest of a rank
-# leaves first), and ``deal_matched``, State.determinize's deal, uses the three.
+# hands), ``place_hidden`` puts a shuffle of them where they lay (the compiled search's deal),
+# ``forbidden_sets`` says which hidden cards each seat cannot hold by the play so far, and
+# ``deal_constrained``, State.determinize's deal, deals them with core.deal.constrained_deal.
 
 cdef void find_hidden(const Data* d, int seat, Hidden* h) noexcept:
     """The cards ``seat`` cannot see and whose hand they are in (engine.State.determinize's:
@@ -32,98 +32,21 @@ cdef void place_hidden(
         out.counts[p][rank_of(card)] += 1
 
 
-from koira_env.core._hidden cimport MAX_HIDDEN, copy_order, hidden_list
-
-cdef enum:
-    DETERMINIZE_TRIES = 10000  # engine.DETERMINIZE_TRIES
+from koira_env.core._hidden cimport hidden_list
+from koira_env.core.deal import constrained_deal
 
 
-cdef bint match_suits(
-    const Data* d, const Hidden* h, const uint8_t* deal, uint8_t* out
-) noexcept:
-    """engine._match_suits, step for step: ``deal`` (``deal[i]`` goes where ``h.cards[i]``
-    lay) into ``out`` with the suits of each rank moved among the hands it went to, so that
-    every card of rank r a seat gets lies above every card of rank r that seat has played;
-    False (``out`` then partial) if no such move exists."""
-    cdef int top[MAX_PLAYERS][NUM_RANKS]
-    cdef int slots[4]
-    cdef int holders[4]
-    cdef int took[4]
-    cdef bint used[4]
-    cdef int i, j, k, p, q, r, c, ns, nh, floor, want, got
-    for p in range(MAX_PLAYERS):
-        for r in range(NUM_RANKS):
-            top[p][r] = -1
-    for c in range(NUM_CARDS):
-        if PLAYED <= d.loc[c] < OUT_OF_PLAY:
-            top[d.loc[c] - PLAYED][rank_of(c)] = c
-    for i in range(h.count):
-        out[i] = deal[i]
-    for r in range(NUM_RANKS):
-        ns = 0
-        nh = 0
-        for i in range(h.count):
-            if rank_of(deal[i]) != r:
-                continue
-            slots[ns] = i
-            used[ns] = False
-            ns += 1
-            p = h.places[i]
-            for j in range(nh):
-                if holders[j] == p:
-                    break
-            else:  # a new holder, inserted by highest played card first, then seat
-                j = nh
-                while j > 0:
-                    q = holders[j - 1]
-                    if top[q][r] > top[p][r] or (top[q][r] == top[p][r] and q < p):
-                        break
-                    holders[j] = q
-                    j -= 1
-                holders[j] = p
-                nh += 1
-        for k in range(nh):
-            p = holders[k]
-            floor = top[p][r]
-            want = 0
-            got = 0
-            for j in range(ns):
-                if h.places[slots[j]] == p:
-                    want += 1
-                    if not used[j] and deal[slots[j]] > floor:
-                        used[j] = True
-                        took[got] = j
-                        got += 1
-            for j in range(ns):
-                if got == want:
-                    break
-                if not used[j] and deal[slots[j]] > floor:
-                    used[j] = True
-                    took[got] = j
-                    got += 1
-            if got < want:
-                return False
-            i = 0
-            for j in range(ns):
-                if h.places[slots[j]] == p:
-                    out[slots[j]] = deal[slots[took[i]]]
-                    i += 1
-    return True
-
-
-cdef int deal_matched(State state, State copy, int seat, rng) except -1:
-    """engine.State.determinize's deal: shuffles of the hidden cards (each from id order)
-    until one has ranks within each seat's bounds (engine.State._rank_bounds) and
-    ``match_suits`` fits it, ``DETERMINIZE_TRIES`` at the most (the last kept as shuffled if
-    none fits), placed into ``copy`` (a clone of ``state``)."""
-    cdef Hidden h
-    cdef uint8_t order[MAX_HIDDEN]
-    cdef uint8_t matched[MAX_HIDDEN]
-    cdef int lo[MAX_PLAYERS]
-    cdef int hi[MAX_PLAYERS]
-    cdef int t, i, k, r, p, need = -1
+cdef list forbidden_sets(State state, int seat):
+    """engine.State._forbidden for the seats other than ``seat``: per seat, the hidden cards
+    it cannot hold (a rank outside its bounds, engine.State._rank_bounds, or an id below the
+    highest card of that rank it has played), as a list of sets indexed by seat."""
     cdef const Data* d = &state.d
     cdef int n = state.opt.n
+    cdef int floor[MAX_PLAYERS][NUM_RANKS]
+    cdef int lo[MAX_PLAYERS]
+    cdef int hi[MAX_PLAYERS]
+    cdef bint ruled
+    cdef int k, r, p, c, need = -1
     for p in range(n):
         lo[p] = 0
         hi[p] = NUM_RANKS
@@ -140,19 +63,51 @@ cdef int deal_matched(State state, State copy, int seat, rng) except -1:
                 hi[p] = need
         if not state.opt.follow_highest or r > need:
             need = r
+    for p in range(n):
+        for r in range(NUM_RANKS):
+            floor[p][r] = -1 if lo[p] <= r < hi[p] else NUM_CARDS
+    for k in range(d.plays_len):
+        c = d.plays[k]
+        p = d.loc[c] - PLAYED
+        if floor[p][rank_of(c)] < c:
+            floor[p][rank_of(c)] = c
+    out = []
+    for p in range(n):
+        cards = set()
+        if p != seat:
+            ruled = False
+            for r in range(NUM_RANKS):
+                if floor[p][r] >= 0:
+                    ruled = True
+                    break
+            if ruled:
+                for c in range(NUM_CARDS):
+                    if d.loc[c] < PLAYED and c < floor[p][rank_of(c)]:
+                        cards.add(c)
+        out.append(cards)
+    return out
+
+
+cdef int deal_constrained(State state, State copy, int seat, rng) except -1:
+    """engine.State.determinize's deal: ``core.deal.constrained_deal`` called with the
+    reference's arguments (the hidden cards in id order, the other seats in order,
+    ``forbidden_sets``, the hand sizes), so ``rng`` is drawn from identically, the result
+    placed into ``copy`` (a clone of ``state``)."""
+    cdef Hidden h
+    cdef const Data* d = &state.d
+    cdef int n = state.opt.n
+    cdef int i, p, card
     find_hidden(d, seat, &h)
-    for t in range(DETERMINIZE_TRIES):
-        shuffled = hidden_list(&h)
-        rng.shuffle(shuffled)
-        copy_order(&h, shuffled, order)
-        for i in range(h.count):
-            r = rank_of(order[i])
-            p = h.places[i]
-            if r < lo[p] or r >= hi[p]:
-                break
-        else:
-            if match_suits(d, &h, order, matched):
-                place_hidden(&copy.d, d, &h, matched, n, seat)
-                return 0
-    place_hidden(&copy.d, d, &h, order, n, seat)
+    others = [p for p in range(n) if p != seat]
+    room = {p: d.hand_sizes[p] for p in others}
+    deal = constrained_deal(hidden_list(&h), others, forbidden_sets(state, seat), room, rng)
+    if deal is None:
+        raise RuntimeError("no deal of the hidden cards fits the play so far")
+    for p in others:
+        memset(copy.d.counts[p], 0, NUM_RANKS)
+    for i in range(h.count):
+        card = h.cards[i]
+        p = deal[card]
+        copy.d.loc[card] = p
+        copy.d.counts[p][rank_of(card)] += 1
     return 0

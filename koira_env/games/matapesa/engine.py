@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 from ...cards import NUM_CARDS, RANK_OF, card_name
 from ...core import events
+from ...core.deal import constrained_deal
 from ...core.game import (
     Outcome,
     returns_from_places,
@@ -42,43 +43,6 @@ def _lowest_rank(counts: bytearray) -> int:
 
 def _by_rank(card: int) -> tuple[int, int]:
     return RANK_OF[card], card
-
-
-DETERMINIZE_TRIES = 10_000  # shuffles State.determinize draws before it keeps an unfit one
-
-
-def _match_suits(loc: bytearray, deal: list[int], owners: list[int]) -> list[int] | None:
-    """``deal`` (hidden cards; ``deal[i]`` goes to the hand ``owners[i]``) with the suits of
-    each rank moved among the hands it went to, so that every card of rank r a seat gets lies
-    above every card of rank r that seat has played (by ``loc``); None if no such move exists.
-    Greedy, deterministic, the compiled core's ``match_suits`` step for step: per rank, the
-    hands in order of their highest played card of it (highest first, then by seat) each keep
-    the cards dealt to them that fit and are still free, then take the free ones that fit in
-    deal order. A deal that already fits is returned unchanged."""
-    top = [[-1] * NUM_RANKS for _ in range(PLAYED)]  # per seat, per rank: highest id played
-    for card in range(NUM_CARDS):
-        if PLAYED <= loc[card] < OUT_OF_PLAY:
-            top[loc[card] - PLAYED][RANK_OF[card]] = card
-    out = list(deal)
-    for r in RANK_RANGE:
-        slots = [i for i, card in enumerate(deal) if RANK_OF[card] == r]
-        holders = sorted({owners[i] for i in slots}, key=lambda p: (-top[p][r], p))
-        free = [deal[i] for i in slots]
-        for p in holders:
-            floor = top[p][r]
-            mine = [i for i in slots if owners[i] == p]
-            take = [deal[i] for i in mine if deal[i] > floor and deal[i] in free]
-            for card in free:
-                if len(take) == len(mine):
-                    break
-                if card > floor and card not in take:
-                    take.append(card)
-            if len(take) < len(mine):
-                return None
-            for i, card in zip(mine, take, strict=True):
-                out[i] = card
-                free.remove(card)
-    return out
 
 
 class MatapesaView(NamedTuple):
@@ -299,39 +263,49 @@ class State(EngineState):
             need = max(need, r) if game.follow_highest else r
         return lo, hi
 
+    def _forbidden(self, seats: list[int]) -> list[set[int]]:
+        """Per seat (indexed by seat; empty for any not in ``seats``), the cards in hands the
+        play so far shows it cannot hold: every card of a rank outside its ``_rank_bounds``,
+        and every card of rank r below (by id) the highest card of rank r it has played, as
+        it plays the lowest card id of the rank it names (point 6)."""
+        loc = self.loc
+        lo, hi = self._rank_bounds()
+        forbidden: list[set[int]] = [set() for _ in range(self.n)]
+        # per seat: per rank, the card ids below this one are ruled out
+        floors = {p: [-1 if lo[p] <= r < hi[p] else NUM_CARDS for r in RANK_RANGE] for p in seats}
+        for card in self.plays:
+            p, r = loc[card] - PLAYED, RANK_OF[card]
+            if p in floors and floors[p][r] < card:
+                floors[p][r] = card
+        for p, floor in floors.items():
+            if max(floor) >= 0:
+                forbidden[p] = {
+                    card
+                    for card in range(NUM_CARDS)
+                    if loc[card] < PLAYED and card < floor[RANK_OF[card]]
+                }
+        return forbidden
+
     def determinize(self, seat: int, rng: random.Random) -> State:
         """A copy with the other hands re-dealt at random (sizes kept), no history, log or
         deck, and a fresh seed: everything ``seat`` cannot see is drawn anew, as far as the
-        play so far allows. A seat plays the lowest card id of the rank it names (point 6), so
-        every card of rank r still in its hand lies above every card of rank r it has played;
-        a deal (one ``rng.shuffle`` of the hidden cards, in id order) has its suits matched to
-        that by ``_match_suits`` (ranks kept, no ``rng`` call). The ranks must fit too
-        (``_rank_bounds``: a seat that played below the rank to reach played its lowest).
-        A deal whose ranks do not fit, or that no matching fits, is
-        drawn again, from the id order, up to ``DETERMINIZE_TRIES`` shuffles in all; if the
-        last one does not fit either, it is kept as shuffled (the one case a determinization
-        can break the rule; ``tests/games/matapesa/test_matapesa_invariants.py::
-        test_determinize_gives_up_after_its_tries``)."""
+        play so far allows (``core.deal.constrained_deal`` under ``_forbidden``): a seat plays
+        the lowest card id of the rank it names (point 6), so every card of rank r still in
+        its hand lies above every card of rank r it has played, and a follower that played
+        below the rank to reach played its lowest rank (``_rank_bounds``). The true deal
+        fits, so a deal always exists; the compiled core calls the same function with the
+        same arguments, so both engines give the same deal for the same ``rng``."""
         c = self._unseen_copy(rng)
         loc = c.loc
+        others = [p for p in range(self.n) if p != seat]
         hidden = [card for card in range(NUM_CARDS) if loc[card] < PLAYED and loc[card] != seat]
-        owners = [loc[card] for card in hidden]
-        lo, hi = self._rank_bounds()
-        for _ in range(DETERMINIZE_TRIES):
-            deal = hidden[:]
-            rng.shuffle(deal)
-            if any(
-                not lo[p] <= RANK_OF[card] < hi[p] for card, p in zip(deal, owners, strict=True)
-            ):
-                continue
-            matched = _match_suits(loc, deal, owners)
-            if matched is not None:
-                deal = matched
-                break
-        for p in range(self.n):
-            if p != seat:
-                c.counts[p] = bytearray(NUM_RANKS)
-        for card, p in zip(deal, owners, strict=True):
+        room = {p: self.hand_sizes[p] for p in others}
+        deal = constrained_deal(hidden, others, self._forbidden(others), room, rng)
+        if deal is None:
+            raise RuntimeError("no deal of the hidden cards fits the play so far")
+        for p in others:
+            c.counts[p] = bytearray(NUM_RANKS)
+        for card, p in deal.items():
             loc[card] = p
             c.counts[p][RANK_OF[card]] += 1
         return c
