@@ -327,8 +327,9 @@ class OpenSpielState(pyspiel.State):
         a deal that gives every hand its determinized cards, the play replayed on it
         (``_replayed``), and the determinized engine state itself. ``NotImplementedError``
         when the views' hands are no card ids (Dois shows kinds), ``RuntimeError`` when no
-        deal of ``RESAMPLE_TRIES`` determinizations replays the play (Mätäpesä, whose
-        actions name a rank, often)."""
+        deal of ``RESAMPLE_TRIES`` determinizations replays the play (an engine whose
+        determinize deals hands the play so far rules out; Mätäpesä's keeps every seat's
+        cards of a rank above those it has played, as its rank actions need)."""
         if self._play.dealing:
             raise ValueError("resample_from_infostate needs a decision or terminal state")
         cards = [

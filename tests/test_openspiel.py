@@ -217,9 +217,19 @@ def test_information_state_has_perfect_recall() -> None:
     assert len(strings) == len(state.actions)
 
 
-@pytest.mark.parametrize("game_id", ["kop", "koira", "whist22", "teka", "red7"])
-def test_resample_from_infostate(game_id: str) -> None:
-    game = load(game_id, **SHORT.get(game_id, {}))
+RESAMPLED = [
+    (game_id, SHORT.get(game_id, {})) for game_id in ["kop", "koira", "whist22", "teka", "red7"]
+]
+RESAMPLED += [("matapesa", MINI_MATAPESA), ("matapesa", {})]
+
+
+@pytest.mark.parametrize(
+    "game_id, params",
+    RESAMPLED,
+    ids=["kop", "koira", "whist22", "teka", "red7", "matapesa-mini", "matapesa"],
+)
+def test_resample_from_infostate(game_id: str, params: dict[str, object]) -> None:
+    game = load(game_id, **params)
     rng = random.Random(0)
     state = game.new_initial_state()
     checked = 0
@@ -235,7 +245,8 @@ def test_resample_from_infostate(game_id: str) -> None:
             )
             assert sampled.legal_actions() == state.legal_actions()
             chance = [a.action for a in sampled.full_history() if a.player < 0]
-            assert chance == sampled.decks and len(chance) == len(state.decks)
+            outcomes = [sampled._game.outcome[card] for card in sampled.decks]  # places in the deck
+            assert chance == outcomes and len(chance) == len(state.decks)
             played = [a.action for a in sampled.full_history() if a.player >= 0]
             assert played == sampled.actions and len(played) == len(state.actions)
             checked += 1
@@ -259,8 +270,8 @@ def test_suite_bots_play_through_evaluate_bots() -> None:
 
 @pytest.mark.parametrize(
     "game_id, params",
-    [("kop", {"single_hand": True}), ("koira", {"players": 2})],
-    ids=["kop", "koira"],
+    [("kop", {"single_hand": True}), ("koira", {"players": 2}), ("matapesa", MINI_MATAPESA)],
+    ids=["kop", "koira", "matapesa-mini"],
 )
 def test_openspiel_ismcts_plays_a_game(game_id: str, params: dict[str, object]) -> None:
     from open_spiel.python.algorithms import ismcts, mcts

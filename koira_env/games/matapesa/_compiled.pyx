@@ -25,9 +25,9 @@ reference.
 
 The module is split by concern: ``_observation.pxi`` (game.py's observation: ``Engine`` and
 ``write_observation``), ``_hidden.pxi`` (engine.py's determinize: the cards a seat cannot
-see and how a shuffle of them is put back), ``_adapters.pxi`` (engine.State's attributes, on
-the base class ``StateAttributes``) and, from core/, ``_determinize.pxi`` (the deal every
-compiled core's ``determinize`` shares). The rules, ``State``, are here.
+see, how a shuffle of them is put back, and the deal ``determinize`` makes of them within
+what the play so far shows) and ``_adapters.pxi`` (engine.State's attributes, on the base class
+``StateAttributes``). The rules, ``State``, are here.
 """
 
 cimport cython
@@ -68,7 +68,6 @@ cdef list name_list(const uint8_t* cards, int count):
 include "_hidden.pxi"
 include "_observation.pxi"
 include "_adapters.pxi"
-include "../../core/_determinize.pxi"
 
 
 # returns_from_places by loser and table size: the one Python call of an outcome
@@ -330,13 +329,14 @@ cdef class State:
 
     def determinize(self, int seat, rng):
         """engine.State.determinize: a copy with the other hands re-dealt at random (sizes
-        kept), no history, log or deck, and a fresh seed. The same calls to ``rng``
-        (``getrandbits``, then one ``shuffle``) as the reference, so both engines give the
-        same deal (for any int ``seat``, as there: one that is no seat sees no hand)."""
+        kept, within what the play so far shows), no history, log or deck, and a fresh seed.
+        The same calls to ``rng`` (``getrandbits``, then ``core.deal.constrained_deal`` with
+        the reference's arguments) as the reference, so both engines give the same deal (for
+        any int ``seat``, as there: one that is no seat sees no hand)."""
         cdef State c = self.clone_c()
         c.history = []
         c.log = None
         c.deck = []
         c.seed = rng.getrandbits(63)
-        deal_hidden(self, c, seat, rng)
+        deal_constrained(self, c, seat, rng)
         return c

@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 from ...cards import NUM_CARDS, RANK_OF, card_name
 from ...core import events
+from ...core.deal import constrained_deal
 from ...core.game import (
     Outcome,
     returns_from_places,
@@ -243,18 +244,68 @@ class State(EngineState):
             loser=self.loser,
         )
 
+    def _rank_bounds(self) -> tuple[list[int], list[int]]:
+        """Per seat, the ranks its hand can still hold by the play so far, ``lo[p] <= rank <
+        hi[p]``: a follower that played below the rank to reach played its lowest rank (so
+        it holds nothing lower) and, under ``lowest_anytime=False``, had nothing reaching."""
+        n, game = self.n, self.game
+        lo, hi = [0] * n, [NUM_RANKS] * n
+        need = -1
+        for k, card in enumerate(self.plays):
+            r, p = RANK_OF[card], self.loc[card] - PLAYED
+            if k % n == 0:  # a lead
+                need = r
+                continue
+            if r < need:
+                lo[p] = max(lo[p], r)
+                if not game.lowest_anytime:
+                    hi[p] = min(hi[p], need)
+            need = max(need, r) if game.follow_highest else r
+        return lo, hi
+
+    def _forbidden(self, seats: list[int]) -> list[set[int]]:
+        """Per seat (indexed by seat; empty for any not in ``seats``), the cards in hands the
+        play so far shows it cannot hold: every card of a rank outside its ``_rank_bounds``,
+        and every card of rank r below (by id) the highest card of rank r it has played, as
+        it plays the lowest card id of the rank it names (point 6)."""
+        loc = self.loc
+        lo, hi = self._rank_bounds()
+        forbidden: list[set[int]] = [set() for _ in range(self.n)]
+        # per seat: per rank, the card ids below this one are ruled out
+        floors = {p: [-1 if lo[p] <= r < hi[p] else NUM_CARDS for r in RANK_RANGE] for p in seats}
+        for card in self.plays:
+            p, r = loc[card] - PLAYED, RANK_OF[card]
+            if p in floors and floors[p][r] < card:
+                floors[p][r] = card
+        for p, floor in floors.items():
+            if max(floor) >= 0:
+                forbidden[p] = {
+                    card
+                    for card in range(NUM_CARDS)
+                    if loc[card] < PLAYED and card < floor[RANK_OF[card]]
+                }
+        return forbidden
+
     def determinize(self, seat: int, rng: random.Random) -> State:
         """A copy with the other hands re-dealt at random (sizes kept), no history, log or
-        deck, and a fresh seed: everything ``seat`` cannot see is drawn anew."""
+        deck, and a fresh seed: everything ``seat`` cannot see is drawn anew, as far as the
+        play so far allows (``core.deal.constrained_deal`` under ``_forbidden``): a seat plays
+        the lowest card id of the rank it names (point 6), so every card of rank r still in
+        its hand lies above every card of rank r it has played, and a follower that played
+        below the rank to reach played its lowest rank (``_rank_bounds``). The true deal
+        fits, so a deal always exists; the compiled core calls the same function with the
+        same arguments, so both engines give the same deal for the same ``rng``."""
         c = self._unseen_copy(rng)
         loc = c.loc
+        others = [p for p in range(self.n) if p != seat]
         hidden = [card for card in range(NUM_CARDS) if loc[card] < PLAYED and loc[card] != seat]
-        owners = [loc[card] for card in hidden]
-        rng.shuffle(hidden)
-        for p in range(self.n):
-            if p != seat:
-                c.counts[p] = bytearray(NUM_RANKS)
-        for card, p in zip(hidden, owners, strict=True):
+        room = {p: self.hand_sizes[p] for p in others}
+        deal = constrained_deal(hidden, others, self._forbidden(others), room, rng)
+        if deal is None:
+            raise RuntimeError("no deal of the hidden cards fits the play so far")
+        for p in others:
+            c.counts[p] = bytearray(NUM_RANKS)
+        for card, p in deal.items():
             loc[card] = p
             c.counts[p][RANK_OF[card]] += 1
         return c

@@ -10,7 +10,13 @@ from helpers import observe, replayed
 
 from koira_env.cards import RANK_OF
 from koira_env.core.game import IllegalActionError
-from koira_env.games.matapesa.engine import ABSENT, HAND, OUT_OF_PLAY, PLAYED, State
+from koira_env.games.matapesa.engine import (
+    ABSENT,
+    HAND,
+    OUT_OF_PLAY,
+    PLAYED,
+    State,
+)
 from koira_env.games.matapesa.rules import deck_cards
 from koira_env.registry import make_game
 
@@ -177,3 +183,57 @@ def test_determinize_redeals_the_hidden_cards() -> None:
     for k in range(20):
         hands.add(bytes(state.determinize(0, random.Random(k)).loc))
     assert len(hands) > 10
+
+
+def check_lowest_played_first(state: State) -> None:
+    """A seat plays the lowest card id of the rank it names, so every card of rank r still in
+    its hand lies above every card of rank r it has played."""
+    top = [[-1] * 13 for _ in range(state.n)]
+    for card in range(52):
+        if PLAYED <= state.loc[card] < OUT_OF_PLAY:
+            top[state.loc[card] - PLAYED][RANK_OF[card]] = card
+    for card in range(52):
+        if state.loc[card] < PLAYED:
+            assert card > top[state.loc[card] - HAND][RANK_OF[card]], card
+
+
+def check_rank_bounds(state: State) -> None:
+    """A follower that played below the rank to reach played its lowest rank, so it holds
+    nothing lower, and under ``lowest_anytime=False`` nothing that reaches."""
+    n, rules = state.n, state.game.rules
+    lo, hi = [0] * n, [13] * n
+    need = -1
+    for k, card in enumerate(state.plays):
+        rank, seat = RANK_OF[card], state.loc[card] - PLAYED
+        if k % n and rank < need:
+            lo[seat] = max(lo[seat], rank)
+            if not rules.lowest_anytime:
+                hi[seat] = min(hi[seat], need)
+        need = rank if k % n == 0 or rules.follow == "previous" else max(need, rank)
+    for card in range(52):
+        if state.loc[card] < PLAYED:
+            assert lo[state.loc[card]] <= RANK_OF[card] < hi[state.loc[card]], card
+
+
+@pytest.mark.parametrize(
+    ("n", "options"),
+    TABLES
+    + [(4, options) for options in OPTION_SETS[1:]]
+    + [(n, deck) for n, deck in zip((4, 5, 3, 3), DECKS[1:], strict=True)],
+)
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+def test_every_state_and_determinization_plays_the_lowest_suit_first(
+    n: int, options: dict, engine: str
+) -> None:
+    """Every state of random games keeps both rules, and so does every determinization of it,
+    for its mover and for no seat (every hand hidden)."""
+    rng = random.Random(n)
+    for seed in range(4):
+        for state in random_game(n, seed, engine=engine, **options):
+            check_lowest_played_first(state)
+            check_rank_bounds(state)
+            for seat in (state.current, -1):
+                sample = state.determinize(seat, rng)
+                check_conservation(sample)
+                check_lowest_played_first(sample)
+                check_rank_bounds(sample)
