@@ -169,18 +169,20 @@ def play_both(pair: tuple[MatapesaGame, MatapesaGame], seed: int, deep: bool = T
 
 
 def test_the_cases_play_every_option_value():
+    """Every value of every rule option, every table size; of the deck options (13 ranks, 15
+    suit sets) the full deck and three smaller ones."""
     played = [make_rules(n, **mix) for n, mix in CASES]
     for name, value in Rules().to_dict().items():
         values = {getattr(rules, name) for rules in played}
         choices = Rules.__dataclass_fields__[name].metadata.get("choices")
-        if choices is not None:
+        if name in ("deck_ranks", "deck_suits"):
+            assert value in values and len(values) >= 4, name
+        elif choices is not None:
             assert values == set(choices), name
         elif isinstance(value, bool):
             assert values == {False, True}, name
-        elif name == "num_players":  # every table size
+        else:  # num_players
             assert values == set(range(3, 9)), name
-        else:  # the deck options: the full deck and smaller ones
-            assert value in values and len(values) >= 3, name
 
 
 @pytest.mark.parametrize("case", CASES, ids=_case_id)
