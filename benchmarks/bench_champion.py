@@ -27,9 +27,10 @@ from koira_env.registry import games as game_ids
 from koira_env.registry import make_game, spec
 
 
-def positions(game_id: str, engine: str, count: int, seed: int = 1) -> list[Any]:
-    """Every third real decision of random games, until ``count``."""
-    game = make_game(game_id, engine=engine)
+def positions(game_id: str, engine: str | None, count: int, seed: int = 1) -> list[Any]:
+    """Every third real decision of random games, until ``count`` (``engine`` None: a game
+    with one engine)."""
+    game = make_game(game_id, **({} if engine is None else {"engine": engine}))
     found: list[Any] = []
     g = seed
     while len(found) < count:
@@ -74,11 +75,13 @@ def main(argv: list[str] | None = None) -> None:
     rows = []
     for game_id in [g for g in args.games.split(",") if g] or game_ids():
         champion = spec(game_id).choices.aliases["champion"]
-        engines = ["python", "compiled"] if has_compiled(game_id) else ["python"]
+        engines = ["python", "compiled"] if has_compiled(game_id) else [None]
         row: dict[str, Any] = {"game": game_id, "champion": champion}
         for engine in engines:
             states = positions(game_id, engine, args.positions)
-            row[f"{engine}_ms"] = 1000 * seconds_per_decision(game_id, states, args.reps)
+            row[f"{engine or 'python'}_ms"] = 1000 * seconds_per_decision(
+                game_id, states, args.reps
+            )
         if len(engines) == 2:
             row["ratio"] = row["python_ms"] / row["compiled_ms"]
         rows.append(row)
