@@ -83,7 +83,15 @@ cdef class StateAttributes:
     @property
     def shown(self):
         """The hands shown for a redeal this hand: (player, counts, players already final)."""
-        return list(self.shown_list)
+        cdef int i, q
+        return [
+            (
+                self.d.show_player[i],
+                tuple(counts_list(self.d.show_counts[i])),
+                tuple([q for q in range(self.d.n) if self.d.show_final[i] >> q & 1]),
+            )
+            for i in range(self.d.shows_len)
+        ]
 
     @property
     def suit(self):

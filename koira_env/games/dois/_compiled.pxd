@@ -37,6 +37,7 @@ cdef enum:
     PLAYING = 2
     OVER = 3
     MAX_OBS = 256  # observation entries at the most (209 at 4 players)
+    MAX_SHOWS = 16  # redraws shown in one hand at the most (past 3 has never been seen)
 
 
 ctypedef struct Options:
@@ -83,6 +84,11 @@ ctypedef struct Data:
     int won[MAXP]
     int scores[MAXP]
     int hand_delta[MAXP]
+    # engine.State.shown: per show, the player, the kinds shown, the players already final
+    int shows_len
+    uint8_t show_player[MAX_SHOWS]
+    uint8_t show_counts[MAX_SHOWS][NUM_KINDS]
+    uint8_t show_final[MAX_SHOWS]  # a bit per player
 
 
 cdef class Engine(CompiledEngine):
@@ -94,7 +100,6 @@ cdef class StateAttributes(CompiledState):
     # the struct and engine.State's attributes over it (_adapters.pxi); State subclasses it
     cdef Data d
     cdef const Options* opt  # the engine's (CompiledState.engine)
-    cdef object shown_list  # engine.State.shown: a list replaced, never changed, per deal
 
 
 cdef class State(StateAttributes):

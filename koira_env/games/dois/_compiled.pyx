@@ -20,7 +20,7 @@ and ``action_mask(legal)``.
 C side (declared in ``_compiled.pxd``): ``State.d`` is a plain struct (``Data``): hands, the
 undealt cards and the played cards as counts per kind, every card kind each player played
 this hand, what each shows, the voids, bids, tricks and scores. ``clone()`` copies it whole
-(and shares the deal's shows, a list the deal replaces and never changes). The deal itself
+(the redraws shown this hand included). The deal itself
 (a hand's deck, the redeals and their shows) runs once a hand on Python lists, step for
 step as the reference's, calling its ``_shuffle`` for a player's redraw so the same decks
 give the same hands. Events are logged only when ``state.log`` is a list (``log=True``), as
@@ -159,19 +159,11 @@ cdef class State:
         CompiledState._bind(self, game)
         self.opt = &(<Engine>self.engine).opt
 
-    def __reduce__(self):
-        """The base's pickle, and the deal's shows (a Python list beside the struct)."""
-        return (*CompiledState.__reduce__(self), (self.shown_list, self.result))
-
-    def __setstate__(self, state):
-        self.shown_list, self.result = state
-
     cdef State clone_c(self):
         """engine.State.clone: a deep copy that shares only immutable parts."""
         cdef State c = State.__new__(State)
         self.copy_into(c)
         c.opt = self.opt
-        c.shown_list = self.shown_list
         c.result = self.result
         return c
 
@@ -226,7 +218,17 @@ cdef class State:
                 d.hands[p][c] += 1
         for c in rest:
             d.remains[c] += 1
-        self.shown_list = shows
+        if len(shows) > MAX_SHOWS:
+            raise RuntimeError(f"more than {MAX_SHOWS} redraws shown in one hand")
+        d.shows_len = len(shows)
+        for i in range(d.shows_len):
+            p, counts, final = shows[i]
+            d.show_player[i] = p
+            d.show_final[i] = 0
+            for c in range(NUM_KINDS):
+                d.show_counts[i][c] = counts[c]
+            for c in final:
+                d.show_final[i] |= 1 << c
         memset(d.played, 0, sizeof(d.played))
         for p in range(MAXP):
             d.suit[p] = -1
@@ -547,7 +549,8 @@ cdef class State:
             tuple(self.public_bids(seat)),
             tuple([d.won[p] for p in range(n)]),
             tuple([d.scores[p] for p in range(n)]),
-            tuple([(show[0], show[1]) for show in self.shown_list]),
+            tuple([(d.show_player[i], tuple(counts_list(d.show_counts[i])))
+                   for i in range(d.shows_len)]),
         )
 
     def _caps(self, int p):

@@ -11,22 +11,21 @@ cdef list caps_of(State state, int p):
     hand that was final when another showed theirs, its copies minus the shown ones and its
     own plays."""
     cdef const Data* d = &state.d
-    cdef int void = d.void[p], k, i, mine
+    cdef int void = d.void[p], k, i, j, mine
     cdef list caps = []
     for k in range(NUM_KINDS):
         if (k < NUM_SUITS and void >> k & 1) or (k >= NUM_SUITS and void & NUMBERS_VOID):
             caps.append(0)
         else:
             caps.append(COPIES[k])
-    for show in state.shown_list:
-        if p in show[2]:
-            counts = show[1]
+    for j in range(d.shows_len):
+        if d.show_final[j] >> p & 1:
             for k in range(NUM_KINDS):
                 mine = 0
                 for i in range(d.plays_len[p]):
                     if d.plays[p][i] == k:
                         mine += 1
-                caps[k] = min(caps[k], COPIES[k] - <int>counts[k] - mine)
+                caps[k] = min(caps[k], COPIES[k] - d.show_counts[j][k] - mine)
     return caps
 
 
