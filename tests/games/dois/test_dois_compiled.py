@@ -432,5 +432,5 @@ def _play_one(pair: tuple[DoisGame, DoisGame], g: int) -> int:
 @pytest.mark.slow
 @pytest.mark.timeout(3 * 3600)
 def test_a_hundred_thousand_games_play_the_same():
-    """100,000 games in chunks over every core (about 40 CPU-minutes)."""
+    """100,000 games in chunks over every core (about 15 CPU-minutes)."""
     run_chunks(_chunk, SLOW_CHUNKS, SLOW_GAMES)
