@@ -16,7 +16,7 @@ Every measurement plays the same seeded deals with uniformly random legal action
   ``None`` steps of finished agents);
 * ``ceiling``: the same loop over an AEC env that does nothing (constant observation, same
   game lengths), i.e. the cost of the loop and the AEC protocol themselves;
-* games with two engines (Koira, Red7, Whist 22, Mätäpesä, Kop, Teka), ``engine (python)`` and
+* games with two engines (Koira, Red7, Whist 22, Mätäpesä, Kop, Teka, Dois), ``engine (python)`` and
   ``env (python)``: the first two on the pure-Python reference engine, beside the compiled
   core (the default), with their ratios;
 * ``bridge buffer``: the yardstick Koira's env is held to, OpenSpiel's bridge (every card
@@ -67,7 +67,7 @@ class Clock:
 def make_config(config: str, engine: str | None = None) -> Game:
     """``"kop:4"`` -> Kop's game at 4 players; ``"mattis:6"`` -> Koira's Mattis preset.
     ``engine`` (``"compiled"``, the default, or ``"python"``) is for the games with two
-    engines, a compiled core and the reference (Koira, Red7, Whist 22, Mätäpesä, Kop, Teka);
+    engines, a compiled core and the reference (Koira, Red7, Whist 22, Mätäpesä, Kop, Teka, Dois);
     ``ValueError`` for the others."""
     name, _, players = config.partition(":")
     n = int(players) if players else None

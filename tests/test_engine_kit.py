@@ -96,7 +96,7 @@ def test_a_game_of_hands_cut_off_at_max_hands_ends_truncated_with_its_scores(gam
         state.apply(0)
 
 
-@pytest.mark.parametrize("game_id", ["koira", "red7", "whist22", "kop", "teka"])
+@pytest.mark.parametrize("game_id", ["koira", "red7", "whist22", "kop", "teka", "dois"])
 def test_a_compiled_engine_refuses_a_bad_seat_buffer_or_state_and_writes_nothing(game_id):
     """``core/_engine.pyx``'s ``CompiledEngine``, shared by the compiled cores: the seat is one
     of the table, ``observe_into`` needs a row of ``size`` floats, and a state of another
@@ -105,7 +105,7 @@ def test_a_compiled_engine_refuses_a_bad_seat_buffer_or_state_and_writes_nothing
     from koira_env.registry import make_game
 
     # a state of another table: 3 players, or for the 4-player games another rule set
-    four = {"teka": {"target": 30}, "kop": {"victory_cards": 9}}
+    four = {"teka": {"target": 30}, "kop": {"victory_cards": 9}, "dois": {"hands": 3}}
     other = make_game(game_id, 4, **four[game_id]) if game_id in four else make_game(game_id, 3)
 
     game = make_game(game_id, 4)
@@ -126,7 +126,7 @@ def test_a_compiled_engine_refuses_a_bad_seat_buffer_or_state_and_writes_nothing
     assert engine.action_mask(state.legal_actions()).sum() == len(state.legal_actions())
 
 
-@pytest.mark.parametrize("game_id", ["koira", "red7", "whist22", "kop", "teka"])
+@pytest.mark.parametrize("game_id", ["koira", "red7", "whist22", "kop", "teka", "dois"])
 def test_a_compiled_state_keeps_the_protocol_header_through_clones_and_pickles(game_id):
     """``core/_engine.pyx``'s ``CompiledState``: the protocol's fields are read from the core's
     ``Data`` header, so a clone, a pickle and the search's copies all see the same turn; a

@@ -608,6 +608,7 @@ COMPILED_TABLES = {
     "matapesa": ((5,), {"follow": "previous"}, (6,), "rules"),
     "kop": ((4,), {"victory_cards": 9}, (4,), "rules"),
     "teka": ((4,), {"target": 30}, (4,), "rules"),
+    "dois": ((4,), {"hands": 3}, (3,), "rules"),
 }
 
 

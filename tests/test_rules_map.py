@@ -30,7 +30,7 @@ SECTIONS = {  # RULES.md section heading -> game id (the folder of its engines)
     "Red7": "red7",
 }
 # games whose compiled core plays by default
-HAS_COMPILED = {"koira", "kop", "matapesa", "red7", "teka", "whist22"}
+HAS_COMPILED = {"dois", "koira", "kop", "matapesa", "red7", "teka", "whist22"}
 
 
 def _cells(line: str) -> list[str]:

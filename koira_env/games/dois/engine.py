@@ -1,5 +1,8 @@
 """The Dois rules engine: a mutable game state with a cheap ``clone()``.
 
+This is the readable reference (``engine="python"``); the compiled core ``_compiled.pyx``,
+the default engine (game.py), mirrors it method by method.
+
 No RL imports here. Each rule is decided in one method; RULES.md (section Dois) points at
 them. Hands, the undealt cards and the played cards are counts per card kind (copies are
 interchangeable: ``cards``), kept in bytearrays so the observation is a few ``bytes`` calls.

@@ -1,10 +1,15 @@
 """Dois as a game of the suite: the rule set, deck parsing, the observation encoder and text.
 
-The observation is built as one ``bytes`` string of small integers turned into float32 by a
-single numpy multiply with a per-entry scale (numpy calls, not arithmetic, dominate at this
-size): card counts are the engine's bytearrays as they are, and everything else comes from
-tables built once per game, but for the derived fields card play needs (``_need``,
-``_trick``: the latter asks the engine's ``trick_winner``). Everything is seat-relative:
+Two engines play the same games: the compiled core (``_compiled.pyx``, built at install, the
+default; it writes the observation and the mask in C) and the pure-Python reference
+(``engine.py`` with the encoder below, ``engine="python"``). The choice is not a rule: records
+and ``rules.to_dict()`` do not mention it.
+
+The reference observation is built as one ``bytes`` string of small integers turned into
+float32 by a single numpy multiply with a per-entry scale (numpy calls, not arithmetic,
+dominate at this size): card counts are the engine's bytearrays as they are, and everything
+else comes from tables built once per game, but for the derived fields card play needs
+(``_need``, ``_trick``: the latter asks the engine's ``trick_winner``). Everything is seat-relative:
 "player r" is the player r seats after the observer (r = 0 is the observer).
 """
 
@@ -18,7 +23,7 @@ import numpy as np
 
 from ...core import events
 from ...core.encoding import Field, one_hot, one_hots, seat_one_hots
-from ...core.game import Game, action_index
+from ...core.game import Game, action_index, choose_engine
 from ...core.table import legend_line
 from ...core.text import dealt_hands, result_line
 from . import SPEC, cards
@@ -49,6 +54,12 @@ from .engine import (
 )
 from .rules import Rules, make_rules
 from .table import FACES
+
+try:
+    from . import _compiled
+except ImportError as err:  # a source checkout whose extension is not built
+    _compiled = None  # type: ignore[assignment]
+    _COMPILED_ERROR = str(err)
 
 VOID_BITS = NUM_SUITS + 1  # per player: the four suits, then "no number card"
 
@@ -84,15 +95,30 @@ def _fields(n: int, hands: int) -> list[Field]:
 
 
 class DoisGame(Game):
-    """Dois at one table size under one rule set (see RULES.md, section Dois)."""
+    """Dois at one table size under one rule set (see RULES.md, section Dois).
+
+    ``engine`` is ``"compiled"`` (the Cython core, the default when it is built) or
+    ``"python"`` (the reference engine); both give the same states, observations and records.
+    """
 
     spec = SPEC
     state_class = State
     deck_size: ClassVar[int] = DECK_SIZE
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, engine: str | None = None) -> None:
         n = rules.num_players
         super().__init__(rules, NUM_ACTIONS, _fields(n, rules.hands))
+        self.engine = engine = engine_name(engine)
+        if engine == "compiled":
+            # the rules as C ints, read by its states; bound methods as instance attributes:
+            # the env's hot path calls them directly
+            self.compiled = _compiled.Engine(rules)
+            self.state_class = _compiled.State
+            self.observation = self.compiled.observation  # type: ignore[method-assign]
+            self.action_mask = self.compiled.action_mask  # type: ignore[method-assign]
+        else:
+            self.compiled = None
+            self.state_class = State
         # shows: per (suit + 1, number): the suit one-hot then the number one-hot
         self._shows = [
             [
@@ -284,6 +310,15 @@ def _show(suit: int, number: int) -> str:
     return (SUITS[suit] if suit >= 0 else "-") + (str(number) if number else "-")
 
 
-def make_game(num_players: int = 4, **options: Any) -> DoisGame:
-    """Dois for ``num_players`` (3 or 4) with any options of ``Rules``."""
-    return DoisGame(make_rules(num_players, **options))
+def engine_name(engine: str | None = None) -> str:
+    """``"compiled"`` or ``"python"``; ``None`` means the compiled core if it is built, else
+    the reference engine with one warning saying how to build the core
+    (``core.game.choose_engine``)."""
+    return choose_engine(engine, "Dois", None if _compiled is not None else _COMPILED_ERROR)
+
+
+def make_game(num_players: int = 4, engine: str | None = None, **options: Any) -> DoisGame:
+    """Dois for ``num_players`` (3 or 4) with any options of ``Rules``; ``ValueError`` for a
+    bad player count or option. ``engine``: ``"compiled"`` (the default when built) or
+    ``"python"`` (the reference)."""
+    return DoisGame(make_rules(num_players, **options), engine)

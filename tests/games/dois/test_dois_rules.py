@@ -163,10 +163,10 @@ def test_sealed_bids_stay_hidden_until_everyone_has_bid():
 
 
 # ------------------------------------------------------------------ play
-def first_trick(trump: str = "Y") -> State:
+def first_trick(trump: str = "Y", engine: str | None = None) -> State:
     """H4 with trump ``trump``: player_0 leads R7, player_1 R8, player_2 (no R) G5,
-    player_3 R4."""
-    state = deal(*H4, trump=trump)
+    player_3 R4 (``engine="python"`` for a test that changes the state's lists itself)."""
+    state = deal(*H4, trump=trump, engine=engine)
     bids(state, 3, 3, 3, 3)
     assert names(state.legal_actions()) == ["R", "Y", "G"]  # the leader: any suit card
     play(state, "R")
@@ -220,7 +220,7 @@ def test_follower_showing_the_lead_suit_covers_it_only_with_the_lead_suit():
 
 
 def test_follower_with_only_other_suits_must_cover_the_lead_suit():
-    state = first_trick()
+    state = first_trick(engine="python")  # white-box below: the reference's own lists
     play(state, "1", "B", "2")  # lead R; player_0 shows R7, to play
     hand = state.hands[0]
     for k in range(12):  # player_0 is left with Y Y G only (the rest set aside, white-box)
@@ -260,7 +260,7 @@ def test_ties_go_to_the_later_player():
 
 # ------------------------------------------------------------------ scoring and the end
 def test_exact_bid_scores_the_bid_a_miss_loses_the_difference():
-    state = deal(*H4)
+    state = deal(*H4, engine="python")  # white-box: the reference's own lists and method
     state.bids, state.won = [0, 3, 5, 4], [0, 3, 2, 7]
     state._end_hand()
     assert state.hand_delta == [0, 3, -3, -3] and state.scores == [0, 3, -3, -3]

@@ -1,0 +1,436 @@
+"""The compiled Dois core against the pure-Python reference engine: the same games, step by
+step.
+
+Both engines play the same deals with the same random choices at 3 and 4 players under
+option mixes that use every option value. At every step the test compares whose turn it is,
+the legal actions and mask, the observation bytes of every seat (the compiled writer against
+the reference encoder), every seat's view and the bids it knows of, the returns, the history
+and the event log; at one random step of every third game every attribute of the reference
+state, illegal and non-integer actions (same message, nothing changed), clones, pickling and
+determinized deals (the same ``rng`` gives the same deal, under the same constraints); at the
+end the outcome and the game record. Redeals (both modes, their shows and what they tell
+``determinize``), fixed decks, records, the env, the bots and the search on the compiled
+states are compared too.
+"""
+
+from __future__ import annotations
+
+import functools
+import pickle
+import random
+from typing import Any
+
+import pytest
+from helpers import play_budgeted, play_cases, random_game, run_chunks, try_illegal
+from lockstep import assert_envs_play_alike
+
+import koira_env
+from koira_env.core.agent import Turn
+from koira_env.core.game import IllegalActionError
+from koira_env.core.record import game_record
+from koira_env.games.dois import _compiled, search
+from koira_env.games.dois.bots import CounterBot, GreedyBot, greedy_rollout
+from koira_env.games.dois.cards import DECK_SIZE, card_name
+from koira_env.games.dois.engine import State as ReferenceState
+from koira_env.games.dois.game import DoisGame, make_game
+from koira_env.games.dois.rules import Rules, make_rules
+from koira_env.games.dois.table import table
+from koira_env.registry import replay
+
+# Option mixes; together they use every value of every option (checked below). Few hands keep
+# games short: a hand is 14 actions a player.
+CASES: list[tuple[int, dict[str, Any]]] = [
+    (4, {"hands": 1}),
+    (3, {"hands": 1, "bidding": "sealed"}),
+    (4, {"hands": 2, "redeal": "all"}),
+    (3, {"hands": 3, "bidding": "sealed", "redeal": "all"}),
+    (4, {"hands": 5, "bidding": "sealed"}),
+    (3, {}),
+    (4, {}),
+    (3, {"hands": 20, "redeal": "all"}),
+]
+# Games per case in the default run: at least MIN_GAMES, then more until STEP_BUDGET steps or
+# MAX_GAMES games.
+MIN_GAMES, MAX_GAMES, STEP_BUDGET = 4, 200, 5_000
+SKIP = ("cached_legal", "game")  # the cache is the reference's own; the game by its rules
+PROTOCOL = ("current", "actions_taken", "truncated", "deck", "seed", "history", "log", "n")
+
+
+def _case_id(case: tuple[int, dict[str, Any]]) -> str:
+    n, mix = case
+    return "-".join([f"{n}p", *(f"{k}={v}" for k, v in mix.items())]) if mix else f"{n}p"
+
+
+def games(n: int, mix: dict[str, Any]) -> tuple[DoisGame, DoisGame]:
+    """The reference game and the compiled game of one rule set."""
+    return make_game(n, engine="python", **mix), make_game(n, engine="compiled", **mix)
+
+
+def snapshot(s: Any) -> tuple[str, ...]:
+    """Every attribute of the reference ``State`` (but its cache; the game by its rules)."""
+    names = [name for name in (*ReferenceState.__slots__, *PROTOCOL) if name not in SKIP]
+    return (
+        *(repr(getattr(s, name)) for name in names),
+        repr(s.game.rules),
+        repr((s.is_terminal, s.dealer, s.lead, [s.public_bids(p) for p in range(s.n)])),
+        repr([(s._caps(p), s._needs(p)) for p in range(s.n)]),
+    )
+
+
+def observations(game: DoisGame, state: Any) -> list[bytes]:
+    return [game.observation(state, seat).tobytes() for seat in range(state.n)]
+
+
+def compare(py: DoisGame, co: DoisGame, ref: Any, com: Any, logged: int = 0) -> None:
+    """What any seat or the env can read, on both engines (the log from entry ``logged``
+    on: a log only grows, and the game's end compares it whole)."""
+    assert com.current == ref.current and com.is_terminal == ref.is_terminal
+    assert com.truncated == ref.truncated and com.returns() == ref.returns()
+    assert com.outcome() == ref.outcome()
+    assert com.actions_taken == ref.actions_taken and com.history == ref.history
+    if ref.log is None:
+        assert com.log is None
+    else:
+        assert len(com.log) == len(ref.log) and com.log[logged:] == ref.log[logged:]
+    assert observations(co, com) == observations(py, ref), ref.actions_taken
+    for seat in range(-1, ref.n):  # -1: the last seat's hand, as lists index
+        assert com.view(seat) == ref.view(seat)
+        assert com.public_bids(seat) == ref.public_bids(seat)
+    legal = ref.legal_actions()
+    assert com.legal_actions() == legal
+    assert co.action_mask(legal).tobytes() == py.action_mask(legal).tobytes()
+
+
+def play_out(py: DoisGame, co: DoisGame, ref: Any, com: Any, rng: random.Random) -> None:
+    """Play both to the end with the same random choices, comparing every step."""
+    while not ref.is_terminal:
+        logged = 0 if ref.log is None else len(ref.log)
+        action = rng.choice(ref.legal_actions())
+        ref.apply(action)
+        com.apply(action)
+        compare(py, co, ref, com, logged)
+    assert snapshot(com) == snapshot(ref)
+
+
+def check_clone(py: DoisGame, co: DoisGame, ref: Any, com: Any, seed: int) -> None:
+    """A clone plays on like the reference's clone and leaves the original untouched; a
+    pickled state is the same state."""
+    before = snapshot(com)
+    play_out(py, co, ref.clone(), com.clone(), random.Random(seed))
+    assert snapshot(com) == before
+    copy = pickle.loads(pickle.dumps(com))
+    assert snapshot(copy) == before and copy.game.rules == com.game.rules
+    assert observations(co, copy) == observations(co, com)
+
+
+def check_determinize(
+    py: DoisGame, co: DoisGame, ref: Any, com: Any, seed: int, play: bool = True
+) -> None:
+    """The same generator gives the same deal, leaves the generator in the same state, and
+    the deals play on identically (later hands too, from their fresh seeds)."""
+    seat = seed % (ref.n + 2) - 1  # -1 and n: no seat, every hand hidden (as the reference)
+    rngs = random.Random(seed), random.Random(seed)
+    a = ref.determinize(seat, rngs[0])
+    b = com.determinize(seat, rngs[1])
+    assert rngs[0].random() == rngs[1].random()
+    assert snapshot(b) == snapshot(a)
+    assert b.history == [] and b.log is None and b.deck == []
+    if 0 <= seat < ref.n:
+        assert co.observation(b, seat).tobytes() == co.observation(com, seat).tobytes()
+        assert b.view(seat) == com.view(seat)
+    if play:
+        play_out(py, co, a, b, random.Random(seed))
+
+
+def play_both(pair: tuple[DoisGame, DoisGame], seed: int, deep: bool = True) -> int:
+    """One game on both engines, compared at every step; returns its length. ``deep`` also
+    checks every attribute, illegal actions, clones, pickling and determinized deals at one
+    random step."""
+    py, co = pair
+    ref = py.new_state(seed=seed, log=True)
+    com = co.new_state(seed=seed, log=True)
+    rng = random.Random(seed)
+    # the step that also checks clones, deals and errors: in the first hand on every other
+    # game, else anywhere in the first two hands
+    probe = rng.randrange(14 * ref.n * (1 if seed % 2 else 2))
+    logged = 0
+    while True:
+        compare(py, co, ref, com, logged)
+        if ref.is_terminal:
+            break
+        if deep and ref.actions_taken == probe:
+            assert snapshot(com) == snapshot(ref)
+            try_illegal(ref, com, rng, snapshot)
+            check_clone(py, co, ref, com, seed)
+            check_determinize(py, co, ref, com, seed)
+        logged = len(ref.log)
+        action = rng.choice(ref.legal_actions())
+        ref.apply(action)
+        com.apply(action)
+    assert snapshot(com) == snapshot(ref)
+    assert com.log == ref.log
+    assert game_record(com) == game_record(ref)
+    with pytest.raises(IllegalActionError, match="the game is over"):
+        com.apply(0)
+    return ref.actions_taken
+
+
+def test_the_cases_play_every_option_value():
+    played = [make_rules(n, **mix) for n, mix in CASES]
+    for name, value in Rules().to_dict().items():
+        values = {getattr(rules, name) for rules in played}
+        metadata = Rules.__dataclass_fields__[name].metadata
+        choices = metadata.get("choices")
+        if choices is not None:
+            assert values == set(choices), name
+        elif name == "num_players":
+            assert values == {3, 4}, name
+        else:  # hands: the default and both bounds, and others
+            assert {value, metadata["min"], metadata["max"]} <= values, name
+            assert len(values) >= 5, name
+
+
+@pytest.mark.parametrize("case", CASES, ids=_case_id)
+def test_both_engines_play_the_same_games(case: tuple[int, dict[str, Any]]) -> None:
+    n, mix = case
+    pair = games(n, mix)
+    play = functools.partial(play_both, pair)
+    play_budgeted(play, _case_id(case), (MIN_GAMES, MAX_GAMES), STEP_BUDGET)
+
+
+def _redealt_seeds(n: int, redeal: str, count: int) -> list[int]:
+    """Seeds whose first deal needed a redeal under ``redeal`` (a redraw, shown, for
+    "player"; everyone dealt again for "all")."""
+    game = make_game(n, engine="compiled", hands=2, redeal=redeal)
+    found = []
+    seed = 0
+    while len(found) < count:
+        state = game.new_state(seed=seed, log=True)
+        if any(event["type"] == "redeal" for event in state.log):
+            found.append(seed)
+        seed += 1
+    return found
+
+
+@pytest.mark.parametrize("n", [3, 4])
+@pytest.mark.parametrize("redeal", ["player", "all"])
+def test_redeals_deal_show_and_determinize_alike(n: int, redeal: str) -> None:
+    """Games whose first hand was dealt again, compared at every step, with determinized
+    deals (which must respect what the shows tell) at several steps of that hand."""
+    py, co = games(n, {"hands": 2, "redeal": redeal})
+    shows = 0
+    for seed in _redealt_seeds(n, redeal, 4):
+        ref = py.new_state(seed=seed, log=True)
+        com = co.new_state(seed=seed, log=True)
+        shows += len(ref.shown)
+        assert com.shown == ref.shown
+        rng = random.Random(seed)
+        logged = 0
+        while not ref.is_terminal:
+            compare(py, co, ref, com, logged)
+            if ref.hand_no == 0 and ref.actions_taken % 5 == 0:
+                check_determinize(py, co, ref, com, seed + ref.actions_taken, play=False)
+            logged = len(ref.log)
+            action = rng.choice(ref.legal_actions())
+            ref.apply(action)
+            com.apply(action)
+        assert snapshot(com) == snapshot(ref) and game_record(com) == game_record(ref)
+    assert (shows > 0) == (redeal == "player")
+
+
+def test_the_differential_games_reach_every_event():
+    """Redeals of both modes, bids, plays, tricks with and without the trump shown, hand
+    ends and game ends all happen in compared games."""
+    seen: set[str] = set()
+    for n, mix in CASES[:5]:
+        game = make_game(n, engine="compiled", **mix)
+        for seed in range(40):
+            state = random_game(game, seed, log=True)
+            for event in state.log:
+                seen.add(event["type"])
+                if event["type"] == "redeal":
+                    seen.add(f"redeal:{event['mode']}")
+                if event["type"] == "trick_won":
+                    seen.add(f"trump shown:{event['trump_shown']}")
+    assert {"deal", "bid", "play", "trick_won", "hand_end", "game_over"} <= seen, seen
+    assert {"redeal:player", "redeal:all", "trump shown:True", "trump shown:False"} <= seen
+
+
+def test_fixed_decks_deal_and_play_the_same() -> None:
+    """``new_state(deck=...)``: one deal's deck, several decks, by name and by id."""
+    for k, (n, mix) in enumerate([(4, {"hands": 2}), (3, {"hands": 2, "redeal": "all"})]):
+        py, co = games(n, mix)
+        for seed in range(12):
+            rng = random.Random(seed)
+            deck: list[Any] = []
+            for _ in range(1 + seed % 3):
+                order = list(range(DECK_SIZE))
+                rng.shuffle(order)
+                deck += [card_name(c) for c in order] if seed % 2 else order
+            ref = py.new_state(deck, seed=seed + k, log=True)
+            com = co.new_state(deck, seed=seed + k, log=True)
+            compare(py, co, ref, com)
+            play_out(py, co, ref, com, rng)
+            assert com.deck == ref.deck and game_record(com) == game_record(ref)
+
+
+def test_records_replay_on_both_engines():
+    """A record made on either engine replays (on the default engine, the compiled one) to
+    the same game; the engine is not part of the record's rules."""
+    for n, mix in CASES[:4]:
+        py, co = games(n, mix)
+        for seed in range(3):
+            states = []
+            for game in (py, co):
+                state = game.new_state(seed=seed, log=True)
+                rng = random.Random(seed)
+                while not state.is_terminal:
+                    state.apply(rng.choice(state.legal_actions()))
+                states.append(state)
+            record = game_record(states[1])
+            assert record == game_record(states[0]) and "engine" not in record["rules"]
+            again = replay(record)
+            assert again.game.engine == "compiled"
+            assert again.log == states[0].log and again.history == states[0].history
+
+
+def test_the_default_env_plays_as_the_reference_env():
+    """``koira_env.make("dois")`` (compiled by default) and ``engine="python"`` give the same
+    observations, masks, rewards, ends and infos for the same actions."""
+    for n, mix in [(4, {"hands": 1}), (3, {"hands": 2, "bidding": "sealed"})]:
+        envs = [
+            koira_env.make("dois", n, **mix),
+            koira_env.make("dois", n, engine="python", **mix),
+        ]
+        assert envs[0].game.engine == "compiled" and envs[1].game.engine == "python"
+        assert_envs_play_alike(envs, range(3))
+
+
+def test_the_compiled_state_refuses_bad_seats_and_reads_as_the_reference():
+    """``observe_into`` and the other compiled-core checks are in tests/test_games.py."""
+    game = make_game(4, hands=2, engine="compiled")
+    state = game.new_state(seed=3)
+    with pytest.raises(IndexError, match="seat must be"):
+        state.view(4)
+    with pytest.raises(IndexError, match="seat must be"):
+        state.view(-5)
+    with pytest.raises(IndexError, match="out of range"):
+        game.action_mask([game.num_actions])
+    with pytest.raises(ValueError, match="rules"):
+        make_game(4, engine="compiled").observation(state, 0)  # other hands
+    with pytest.raises(ValueError, match="rules"):
+        make_game(3, hands=2, engine="compiled").observation(state, 0)
+    # the reference encoder and text read the compiled state's attributes too: the same
+    reference = make_game(4, hands=2, engine="python")
+    rng = random.Random(0)
+    while True:
+        for seat in range(4):
+            expected = reference.observation(state, seat).tobytes()
+            assert game.observation(state, seat).tobytes() == expected
+            assert game.render(state, seat) == reference.render(state, seat)
+        if state.is_terminal:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+
+
+def test_games_and_states_pickle():
+    for engine in ("compiled", "python"):
+        game = make_game(3, engine=engine, bidding="sealed")
+        copy = pickle.loads(pickle.dumps(game))
+        assert copy.rules == game.rules and copy.engine == engine
+        state = game.new_state(seed=9, log=True)
+        state.apply(state.legal_actions()[-1])
+        again = pickle.loads(pickle.dumps(state))
+        assert snapshot(again) == snapshot(state)
+        assert copy.observation(again, 1).tobytes() == game.observation(state, 1).tobytes()
+
+
+def test_each_engine_makes_its_own_states():
+    """The choice of engine and the other compiled-core checks are in tests/test_games.py."""
+    assert make_game(4).engine == "compiled"
+    assert isinstance(make_game(4, engine="compiled").new_state(seed=1), _compiled.State)
+    assert isinstance(make_game(3, engine="python").new_state(seed=1), ReferenceState)
+
+
+# ------------------------------------------------------------------ the bots and search
+def _pairs_in_play(count: int) -> list[tuple[Any, Any]]:
+    """Random (reference, compiled) states in the same position, bidding or in play."""
+    found = []
+    for n, mix in ((4, {"hands": 2}), (3, {"hands": 2, "bidding": "sealed"})):
+        py, co = games(n, mix)
+        for seed in range(count):
+            ref, com = py.new_state(seed=seed), co.new_state(seed=seed)
+            rng = random.Random(seed)
+            for _ in range(rng.randrange(14 * n)):
+                action = rng.choice(ref.legal_actions())
+                ref.apply(action)
+                com.apply(action)
+            found.append((ref, com))
+    return found
+
+
+def test_the_bots_search_and_table_read_the_compiled_states_alike():
+    """The bots, ``search``'s values (reference and compiled playouts) and the table view
+    give the same answers on both engines' states of one position."""
+    checked = 0
+    for ref, com in _pairs_in_play(10):
+        seat = ref.current
+        assert greedy_rollout(com) == greedy_rollout(ref)
+        assert table(com, seat) == table(ref, seat) and table(com, None) == table(ref, None)
+        turns = [Turn(s.view(seat), s.game, random.Random(seat), s) for s in (ref, com)]
+        for bot in (CounterBot(), GreedyBot()):
+            assert bot.act(turns[1]) == bot.act(turns[0])
+        assert search.model_move_values(com, seat) == search.model_move_values(ref, seat)
+        for engine in ("python", "auto"):
+            values = [search.move_values(t, 2, 0, engine=engine) for t in turns]
+            assert values[1] == values[0]  # the same deals from the same generator
+        checked += 1
+    assert checked >= 20
+
+
+# ------------------------------------------------------------------ many games
+SLOW_GAMES = 100_000
+SLOW_CHUNKS = 40
+
+
+def _chunk(chunk: int, chunks: int, total: int) -> tuple[int, int]:
+    """Play games ``chunk, chunk + chunks, ...`` below ``total``, cycling through the cases:
+    one in 500 as fully as the default run (``play_both``), the rest comparing the turns,
+    legal sets and observations of the actor, and the whole state and log at the end."""
+    return play_cases(chunk, chunks, total, SLOW_CASES, games, _play_one)
+
+
+# the slow run's cases: every option value, mostly few hands (the reference engine is the
+# slow side)
+SLOW_CASES = [
+    (n, {"hands": hands, "bidding": bidding, "redeal": redeal})
+    for n in (3, 4)
+    for hands, bidding, redeal in ((1, "open", "player"), (1, "sealed", "all"), (2, "open", "all"))
+] + [(4, {}), (3, {"hands": 3, "bidding": "sealed"})]
+
+
+def _play_one(pair: tuple[DoisGame, DoisGame], g: int) -> int:
+    if g % 500 == 0:
+        return play_both(pair, g)
+    py, co = pair
+    ref = py.new_state(seed=g, log=g % 2 == 0)
+    com = co.new_state(seed=g, log=g % 2 == 0)
+    rng = random.Random(g)
+    while not ref.is_terminal:
+        legal = ref.legal_actions()
+        assert com.legal_actions() == legal and com.current == ref.current, g
+        seat = ref.current
+        assert co.observation(com, seat).tobytes() == py.observation(ref, seat).tobytes()
+        action = rng.choice(legal)
+        ref.apply(action)
+        com.apply(action)
+    assert snapshot(com) == snapshot(ref), g
+    assert com.returns() == ref.returns() and com.outcome() == ref.outcome(), g
+    return ref.actions_taken
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(3 * 3600)
+def test_a_hundred_thousand_games_play_the_same():
+    """100,000 games in chunks over every core (about 15 CPU-minutes)."""
+    run_chunks(_chunk, SLOW_CHUNKS, SLOW_GAMES)
