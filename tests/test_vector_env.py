@@ -265,6 +265,8 @@ def test_construction_errors() -> None:
         ("kop", 4, {"single_hand": True}),
         ("kop", 4, {"max_hands": 2}),  # truncations
         ("teka", 4, {"single_hand": True}),
+        ("dois", 3, {"hands": 2}),
+        ("dois", 4, {"redeal": "all", "bidding": "sealed", "hands": 3}),
         ("red7", 3, {}),
         ("red7", 4, {"scoring": "points", "max_rounds": 2}),
     ],
