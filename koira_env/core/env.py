@@ -13,13 +13,14 @@ each game's encoder and docs/environment.md describe them.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
 from gymnasium.spaces import Box, Dict, Discrete
 from pettingzoo import AECEnv
-from pettingzoo.utils.env import AECIterable, AECIterator
+from pettingzoo.utils.env import AECIterable
 from pettingzoo.utils.env_logger import EnvLogger
 
 from .game import Game, IllegalActionError, State
@@ -341,18 +342,19 @@ class RawCardGameEnv(CardGameEnv):
 
 
 class _OrderEnforcingIterable(AECIterable):
-    def __iter__(self) -> AECIterator:
-        return _OrderEnforcingIterator(self.env, self.max_iter)
+    def __iter__(self) -> Iterator[str]:
+        return _order_enforcing(self.env, self.max_iter)
 
 
-class _OrderEnforcingIterator(AECIterator):
-    """AECOrderEnforcingIterator's check: each loop turn must step (or reset) the env."""
+def _order_enforcing(env: CardGameEnv, max_iter: int) -> Iterator[str]:
+    """AECOrderEnforcingIterator's check: each loop turn must step (or reset) the env.
 
-    def __next__(self) -> str:
-        env = self.env
-        if not env._agents or self.iters_til_term <= 0:
-            raise StopIteration
-        self.iters_til_term -= 1
+    A generator, not an iterator class: CPython calls a class's ``__next__`` as a new Python
+    frame each turn but resumes a generator's (about 1,000 instructions a Red7 game step).
+    Once stopped (the game over, or a failed check) it stays stopped; ``agent_iter()`` gives
+    a new one."""
+    while env._agents and max_iter > 0:
+        max_iter -= 1
         assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
         env._has_updated = False
-        return env._agent_selection
+        yield env._agent_selection
