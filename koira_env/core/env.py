@@ -13,13 +13,14 @@ each game's encoder and docs/environment.md describe them.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
 from gymnasium.spaces import Box, Dict, Discrete
 from pettingzoo import AECEnv
-from pettingzoo.utils.env import AECIterable, AECIterator
+from pettingzoo.utils.env import AECIterable
 from pettingzoo.utils.env_logger import EnvLogger
 
 from .game import Game, IllegalActionError, State
@@ -88,6 +89,10 @@ class CardGameEnv(AECEnv):
         n = game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat_of = {agent: i for i, agent in enumerate(self.possible_agents)}
+        # reset and the end of a game copy these (a copy is cheaper than dict.fromkeys)
+        self._zeros = dict.fromkeys(self.possible_agents, 0.0)
+        self._falses = dict.fromkeys(self.possible_agents, False)
+        self._trues = dict.fromkeys(self.possible_agents, True)
         self._num_actions = game.num_actions
         self._observation = game.observation  # bound once: observe() is the hot path
         self._action_mask = game.action_mask
@@ -139,17 +144,17 @@ class CardGameEnv(AECEnv):
         """Deal a new game: ``options={"deck": [...]}`` fixes the deal (see the game's RULES.md
         section), else ``seed`` shuffles; ``reset(seed=s)`` deals ``game.new_state(seed=s)``
         and later resets without a seed continue a sequence drawn from ``s``."""
-        deck = reset_option(options, RESET_OPTIONS, "deck")
+        deck = reset_option(options, RESET_OPTIONS, "deck") if options else None
         if deck is not None:  # checked first: a refused deck leaves the seeds as they were
             deck = self.game.parse_deck(deck)
         game_seed = self._seeds.next(seed)
         self._state = state = self.game.new_state(deck=deck, seed=game_seed)
         agents = self.possible_agents
         self._agents = agents[:]
-        self._rewards = dict.fromkeys(agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
-        self._terminations = dict.fromkeys(agents, False)
-        self._truncations = dict.fromkeys(agents, False)
+        self._rewards = self._zeros.copy()
+        self._cumulative_rewards = self._zeros.copy()
+        self._terminations = self._falses.copy()
+        self._truncations = self._falses.copy()
         self._infos = {agent: {} for agent in agents}
         self._agent_selection = agents[state.current]
         self._skip_agent_selection = None
@@ -181,7 +186,8 @@ class CardGameEnv(AECEnv):
             elif self.terminate_illegal:
                 raise AssertionError("action is not in action space")
             # the raw env: the engine rejects non-integers before anything changes
-        elif self.terminate_illegal and not 0 <= action < self._num_actions:
+        elif not 0 <= action < self._num_actions and self.terminate_illegal:
+            # the range first: terminate_illegal is a class attribute, slower to read
             raise AssertionError("action is not in action space")
         try:
             state.apply(action)
@@ -200,50 +206,43 @@ class CardGameEnv(AECEnv):
     def _end_game(self, state: State) -> None:
         """Final rewards and placements for everyone; then each agent is stepped out with None."""
         self._over = True
-        agents = self._agents
         if state.truncated:
-            self._truncations = dict.fromkeys(agents, True)
+            self._truncations = self._trues.copy()
         else:
-            self._terminations = dict.fromkeys(agents, True)
+            self._terminations = self._trues.copy()
         returns = state.returns()
         seat_of = self._seat_of
-        self._rewards = {agent: returns[seat_of[agent]] for agent in agents}
-        self._accumulate_rewards()
-        self._set_end_infos({})
-        self._deads_step_first()
+        self._finish(
+            {agent: returns[seat_of[agent]] for agent in self._agents}, self.game.end_info(state)
+        )
 
     def _end_illegal(self, agent: str, action: int) -> None:
         """TerminateIllegalWrapper's convention: the game ends and the offender alone scores."""
         EnvLogger.warn_on_illegal_move()
         self._over = True
         self._cumulative_rewards[agent] = 0.0
-        self._terminations = dict.fromkeys(self._agents, True)
-        self._truncations = dict.fromkeys(self._agents, True)
-        self._rewards = dict.fromkeys(self._agents, 0.0)
-        self._rewards[agent] = ILLEGAL_REWARD
-        self._accumulate_rewards()
-        self._set_end_infos({"illegal_action": {"agent": agent, "action": action}})
-        self._deads_step_first()
-
-    def _set_end_infos(self, extra: dict[str, Any]) -> None:
-        info = {**self.game.end_info(self._state), **extra}
-        infos = self._infos
-        for agent in self._agents:
-            infos[agent] = dict(info)
+        self._terminations = self._trues.copy()
+        self._truncations = self._trues.copy()
+        rewards = dict.fromkeys(self._agents, 0.0)
+        rewards[agent] = ILLEGAL_REWARD
+        info = self.game.end_info(self._state)
+        self._finish(rewards, {**info, "illegal_action": {"agent": agent, "action": action}})
 
     # PettingZoo's helpers for the end of a game, on the private attributes (the public ones go
     # through ``_SetByReset``) and knowing that every agent left is dead once the game is over.
-    def _accumulate_rewards(self) -> None:
+    def _finish(self, rewards: dict[str, float], info: dict[str, Any]) -> None:
+        """The last rewards (AECEnv._accumulate_rewards), a copy of ``info`` for each agent,
+        then AECEnv._deads_step_first: every agent is dead, so the first one steps out first
+        and the selection before is kept to be restored after the last. One loop for all:
+        the end of a game costs as much as a step in Red7's short games."""
+        self._rewards = rewards
         cumulative = self._cumulative_rewards
-        for agent, reward in self._rewards.items():
+        infos = self._infos
+        for agent, reward in rewards.items():
             cumulative[agent] += reward
-
-    def _deads_step_first(self) -> str:
-        """AECEnv._deads_step_first: every agent is dead, so the first one steps out first and
-        the selection before is kept to be restored after the last."""
+            infos[agent] = dict(info)
         self._skip_agent_selection = self._agent_selection
         self._agent_selection = self._agents[0]
-        return self._agent_selection
 
     def _was_dead_step(self, action: Any) -> None:
         """AECEnv._was_dead_step for a finished game: the agent leaves every dict and the next
@@ -343,18 +342,19 @@ class RawCardGameEnv(CardGameEnv):
 
 
 class _OrderEnforcingIterable(AECIterable):
-    def __iter__(self) -> AECIterator:
-        return _OrderEnforcingIterator(self.env, self.max_iter)
+    def __iter__(self) -> Iterator[str]:
+        return _order_enforcing(self.env, self.max_iter)
 
 
-class _OrderEnforcingIterator(AECIterator):
-    """AECOrderEnforcingIterator's check: each loop turn must step (or reset) the env."""
+def _order_enforcing(env: CardGameEnv, max_iter: int) -> Iterator[str]:
+    """AECOrderEnforcingIterator's check: each loop turn must step (or reset) the env.
 
-    def __next__(self) -> str:
-        env = self.env
-        if not env._agents or self.iters_til_term <= 0:
-            raise StopIteration
-        self.iters_til_term -= 1
+    A generator, not an iterator class: CPython calls a class's ``__next__`` as a new Python
+    frame each turn but resumes a generator's (about 1,000 instructions a Red7 game step).
+    Once stopped (the game over, or a failed check) it stays stopped; ``agent_iter()`` gives
+    a new one."""
+    while env._agents and max_iter > 0:
+        max_iter -= 1
         assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
         env._has_updated = False
-        return env._agent_selection
+        yield env._agent_selection
