@@ -19,10 +19,15 @@ Every measurement plays the same seeded deals with uniformly random legal action
 * games with two engines (Koira, Red7, Whist 22, Mätäpesä, Kop, Teka, Dois), ``engine (python)`` and
   ``env (python)``: the first two on the pure-Python reference engine, beside the compiled
   core (the default), with their ratios;
+* ``vector``: ``vector_env(256)`` of the same game, random legal actions for all envs at once
+  (one numpy ``argmax`` over the mask per step), steps counted over all envs;
 * ``bridge buffer``: the yardstick Koira's env is held to, OpenSpiel's bridge (every card
   played) with its observation written into one reused buffer (``peers.py``'s row), measured
-  beside each config so that each env's ratio to it comes from the same repetitions; left out
-  where ``open_spiel`` is not installed (the ``bench`` extra) or with ``--no-yardstick``.
+  beside each config so that each env's ratio to it comes from the same repetitions; and
+  ``peer buffer``, the same loop over the game's nearest OpenSpiel card game (``NEAREST``:
+  hearts for Mätäpesä, oh_hell for Whist 22 and Dois, euchre for Kop, spades for Teka,
+  crazy_eights for Red7); both left out where ``open_spiel`` is not installed (the ``bench``
+  extra) or with ``--no-yardstick``.
 
 Each is repeated ``--reps`` times; the table shows the median rate and its spread (min..max)
 in wall-clock time, and the median rate in process CPU time, which a busy machine (other
@@ -79,6 +84,39 @@ def make_config(config: str, engine: str | None = None) -> Game:
             )
         return make_game(name, n, **options)
     return make_game("koira", n or 4, rules=name, **options)
+
+
+# each game's nearest OpenSpiel card game (C++), the peer its env and vector env are held to
+NEAREST = {
+    "koira": "bridge",
+    "matapesa": "hearts",
+    "whist22": "oh_hell",
+    "kop": "euchre",
+    "dois": "oh_hell",
+    "teka": "spades",
+    "red7": "crazy_eights",
+}
+VECTOR_ENVS, VECTOR_STEPS = 256, 16  # one "game" of the vector row: 16 steps of 256 envs
+
+
+def vector_loop(game: Game) -> Loop:
+    """``vector_env(VECTOR_ENVS)`` of ``game``'s rules: ``games`` calls of ``VECTOR_STEPS``
+    batch steps, random legal actions for all envs at once; steps counted over all envs."""
+    from koira_env.core.vector_env import VectorEnv
+
+    venv = VectorEnv(game, VECTOR_ENVS)
+    mask = venv.reset(seed=0)[1]
+    priorities = np.random.default_rng(0).random((VECTOR_STEPS, venv.num_actions), np.float32)
+
+    def run(games: int) -> tuple[int, tuple[float, float]]:
+        nonlocal mask
+        clock = Clock()
+        for _ in range(games):
+            for k in range(VECTOR_STEPS):
+                mask = venv.step(np.argmax(mask * priorities[k], axis=1))[1]
+        return games * VECTOR_STEPS * VECTOR_ENVS, clock.stop()
+
+    return run
 
 
 def default_configs() -> list[str]:
@@ -195,16 +233,17 @@ def null_like(env: AECEnv, lengths: list[int]) -> NullEnv:
 Loop = Callable[[int], tuple[int, tuple[float, float]]]  # games -> (decisions, clock)
 
 
-def yardstick() -> Loop | None:
-    """``games`` random games of OpenSpiel's bridge with a reused observation buffer, the row
-    of ``peers.py`` (loaded from beside this file), or None without ``open_spiel``."""
+def yardstick(name: str = "bridge") -> Loop | None:
+    """``games`` random games of OpenSpiel's ``name`` (bridge: the yardstick) with a reused
+    observation buffer, the row of ``peers.py`` (loaded from beside this file), or None
+    without ``open_spiel``."""
     path = Path(__file__).with_name("peers.py")
     spec_ = importlib.util.spec_from_file_location("koira_bench_peers", path)
     assert spec_ is not None and spec_.loader is not None
     peers = sys.modules[spec_.name] = importlib.util.module_from_spec(spec_)  # for its dataclasses
     spec_.loader.exec_module(peers)
     try:
-        play = peers.openspiel("bridge", "buffer")()
+        play = peers.openspiel(name, "buffer")()
     except ImportError:
         return None
 
@@ -217,18 +256,24 @@ def yardstick() -> Loop | None:
     return run
 
 
-def measure(config: str, games: int, reps: int, bridge: Loop | None = None) -> dict[str, Any]:
+def measure(
+    config: str, games: int, reps: int, bridge: Loop | None = None, peer: Loop | None = None
+) -> dict[str, Any]:
     """Median and spread of each rate over ``reps`` repetitions, and their ratios."""
     game = make_config(config)
     env = CardGameEnv(game)
     null = null_like(env, drive(env, min(games, 50))[0])
+    vector = vector_loop(game)
     loops = {
         "engine": lambda: bench_engine(game, games),
         "env": lambda: drive(env, games),
         "ceiling": lambda: drive(null, games),
+        "vector": lambda: vector(max(1, games // 10)),
     }
     if bridge is not None:
         loops["bridge buffer"] = lambda: bridge(games)
+    if peer is not None and peer is not bridge:
+        loops["peer buffer"] = lambda: peer(games)
     if getattr(game, "engine", None) == "compiled":
         ref = make_config(config, "python")
         ref_env = CardGameEnv(ref)
@@ -255,6 +300,9 @@ def measure(config: str, games: int, reps: int, bridge: Loop | None = None) -> d
     result["env_over_ceiling"] = result["env"]["median"] / result["ceiling"]["median"]
     if "bridge buffer" in result:
         result["env_over_bridge"] = result["env"]["median"] / result["bridge buffer"]["median"]
+        peer = result["peer buffer"] if "peer buffer" in result else result["bridge buffer"]
+        result["env_over_peer"] = result["env"]["median"] / peer["median"]
+        result["vector_over_peer"] = result["vector"]["median"] / peer["median"]
     if "engine (python)" in result:
         result["compiled_over_python"] = {
             name: result[name]["median"] / result[f"{name} (python)"]["median"]
@@ -283,6 +331,8 @@ def table(results: list[dict[str, Any]]) -> str:
             vs_first += f", env/{first} env (python) {r['env_over_first_python']:.2f}"
         if "env_over_bridge" in r:
             vs_first += f", env/bridge buffer {r['env_over_bridge']:.2f}"
+            vs_first += f", env/peer {r['env_over_peer']:.2f}"
+            vs_first += f", vector/peer {r['vector_over_peer']:.2f}"
         lines.append(
             f"{r['config']:<11} ratios   env/engine {r['env_over_engine']:.2f}, "
             f"env/ceiling {r['env_over_ceiling']:.2f}, {vs_first}"
@@ -313,7 +363,12 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     games, reps = (3, 2) if args.quick else (args.games, args.reps)
     bridge = None if args.no_yardstick else yardstick()
     configs = args.config or default_configs()
-    results = [measure(config, games, reps, bridge) for config in configs]
+    results = []
+    for config in configs:
+        nearest = NEAREST.get(make_config(config).id, "bridge")
+        peer = bridge if bridge is None or nearest == "bridge" else yardstick(nearest)
+        results.append(measure(config, games, reps, bridge, peer))
+        results[-1]["peer"] = nearest
     first = results[0]
     for r in results:
         r["env_over_first"] = r["env"]["median"] / first["env"]["median"]

@@ -37,7 +37,15 @@ from koira_env.games.koira.observation import ObservationEncoder
 from koira_env.games.koira.rules import make_rules
 
 PLAYERS, RULES = 4, "koira"
-OPENSPIEL_GAMES = {"bridge": {"use_double_dummy_result": False}, "hearts": {}, "spades": {}}
+OPENSPIEL_GAMES = {
+    "bridge": {"use_double_dummy_result": False},
+    "hearts": {},
+    "spades": {},
+    # the nearest C++ card game of each of the suite's other games (bench.py's NEAREST)
+    "oh_hell": {},
+    "euchre": {},
+    "crazy_eights": {},
+}
 PETTINGZOO_GAMES = ("texas_holdem_v4", "leduc_holdem_v4", "connect_four_v3")
 PACKAGES = ("numpy", "pettingzoo", "gymnasium", "rlcard", "open_spiel")
 
