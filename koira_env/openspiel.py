@@ -324,26 +324,21 @@ class OpenSpielState(pyspiel.State):
     # ------------------------------------------------------------------ sampling
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> OpenSpielState:
         """A state ``player_id`` cannot tell from this one, from the engine's ``determinize``:
-        a deal that gives every hand its determinized cards, the play replayed on it
+        decks that deal every hand its determinized cards (the game's ``dealing_decks``: by
+        default the last deck's card ids renamed; Dois, whose views show card kinds and which
+        deals a hand from several decks, writes its own), the play replayed on them
         (``_replayed``), and the determinized engine state itself. ``NotImplementedError``
-        when the views' hands are no card ids (Dois shows kinds), ``RuntimeError`` when no
+        when the game cannot deal determinized hands from decks, ``RuntimeError`` when no
         deal of ``RESAMPLE_TRIES`` determinizations replays the play (an engine whose
         determinize deals hands the play so far rules out; Mätäpesä's keeps every seat's
         cards of a rank above those it has played, as its rank actions need)."""
         if self._play.dealing:
             raise ValueError("resample_from_infostate needs a decision or terminal state")
-        cards = [
-            c for seat in range(self.koira_game.num_players) for c in self.engine.view(seat).hand
-        ]
-        if len(set(cards)) != len(cards):
-            raise NotImplementedError(
-                f"{self.koira_game.title}: the view's hand is no set of card ids, so the "
-                "determinized hands cannot be dealt from a deck"
-            )
         rng = random.Random(int(probability_sampler() * 2**53))
         for _ in range(RESAMPLE_TRIES):
             sampled = self.engine.determinize(player_id, rng)
-            state = self._replayed(self._relabelled_decks(sampled, rng), player_id)
+            decks = self.koira_game.dealing_decks(self.engine, sampled, self.decks, rng)
+            state = None if decks is None else self._replayed(decks, player_id)
             if state is not None and state._play.seen[player_id] == self._play.seen[player_id]:
                 state._play.engine = (
                     sampled  # the hidden cards outside hands as determinize put them
@@ -351,34 +346,8 @@ class OpenSpielState(pyspiel.State):
                 return state
         raise RuntimeError(
             f"{self.koira_game.title}: no deal found that gives the determinized hands; "
-            "resample_from_infostate needs the hands of the view to be card ids of the deck"
+            "resample_from_infostate needs decks that deal them (the game's dealing_decks)"
         )
-
-    def _relabelled_decks(self, sampled: State, rng: random.Random) -> list[int]:
-        """The decks with the last one's cards renamed so that every hand holds the cards of
-        ``sampled``: each seat's cards go to the new holder's, and the cards ``sampled``
-        moved out of hands take the places of those it moved in (in random pairs)."""
-        mapping: dict[int, int] = {}
-        true_cards: set[int] = set()
-        new_cards: set[int] = set()
-        for seat in range(self.koira_game.num_players):
-            true_hand = list(self.engine.view(seat).hand)
-            new_hand = list(sampled.view(seat).hand)
-            true_cards.update(true_hand)
-            new_cards.update(new_hand)
-            common = set(true_hand) & set(new_hand)
-            old = [c for c in true_hand if c not in common]
-            new = [c for c in new_hand if c not in common]
-            rng.shuffle(new)
-            for c in common:
-                mapping[c] = c
-            mapping.update(zip(old, new, strict=False))
-        moved_in = sorted(new_cards - true_cards)
-        moved_out = sorted(true_cards - new_cards)
-        rng.shuffle(moved_out)
-        mapping.update(zip(moved_in, moved_out, strict=False))
-        start = len(self.decks) - self.koira_game.deck_size
-        return self.decks[:start] + [mapping.get(c, c) for c in self.decks[start:]]
 
     def _replayed(self, decks: list[int], player: int) -> OpenSpielState | None:
         """A new state dealt ``decks`` whose play ``player`` cannot tell from this one's, or

@@ -218,7 +218,8 @@ def test_information_state_has_perfect_recall() -> None:
 
 
 RESAMPLED = [
-    (game_id, SHORT.get(game_id, {})) for game_id in ["kop", "koira", "whist22", "teka", "red7"]
+    (game_id, SHORT.get(game_id, {}))
+    for game_id in ["kop", "koira", "whist22", "teka", "red7", "dois"]
 ]
 RESAMPLED += [("matapesa", MINI_MATAPESA), ("matapesa", {})]
 
@@ -226,7 +227,7 @@ RESAMPLED += [("matapesa", MINI_MATAPESA), ("matapesa", {})]
 @pytest.mark.parametrize(
     "game_id, params",
     RESAMPLED,
-    ids=["kop", "koira", "whist22", "teka", "red7", "matapesa-mini", "matapesa"],
+    ids=["kop", "koira", "whist22", "teka", "red7", "dois", "matapesa-mini", "matapesa"],
 )
 def test_resample_from_infostate(game_id: str, params: dict[str, object]) -> None:
     game = load(game_id, **params)
@@ -270,8 +271,13 @@ def test_suite_bots_play_through_evaluate_bots() -> None:
 
 @pytest.mark.parametrize(
     "game_id, params",
-    [("kop", {"single_hand": True}), ("koira", {"players": 2}), ("matapesa", MINI_MATAPESA)],
-    ids=["kop", "koira", "matapesa-mini"],
+    [
+        ("kop", {"single_hand": True}),
+        ("koira", {"players": 2}),
+        ("matapesa", MINI_MATAPESA),
+        ("dois", SHORT["dois"]),
+    ],
+    ids=["kop", "koira", "matapesa-mini", "dois"],
 )
 def test_openspiel_ismcts_plays_a_game(game_id: str, params: dict[str, object]) -> None:
     from open_spiel.python.algorithms import ismcts, mcts

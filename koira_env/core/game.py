@@ -318,6 +318,46 @@ class Game:
             seed = random.getrandbits(63)
         return self.state_class(self, decks, seed, log=log)
 
+    def dealing_decks(
+        self, state: State, sampled: State, decks: list[int], rng: random.Random
+    ) -> list[int] | None:
+        """``decks`` (every deck ``state`` was dealt, flat) changed so that they deal the hands
+        of ``sampled``, a ``determinize`` of ``state``, or ``None`` when no change found does
+        (OpenSpiel's ``resample_from_infostate`` then tries another determinization). This
+        default renames the last deck's cards: each seat's cards (``view(seat).hand``, card
+        ids) become those its hand holds in ``sampled``, and the cards ``sampled`` moved out
+        of hands take the places of those it moved in (in random pairs).
+        ``NotImplementedError`` when the views' hands are no set of card ids; a game whose
+        views show something else, or that deals a hand from several decks, writes its own."""
+        true_cards: set[int] = set()
+        new_cards: set[int] = set()
+        mapping: dict[int, int] = {}
+        hands = 0
+        for seat in range(self.num_players):
+            true_hand = list(state.view(seat).hand)
+            new_hand = list(sampled.view(seat).hand)
+            hands += len(true_hand)
+            true_cards.update(true_hand)
+            new_cards.update(new_hand)
+            common = set(true_hand) & set(new_hand)
+            old = [c for c in true_hand if c not in common]
+            new = [c for c in new_hand if c not in common]
+            rng.shuffle(new)
+            for c in common:
+                mapping[c] = c
+            mapping.update(zip(old, new, strict=False))
+        if len(true_cards) != hands:
+            raise NotImplementedError(
+                f"{self.title}: the view's hand is no set of card ids, so the determinized "
+                "hands cannot be dealt from a deck by renaming its cards"
+            )
+        moved_in = sorted(new_cards - true_cards)
+        moved_out = sorted(true_cards - new_cards)
+        rng.shuffle(moved_out)
+        mapping.update(zip(moved_in, moved_out, strict=False))
+        start = len(decks) - self.deck_size
+        return decks[:start] + [mapping.get(c, c) for c in decks[start:]]
+
     def parse_deck(self, deck: Sequence[Any]) -> list[int]:
         """Card names or ids, one or more whole decks, as ids; ``ValueError`` names the fault."""
         from .deck import parse_decks

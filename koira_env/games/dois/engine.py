@@ -26,6 +26,7 @@ from ...core.state import EngineState
 from . import SPEC
 from .cards import (
     COPIES,
+    COPY_IDS,
     DECK_SIZE,
     HAND_SIZE,
     KIND_NAMES,
@@ -620,3 +621,89 @@ def _constrained_deal(
     found = place(0)
     assert found, "the true deal satisfies every constraint"
     return deal
+
+
+REDRAW_TRIES = 2_000  # dealing_decks: deck orders tried for each redraw a show asks for
+
+
+def dealing_decks(
+    state: Any, sampled: Any, decks: list[int], rng: random.Random
+) -> list[int] | None:
+    """``decks`` (every deck ``state`` was dealt, flat) changed so that this hand's deal gives
+    each hand its cards in ``sampled`` (a ``determinize`` of ``state``) and the undealt cards
+    the rest, or ``None`` when no change found does. Read from views only, so either engine's
+    states do. The hand's decks are the last ones: the deck that dealt every hand last (its
+    first deck, or the last deck of a redeal for everyone), then one deck per show of the
+    view's ``shown``. Decks before that one stay as they are, so the trump and any redeal for
+    everyone happen as before; that deck's play cards are given kinds that deal each
+    player that showed the hand it first showed and each other player its sampled hand (trump
+    cards keep their places, so the trump stays); each show's deck is a deck order, found by
+    trying random ones, whose shuffle (``_shuffle``) draws the next hand shown or, after the
+    player's last show, its sampled hand. Copies of a kind are interchangeable, so the ids
+    of each kind go to its places in random order."""
+    first = state.view(0)
+    if first.phase == PHASE_NAMES[OVER]:
+        return decks[:]
+    n = len(first.scores)
+    views = [sampled.view(p) for p in range(n)]
+    start_of_hand = (first.dealer + 1) % n
+    dealt = []  # each hand as dealt: what it holds now and what it played this hand
+    for p, view in enumerate(views):
+        counts = list(view.counts)
+        for kind in view.plays[p]:
+            counts[kind] += 1
+        dealt.append(counts)
+    shows = list(first.shown)
+    base = len(decks) - (len(shows) + 1) * DECK_SIZE
+    if base < 0:
+        return None
+    # what the base deck deals each player: its first show, or its hand
+    initial = [list(c) for c in dealt]
+    for p, counts in reversed(shows):
+        initial[p] = list(counts)
+    rest = list(COPIES)
+    for counts in initial:
+        for k in range(NUM_KINDS):
+            rest[k] -= counts[k]
+    if min(rest) < 0:
+        return None
+    order = decks[base : base + DECK_SIZE]
+    hands = [[k for k in range(NUM_KINDS) for _ in range(c[k])] for c in initial]
+    for hand in hands:
+        rng.shuffle(hand)
+    undealt = [k for k in range(NUM_KINDS) for _ in range(rest[k])]
+    rng.shuffle(undealt)
+    kinds = [hands[(start_of_hand + i) % n][i // n] for i in range(HAND_SIZE * n)] + undealt
+    new_decks = decks[:base] + _with_kinds(order, kinds, rng)
+    # the redraws, one deck each
+    pool_rest = undealt
+    for j, (p, _shown) in enumerate(shows):
+        if j + 1 < len(shows) and shows[j + 1][0] == p:
+            target = list(shows[j + 1][1])
+        else:
+            target = dealt[p]
+        pool = sorted(hands[p] + pool_rest)
+        ids = list(range(DECK_SIZE))
+        for _ in range(REDRAW_TRIES):
+            rng.shuffle(ids)
+            drawn = _shuffle(pool[:], ids)
+            if list(_counts(drawn[:HAND_SIZE])) == target:
+                break
+        else:
+            return None
+        new_decks += ids
+        hands[p], pool_rest = drawn[:HAND_SIZE], drawn[HAND_SIZE:]
+    return new_decks
+
+
+def _with_kinds(order: list[int], kinds: list[int], rng: random.Random) -> list[int]:
+    """``order`` with its play cards, in order, replaced by copies of ``kinds`` (the trump
+    cards keep their places); each kind's ids in random order."""
+    ids = [list(COPY_IDS[k]) for k in range(NUM_KINDS)]
+    for copies in ids:
+        rng.shuffle(copies)
+    play = iter(kinds)
+    deck = []
+    for card in order:
+        deck.append(card if card >= PLAY_CARDS else ids[next(play)].pop())
+    return deck

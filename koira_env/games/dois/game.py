@@ -15,6 +15,7 @@ else comes from tables built once per game, but for the derived fields card play
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any, ClassVar
@@ -50,6 +51,7 @@ from .engine import (
     TRICKS,
     State,
     action_name,
+    dealing_decks,
     trick_winner,
 )
 from .rules import Rules, make_rules
@@ -148,6 +150,13 @@ class DoisGame(Game):
         return bytes(1 if (seat + r) % n in done else 0 for r in range(n))
 
     # ------------------------------------------------------------------ states
+
+    def dealing_decks(
+        self, state: State, sampled: State, decks: list[int], rng: random.Random
+    ) -> list[int] | None:
+        """This hand's decks given kinds that deal the hands of ``sampled`` (views show kinds;
+        a hand may be dealt from several decks): ``engine.dealing_decks``."""
+        return dealing_decks(state, sampled, decks, rng)
 
     def parse_deck(self, deck: Sequence[Any]) -> list[int]:
         """Names or ids, whole decks of 68; a repeated name is the next copy of that card."""
