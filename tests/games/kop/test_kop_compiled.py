@@ -21,7 +21,9 @@ from typing import Any
 
 import pytest
 from helpers import play_budgeted, play_cases, random_game, run_chunks, try_illegal
-from lockstep import assert_envs_play_alike
+from lockstep import assert_envs_play_alike, case_id, observations, play_quickly
+from lockstep import check_clone as shared_check_clone
+from lockstep import play_out as shared_play_out
 
 import koira_env
 from koira_env.core.agent import Turn
@@ -57,11 +59,6 @@ SKIP = ("cached_legal", "game")  # the cache is the reference's own; the game by
 PROTOCOL = ("current", "actions_taken", "truncated", "deck", "seed", "history", "log", "n")
 
 
-def _case_id(case: tuple[int, dict[str, Any]]) -> str:
-    n, mix = case
-    return "-".join([f"{n}p", *(f"{k}={v}" for k, v in mix.items())]) if mix else f"{n}p"
-
-
 def games(n: int, mix: dict[str, Any]) -> tuple[KopGame, KopGame]:
     """The reference game and the compiled game of one rule set."""
     return make_game(n, engine="python", **mix), make_game(n, engine="compiled", **mix)
@@ -75,10 +72,6 @@ def snapshot(s: Any) -> tuple[str, ...]:
         repr(s.game.rules),
         repr((s.is_terminal, [s.public_call(p) for p in range(4)])),
     )
-
-
-def observations(game: KopGame, state: Any) -> list[bytes]:
-    return [game.observation(state, seat).tobytes() for seat in range(state.n)]
 
 
 def compare(py: KopGame, co: KopGame, ref: Any, com: Any, logged: int = 0) -> None:
@@ -101,26 +94,8 @@ def compare(py: KopGame, co: KopGame, ref: Any, com: Any, logged: int = 0) -> No
     assert co.action_mask(legal).tobytes() == py.action_mask(legal).tobytes()
 
 
-def play_out(py: KopGame, co: KopGame, ref: Any, com: Any, rng: random.Random) -> None:
-    """Play both to the end with the same random choices, comparing every step."""
-    while not ref.is_terminal:
-        logged = 0 if ref.log is None else len(ref.log)
-        action = rng.choice(ref.legal_actions())
-        ref.apply(action)
-        com.apply(action)
-        compare(py, co, ref, com, logged)
-    assert snapshot(com) == snapshot(ref)
-
-
-def check_clone(py: KopGame, co: KopGame, ref: Any, com: Any, seed: int) -> None:
-    """A clone plays on like the reference's clone and leaves the original untouched; a
-    pickled state is the same state."""
-    before = snapshot(com)
-    play_out(py, co, ref.clone(), com.clone(), random.Random(seed))
-    assert snapshot(com) == before
-    copy = pickle.loads(pickle.dumps(com))
-    assert snapshot(copy) == before and copy.game.rules == com.game.rules
-    assert observations(co, copy) == observations(co, com)
+play_out = functools.partial(shared_play_out, compare, snapshot)
+check_clone = functools.partial(shared_check_clone, compare, snapshot)
 
 
 def check_determinize(py: KopGame, co: KopGame, ref: Any, com: Any, seed: int) -> None:
@@ -190,12 +165,12 @@ def test_the_cases_play_every_option_value():
     assert 20 in {rules.victory_cards for rules in played}  # victory_cards' maximum
 
 
-@pytest.mark.parametrize("case", CASES, ids=_case_id)
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_both_engines_play_the_same_games(case: tuple[int, dict[str, Any]]) -> None:
     n, mix = case
     pair = games(n, mix)
     play = functools.partial(play_both, pair)
-    play_budgeted(play, _case_id(case), (MIN_GAMES, MAX_GAMES), STEP_BUDGET)
+    play_budgeted(play, case_id(case), (MIN_GAMES, MAX_GAMES), STEP_BUDGET)
 
 
 def test_the_differential_games_reach_every_ending():
@@ -374,23 +349,7 @@ def _chunk(chunk: int, chunks: int, total: int) -> tuple[int, int]:
 
 
 def _play_one(pair: tuple[KopGame, KopGame], g: int) -> int:
-    if g % 50 == 0:
-        return play_both(pair, g)
-    py, co = pair
-    ref = py.new_state(seed=g, log=g % 2 == 0)
-    com = co.new_state(seed=g, log=g % 2 == 0)
-    rng = random.Random(g)
-    while not ref.is_terminal:
-        legal = ref.legal_actions()
-        assert com.legal_actions() == legal and com.current == ref.current, g
-        seat = ref.current
-        assert co.observation(com, seat).tobytes() == py.observation(ref, seat).tobytes()
-        action = rng.choice(legal)
-        ref.apply(action)
-        com.apply(action)
-    assert snapshot(com) == snapshot(ref), g
-    assert com.returns() == ref.returns() and com.outcome() == ref.outcome(), g
-    return ref.actions_taken
+    return play_both(pair, g) if g % 50 == 0 else play_quickly(snapshot, pair, g)
 
 
 @pytest.mark.slow

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from helpers import play_budgeted, play_cases, run_chunks, try_illegal
-from lockstep import assert_envs_play_alike
+from lockstep import assert_envs_play_alike, case_id, observations, play_quickly
 
 import koira_env
 from koira_env.cards import NUM_CARDS, card_name
@@ -59,11 +59,6 @@ SKIP = ("cached_legal", "game")  # the cache is the reference's own; the game by
 SLOTS = [name for name in (*EngineState.__slots__, *ReferenceState.__slots__) if name not in SKIP]
 
 
-def _case_id(case: tuple[int, dict[str, Any]]) -> str:
-    n, mix = case
-    return "-".join([f"{n}p", *(f"{k}={v}" for k, v in mix.items())]) if mix else f"{n}p"
-
-
 def games(n: int, mix: dict[str, Any]) -> tuple[MatapesaGame, MatapesaGame]:
     """The reference game and the compiled game of one rule set."""
     return make_game(n, engine="python", **mix), make_game(n, engine="compiled", **mix)
@@ -73,10 +68,6 @@ def snapshot(s: Any) -> tuple[str, ...]:
     """Every attribute of the reference ``State`` (but its cache; the game by its rules), each
     as its repr (so the types must match too)."""
     return (*(repr(getattr(s, name)) for name in SLOTS), repr(s.game.rules), repr(s.is_terminal))
-
-
-def observations(game: MatapesaGame, state: Any) -> list[bytes]:
-    return [game.observation(state, seat).tobytes() for seat in range(state.n)]
 
 
 def compare(
@@ -185,15 +176,15 @@ def test_the_cases_play_every_option_value():
             assert values == set(range(3, 9)), name
 
 
-@pytest.mark.parametrize("case", CASES, ids=_case_id)
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_both_engines_play_the_same_games(case: tuple[int, dict[str, Any]]) -> None:
     n, mix = case
     pair = games(n, mix)
     play = functools.partial(play_both, pair)
-    play_budgeted(play, _case_id(case), (MIN_GAMES, MAX_GAMES), STEP_BUDGET)
+    play_budgeted(play, case_id(case), (MIN_GAMES, MAX_GAMES), STEP_BUDGET)
 
 
-@pytest.mark.parametrize("case", [(4, MIXES[0]), (6, MIXES[3]), DECKS[0], DECKS[2]], ids=_case_id)
+@pytest.mark.parametrize("case", [(4, MIXES[0]), (6, MIXES[3]), DECKS[0], DECKS[2]], ids=case_id)
 def test_every_state_determinizes_the_same(case: tuple[int, dict[str, Any]]) -> None:
     """At every state of a few games (late ones too, where the plain shuffles fail and the
     constrained deal backtracks), both engines deal the same for the mover and for no seat."""
@@ -322,23 +313,7 @@ def _chunk(chunk: int, chunks: int, total: int) -> tuple[int, int]:
 
 
 def _play_one(pair: tuple[MatapesaGame, MatapesaGame], g: int) -> int:
-    if g % 50 == 0:
-        return play_both(pair, g)
-    py, co = pair
-    ref = py.new_state(seed=g, log=g % 2 == 0)
-    com = co.new_state(seed=g, log=g % 2 == 0)
-    rng = random.Random(g)
-    while not ref.is_terminal:
-        legal = ref.legal_actions()
-        assert com.legal_actions() == legal and com.current == ref.current, g
-        seat = ref.current
-        assert co.observation(com, seat).tobytes() == py.observation(ref, seat).tobytes()
-        action = rng.choice(legal)
-        ref.apply(action)
-        com.apply(action)
-    assert snapshot(com) == snapshot(ref), g
-    assert com.returns() == ref.returns() and com.outcome() == ref.outcome(), g
-    return ref.actions_taken
+    return play_both(pair, g) if g % 50 == 0 else play_quickly(snapshot, pair, g)
 
 
 @pytest.mark.slow

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from helpers import play_budgeted, play_cases, random_game, run_chunks, try_illegal
-from lockstep import assert_envs_play_alike
+from lockstep import assert_envs_play_alike, case_id, observations, play_quickly
 from red7_scenario import deal, turn
 
 import koira_env
@@ -53,11 +53,6 @@ MIN_GAMES, MAX_GAMES, STEP_BUDGET = 80, 600, 3_000
 SKIP = ("cached_legal", "game")  # the cache is the reference's own; the game by its rules
 
 
-def _case_id(case: tuple[int, dict[str, Any]]) -> str:
-    n, mix = case
-    return "-".join([f"{n}p", *(f"{k}={v}" for k, v in mix.items())]) if mix else f"{n}p"
-
-
 def games(n: int, mix: dict[str, Any]) -> tuple[Red7Game, Red7Game]:
     """The reference game and the compiled game of one rule set."""
     return make_game(n, engine="python", **mix), make_game(n, engine="compiled", **mix)
@@ -67,10 +62,6 @@ def snapshot(s: Any) -> tuple[str, ...]:
     """Every attribute of the reference ``State`` (but its cache; the game by its rules)."""
     names = [name for name in ReferenceState.__slots__ if name not in SKIP]
     return (*(repr(getattr(s, name)) for name in names), repr(s.game.rules), repr(s.leader()))
-
-
-def observations(game: Red7Game, state: Any) -> list[bytes]:
-    return [game.observation(state, seat).tobytes() for seat in range(state.n)]
 
 
 def compare(py: Red7Game, co: Red7Game, ref: Any, com: Any) -> None:
@@ -171,12 +162,12 @@ def test_the_cases_play_every_option_value():
             assert len(values) >= 2, name
 
 
-@pytest.mark.parametrize("case", CASES, ids=_case_id)
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_both_engines_play_the_same_games(case: tuple[int, dict[str, Any]]) -> None:
     n, mix = case
     pair = games(n, mix)
     play = functools.partial(play_both, pair)
-    play_budgeted(play, _case_id(case), (MIN_GAMES, MAX_GAMES), STEP_BUDGET)
+    play_budgeted(play, case_id(case), (MIN_GAMES, MAX_GAMES), STEP_BUDGET)
 
 
 def test_the_differential_games_reach_every_ending():
@@ -365,23 +356,7 @@ def _chunk(chunk: int, chunks: int, total: int) -> tuple[int, int]:
 
 
 def _play_one(pair: tuple[Red7Game, Red7Game], g: int) -> int:
-    if g % 50 == 0:
-        return play_both(pair, g)
-    py, co = pair
-    ref = py.new_state(seed=g, log=g % 2 == 0)
-    com = co.new_state(seed=g, log=g % 2 == 0)
-    rng = random.Random(g)
-    while not ref.is_terminal:
-        legal = ref.legal_actions()
-        assert com.legal_actions() == legal and com.current == ref.current, g
-        seat = ref.current
-        assert co.observation(com, seat).tobytes() == py.observation(ref, seat).tobytes()
-        action = rng.choice(legal)
-        ref.apply(action)
-        com.apply(action)
-    assert snapshot(com) == snapshot(ref), g
-    assert com.returns() == ref.returns() and com.outcome() == ref.outcome(), g
-    return ref.actions_taken
+    return play_both(pair, g) if g % 50 == 0 else play_quickly(snapshot, pair, g)
 
 
 @pytest.mark.slow

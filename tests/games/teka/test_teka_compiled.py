@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from helpers import play_budgeted, play_cases, run_chunks, try_illegal
-from lockstep import assert_envs_play_alike
+from lockstep import assert_envs_play_alike, case_id
 
 import koira_env
 from koira_env.cards import card_name
@@ -72,11 +72,6 @@ def choose(rng: random.Random, legal: list[int]) -> int:
     if legal[0] == PASS and rng.random() < 0.6:
         return PASS
     return rng.choice(legal)
-
-
-def _case_id(case: tuple[int, dict[str, Any]]) -> str:
-    n, mix = case
-    return "-".join([f"{n}p", *(f"{k}={v}" for k, v in mix.items())]) if mix else f"{n}p"
 
 
 def games(n: int, mix: dict[str, Any]) -> tuple[TekaGame, TekaGame]:
@@ -216,12 +211,12 @@ def test_the_cases_play_every_option_value():
     assert 200 in {rules.target for rules in played}  # target's maximum
 
 
-@pytest.mark.parametrize("case", CASES, ids=_case_id)
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_both_engines_play_the_same_games(case: tuple[int, dict[str, Any]]) -> None:
     n, mix = case
     pair = games(n, mix)
     play = functools.partial(play_both, pair)
-    play_budgeted(play, _case_id(case), (MIN_GAMES, MAX_GAMES), STEP_BUDGET)
+    play_budgeted(play, case_id(case), (MIN_GAMES, MAX_GAMES), STEP_BUDGET)
 
 
 def test_the_differential_games_reach_every_ending():
