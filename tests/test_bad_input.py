@@ -6,15 +6,20 @@ counts) and game records (valid ones from random games, and the same corrupted),
 game of ``koira_env.games()``. Valid input must work (a record replays exactly, through
 JSON); anything else must raise ``ValueError``, never another exception, and a refused
 ``reset`` leaves the env as it was. Derandomized, so every run draws the same examples.
+
+Every test runs twice, once on each engine (the ``engine`` fixture): the compiled cores and
+the pure-Python reference engines must refuse the same input with the same errors.
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
+import importlib
 import json
 import random
 import warnings
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -27,6 +32,20 @@ from koira_env.core.record import game_record
 from koira_env.registry import replay, replay_states, spec
 
 GAMES = koira_env.games()
+
+
+@pytest.fixture(autouse=True, params=["compiled", "python"])
+def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """The engine every game built in the test runs by default (records and envs too): each
+    game module's ``engine_name`` answers ``None`` with this engine."""
+    for game_id in GAMES:
+        module = importlib.import_module(f"koira_env.games.{game_id}.game")
+        chosen = module.engine_name
+        monkeypatch.setattr(
+            module, "engine_name", lambda e=None, c=chosen, p=request.param: c(e or p)
+        )
+    assert {koira_env.make_game(g).engine for g in GAMES} == {request.param}
+    yield request.param
 
 
 def _not_a_card(game: Any, value: Any) -> bool:
