@@ -1,7 +1,8 @@
 """Instructions per step under valgrind's callgrind: a speed measure the VM's noise cannot move.
 
-    python benchmarks/instructions.py [--what env engine ceiling] [--games 200] [--config koira:4]
-                                      [--engine compiled python]
+    python benchmarks/instructions.py [--what env engine ceiling vector peer] [--games 200]
+                                      [--config koira:4 kop:4 ...] [--engine compiled python]
+                                      [--json instructions.json]
 
 On the shared 2-core VM the clocks drift by 5-10% between runs of ``bench.py``, more than
 most single changes gain. The number of instructions a loop executes does not drift (repeat
@@ -11,12 +12,19 @@ games under ``valgrind --tool=callgrind`` (``PYTHONHASHSEED=0``) and divides the
 the number of steps, so start-up and imports cancel out. Instructions are not time (cache
 misses and branch mispredictions are not counted), and valgrind runs the loop about 50
 times slower: 200 games take about 40 s. Needs ``valgrind`` on the PATH. ``--engine`` counts
-Koira on its compiled core (the default), its pure-Python reference engine, or both.
+a game on its compiled core (the default), its pure-Python reference engine, or both.
+
+Besides ``bench.py``'s ``env``, ``engine`` and ``ceiling`` loops, ``vector`` counts its
+``vector_env(256)`` loop (``--games`` // 10 calls of 16 batch steps; per env step) and
+``peer`` the same random games of the config's nearest OpenSpiel game (``bench.NEAREST``,
+its observation into a reused buffer; needs ``open_spiel``), so a game and its peer compare
+without a clock.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -26,7 +34,7 @@ from pathlib import Path
 
 from koira_env.core.env import CardGameEnv
 
-WHAT = ("env", "engine", "ceiling")
+WHAT = ("env", "engine", "ceiling", "vector", "peer")
 _COLLECTED = re.compile(r"Collected\s*:\s*([\d,]+)")
 
 
@@ -43,6 +51,13 @@ def play(what: str, config: str, games: int, engine: str | None = None) -> int:
     game = bench.make_config(config, engine)
     if what == "engine":
         return bench.bench_engine(game, games)[0]
+    if what == "vector":
+        return bench.vector_loop(game)(games // 10)[0]
+    if what == "peer":
+        peer = bench.yardstick(bench.NEAREST[game.id])
+        if peer is None:
+            raise ImportError("the peer loop needs open_spiel (pip install -e '.[openspiel]')")
+        return peer(games)[0]
     env = CardGameEnv(game)
     if what == "ceiling":
         env = bench.null_like(env, bench.drive(env, 50)[0])
@@ -94,21 +109,36 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--what", nargs="+", choices=WHAT, default=list(WHAT))
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--config", default="koira:4", help="game:players or koira-preset:players")
     parser.add_argument(
-        "--engine", nargs="+", choices=("compiled", "python"), default=None, help="Koira only"
+        "--config", nargs="+", default=["koira:4"], help="game:players or koira-preset:players"
     )
+    parser.add_argument(
+        "--engine",
+        nargs="+",
+        choices=("compiled", "python"),
+        default=None,
+        help="games with a compiled core",
+    )
+    parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
     args = parser.parse_args(argv)
     if shutil.which("valgrind") is None:
         parser.error("valgrind is not on the PATH (apt install valgrind)")
     engines = args.engine or [None]
-    for engine in engines:
-        _bench().make_config(args.config, engine)  # a bad config fails here, not in valgrind
-    for engine in engines:
-        for what in args.what:
-            steps = per_step(what, args.config, args.games, engine)
-            label = f"{what} ({engine})" if engine else what
-            print(f"{args.config:<10} {label:<19} {steps:>9,.0f} instructions/step")
+    for config in args.config:
+        for engine in engines:
+            _bench().make_config(config, engine)  # a bad config fails here, not in valgrind
+    rows = []
+    for config in args.config:
+        for engine in engines:
+            for what in args.what:
+                if engine == "python" and what in ("ceiling", "peer"):
+                    continue  # no engine in them: the compiled row is the same loop
+                steps = per_step(what, config, args.games, engine)
+                label = f"{what} ({engine})" if engine else what
+                print(f"{config:<10} {label:<19} {steps:>9,.0f} instructions/step", flush=True)
+                rows.append({"config": config, "what": label, "instructions": steps})
+    if args.json:
+        args.json.write_text(json.dumps({"games": args.games, "rows": rows}, indent=2))
 
 
 if __name__ == "__main__":

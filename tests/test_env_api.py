@@ -205,6 +205,11 @@ def test_instruction_counter_plays_the_bench_loop_and_reads_callgrinds_total(cap
     counter.main(["--child", "env", "koira:3", "4"])
     steps = int(capsys.readouterr().out)
     assert steps == sum(load_benchmark("bench").drive(koira_env.env(3), 4)[0]) > 0
+    counter.main(["--child", "vector", "red7:4", "20"])  # 2 calls of 16 steps of 256 envs
+    assert int(capsys.readouterr().out) == 2 * 16 * 256
+    if importlib.util.find_spec("pyspiel") is not None:  # the peer: crazy_eights for Red7
+        counter.main(["--child", "peer", "red7:4", "3"])
+        assert int(capsys.readouterr().out) > 3
     assert counter.instructions("==71== \n==71== Collected : 3,586,478,817\n") == 3_586_478_817
     with pytest.raises(RuntimeError, match="no instruction count"):
         counter.instructions("valgrind: command failed")
