@@ -154,7 +154,7 @@ def drive(env: AECEnv, games: int) -> tuple[list[int], tuple[float, float]]:
             if terminated or truncated:
                 env.step(None)
                 continue
-            legal = obs["action_mask"].nonzero()[0].tolist()
+            legal = obs["action_mask"].view(bool).nonzero()[0].tolist()  # see aec_loop
             env.step(legal[int(rand() * len(legal))])
             actions += 1
         lengths.append(actions)

@@ -103,7 +103,9 @@ def aec_loop(env: Any) -> GameFn:
     """The standard PettingZoo loop: observation and mask from ``last()`` every step.
 
     The action is picked from the mask's nonzero indices as a Python list: the cheapest way
-    found, three times faster than ``rng.choice(np.flatnonzero(mask))``.
+    found, three times faster than ``rng.choice(np.flatnonzero(mask))``. The mask (int8, as
+    PettingZoo's masks are) is viewed as bool first: numpy's ``nonzero`` on int8 reads a
+    2,500-wide mask (Red7's) about 5x slower than on bool, the same bytes.
     """
 
     def game(rng: random.Random, seed: int) -> int:
@@ -114,7 +116,7 @@ def aec_loop(env: Any) -> GameFn:
             if terminated or truncated:
                 env.step(None)
             else:
-                env.step(rng.choice(obs["action_mask"].nonzero()[0].tolist()))
+                env.step(rng.choice(obs["action_mask"].view(bool).nonzero()[0].tolist()))
                 steps += 1
         return steps
 
