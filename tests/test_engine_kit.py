@@ -126,6 +126,34 @@ def test_a_compiled_engine_refuses_a_bad_seat_buffer_or_state_and_writes_nothing
     assert engine.action_mask(state.legal_actions()).sum() == len(state.legal_actions())
 
 
+@pytest.mark.parametrize("game_id", ["koira", "red7", "whist22", "matapesa", "kop", "teka", "dois"])
+def test_legal_mask_is_the_action_mask_of_the_legal_actions_on_both_engines(game_id):
+    """``Game.legal_mask`` (the env's mask every step): the compiled engine writes it without
+    the list between, so it is checked against ``action_mask(legal_actions())`` along random
+    games on both engines, all zeros at the end; a state whose rules have another action
+    count is refused."""
+    import random
+
+    from koira_env.registry import make_game
+
+    rng = random.Random(0)
+    for engine in ("compiled", "python"):
+        game = make_game(game_id, engine=engine)
+        for seed in range(20):
+            state = game.new_state(seed=seed)
+            while True:
+                mask = game.legal_mask(state)
+                assert mask.dtype == np.int8 and mask.shape == (game.num_actions,)
+                assert np.array_equal(mask, game.action_mask(state.legal_actions()))
+                if state.is_terminal:
+                    assert not mask.any()
+                    break
+                state.apply(rng.choice(state.legal_actions()))
+    runs = make_game("koira", 4, sequences=2)  # runs are actions of their own: 366, not 54
+    with pytest.raises(ValueError, match="not dealt under this engine's rules"):
+        make_game("koira", 4).legal_mask(runs.new_state(seed=1))
+
+
 @pytest.mark.parametrize("game_id", ["koira", "red7", "whist22", "kop", "teka", "dois"])
 def test_a_compiled_state_keeps_the_protocol_header_through_clones_and_pickles(game_id):
     """``core/_engine.pyx``'s ``CompiledState``: the protocol's fields are read from the core's

@@ -49,6 +49,21 @@ cdef class CompiledEngine:
         """A fresh int8 vector with 1 at each legal action id."""
         return legal_mask(legal, self.num_actions)
 
+    def legal_mask(self, CompiledState state):
+        """``action_mask(state.legal_actions())`` without the list between them (``Game
+        .legal_mask``: the env's mask at every step)."""
+        cdef short legal[LEGAL_BUFFER]
+        cdef cnp.npy_intp size = self.num_actions
+        cdef int count, k
+        if state.engine.num_actions != size:
+            raise ValueError("the state was not dealt under this engine's rules")
+        mask = cnp.PyArray_ZEROS(1, &size, cnp.NPY_INT8, 0)
+        cdef signed char* data = <signed char*>cnp.PyArray_DATA(mask)
+        count = state.legal_into(legal)
+        for k in range(count):
+            data[legal[k]] = 1
+        return mask
+
 
 cdef extern from "Python.h":
     long PyLong_AsLongAndOverflow(object value, int* overflow) except? -1

@@ -95,7 +95,7 @@ class CardGameEnv(AECEnv):
         self._trues = dict.fromkeys(self.possible_agents, True)
         self._num_actions = game.num_actions
         self._observation = game.observation  # bound once: observe() is the hot path
-        self._action_mask = game.action_mask
+        self._legal_mask = game.legal_mask
         self.observation_spaces = {
             agent: Dict(
                 {
@@ -274,7 +274,7 @@ class CardGameEnv(AECEnv):
             EnvLogger.error_observe_before_reset()
         seat = self._seat_of[agent]
         if seat == state.current and not self._over:
-            mask = self._action_mask(state.legal_actions())
+            mask = self._legal_mask(state)
         else:
             mask = np.zeros(self._num_actions, np.int8)
         return {"observation": self._observation(state, seat), "action_mask": mask}

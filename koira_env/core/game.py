@@ -288,6 +288,16 @@ class Game:
         raised whenever the game's observation or rules change)."""
         return f"{self.id}_v{self.spec.version}"
 
+    def use_compiled(self, engine: Any, state_class: type) -> None:
+        """Run on a compiled core: ``engine`` (its ``CompiledEngine``, the rules as C values)
+        and its states. Its observation and masks become instance attributes, bound methods
+        of the engine, so the env's hot path calls them directly."""
+        self.compiled = engine
+        self.state_class = state_class
+        self.observation = engine.observation  # type: ignore[method-assign]
+        self.action_mask = engine.action_mask  # type: ignore[method-assign]
+        self.legal_mask = engine.legal_mask  # type: ignore[method-assign]
+
     @property
     def batch(self) -> Any:
         """The batch stepper of ``core.vector_env`` (``core/_batch.pyx``: ``write_decisions``,
@@ -398,6 +408,11 @@ class Game:
         for action in legal:
             mask[action] = 1
         return np.frombuffer(mask, np.int8)
+
+    def legal_mask(self, state: State) -> np.ndarray:
+        """``action_mask(state.legal_actions())``: the env's mask of the acting seat (a
+        compiled core writes it without the list, ``use_compiled``)."""
+        return self.action_mask(state.legal_actions())
 
     def action_name(self, action: int) -> str:
         raise NotImplementedError

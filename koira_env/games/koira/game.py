@@ -56,13 +56,9 @@ class KoiraGame(Game):
         self.observation_size = encoder.size
         self.observation_layout = encoder.layout
         self.observation_scale = encoder.scale
-        # bound methods as instance attributes: the env's hot path calls them directly
         if engine == "compiled":
-            self.compiled = _compiled.Engine(rules)  # the rules as C ints, read by its states
-            self.state_class = _compiled.State
-            self.observation = self.compiled.observation
-            self.action_mask = self.compiled.action_mask
-        else:
+            self.use_compiled(_compiled.Engine(rules), _compiled.State)
+        else:  # bound methods as instance attributes: the env's hot path calls them directly
             self.compiled = None
             self.state_class = State
             self.observation = encoder.observation

@@ -100,12 +100,7 @@ class KopGame(Game):
         super().__init__(rules, NUM_ACTIONS, _fields(rules))
         self.engine = engine = engine_name(engine)
         if engine == "compiled":
-            # the rules as C ints, read by its states; bound methods as instance attributes:
-            # the env's hot path calls them directly
-            self.compiled = _compiled.Engine(rules)
-            self.state_class = _compiled.State
-            self.observation = self.compiled.observation  # type: ignore[method-assign]
-            self.action_mask = self.compiled.action_mask  # type: ignore[method-assign]
+            self.use_compiled(_compiled.Engine(rules), _compiled.State)
         else:
             self.compiled = None
             self.state_class = State

@@ -133,12 +133,7 @@ class Red7Game(Game):
             self._scores = _floats(rules.points_to_win + 1, scale["scores"])
             self._rounds = _floats(256, scale["round"])
         if engine == "compiled":
-            # the rules as C ints, read by its states; bound methods as instance attributes:
-            # the env's hot path calls them directly
-            self.compiled = _compiled.Engine(rules)
-            self.state_class = _compiled.State
-            self.observation = self.compiled.observation  # type: ignore[method-assign]
-            self.action_mask = self.compiled.action_mask  # type: ignore[method-assign]
+            self.use_compiled(_compiled.Engine(rules), _compiled.State)
             self.turn_features = self.compiled.turn_features  # type: ignore[method-assign]
         else:
             self.compiled = None
