@@ -9,6 +9,12 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import pytest
+from helpers import try_illegal
+
+from koira_env.core.game import IllegalActionError
+from koira_env.core.record import game_record
+from koira_env.registry import replay
 
 
 def assert_envs_play_alike(envs: list, seeds: range) -> None:
@@ -91,3 +97,103 @@ def play_quickly(snapshot: Callable, pair: tuple[Any, Any], g: int) -> int:
     assert snapshot(com) == snapshot(ref), g
     assert com.returns() == ref.returns() and com.outcome() == ref.outcome(), g
     return ref.actions_taken
+
+
+def compare_protocol(py: Any, co: Any, ref: Any, com: Any, logged: int = 0) -> None:
+    """What the protocol and the env read of any game, on both engines: the turn, the end,
+    the returns and outcome, the history, the log from entry ``logged`` on (a log only
+    grows, and the game's end compares it whole), every seat's observation, the legal
+    actions and their mask. A game's own ``compare`` adds its views."""
+    assert com.current == ref.current and com.is_terminal == ref.is_terminal
+    assert com.truncated == ref.truncated and com.returns() == ref.returns()
+    assert com.outcome() == ref.outcome()
+    assert com.actions_taken == ref.actions_taken and com.history == ref.history
+    if ref.log is None:
+        assert com.log is None
+    else:
+        assert len(com.log) == len(ref.log) and com.log[logged:] == ref.log[logged:]
+    assert observations(co, com) == observations(py, ref), ref.actions_taken
+    legal = ref.legal_actions()
+    assert com.legal_actions() == legal
+    assert co.action_mask(legal).tobytes() == py.action_mask(legal).tobytes()
+
+
+def play_both(
+    pair: tuple[Any, Any],
+    seed: int,
+    deep: bool = True,
+    *,
+    compare: Callable,
+    snapshot: Callable,
+    determinize: Callable,
+    probe: Callable[[int, Any], int],
+    choose: Callable = random.Random.choice,
+    at_probe: Callable | None = None,
+) -> int:
+    """One game on both engines, compared at every step (``compare``); returns its length.
+    ``deep`` also checks, at step ``rng.randrange(probe(seed, ref))`` (where a game's first
+    hand ends, or later), every attribute, illegal and non-integer actions,
+    clones, pickling, determinized deals (``determinize``) and the game's own ``at_probe``
+    checks. ``choose(rng, legal)`` picks the random actions."""
+    py, co = pair
+    ref = py.new_state(seed=seed, log=True)
+    com = co.new_state(seed=seed, log=True)
+    rng = random.Random(seed)
+    step = rng.randrange(probe(seed, ref))
+    logged = 0
+    while True:
+        compare(py, co, ref, com, logged)
+        if ref.is_terminal:
+            break
+        if deep and ref.actions_taken == step:
+            assert snapshot(com) == snapshot(ref)
+            if at_probe is not None:
+                at_probe(py, co, ref, com)
+            try_illegal(ref, com, rng, snapshot)
+            check_clone(compare, snapshot, py, co, ref, com, seed)
+            determinize(py, co, ref, com, seed)
+        logged = len(ref.log)
+        action = choose(rng, ref.legal_actions())
+        ref.apply(action)
+        com.apply(action)
+    assert snapshot(com) == snapshot(ref)
+    assert com.log == ref.log
+    assert game_record(com) == game_record(ref)
+    with pytest.raises(IllegalActionError, match="the game is over"):
+        com.apply(ref.history[-1])
+    return ref.actions_taken
+
+
+def assert_records_replay(games: Callable, cases: list, seeds: int) -> None:
+    """A record made on either engine replays (on the default engine, the compiled one) to
+    the same game; the engine is not part of the record's rules."""
+    for n, mix in cases:
+        for seed in range(seeds):
+            states = []
+            for game in games(n, mix):
+                state = game.new_state(seed=seed, log=True)
+                rng = random.Random(seed)
+                while not state.is_terminal:
+                    state.apply(rng.choice(state.legal_actions()))
+                states.append(state)
+            record = game_record(states[1])
+            assert record == game_record(states[0]) and "engine" not in record["rules"]
+            again = replay(record)
+            assert again.game.engine == "compiled"
+            assert again.log == states[0].log and again.history == states[0].history
+
+
+def assert_games_and_states_pickle(
+    make_game: Callable, snapshot: Callable, *args: Any, **options: Any
+) -> None:
+    """Games and states of both engines pickle: the same rules, the same state, the same
+    observation."""
+    for engine in ("compiled", "python"):
+        game = make_game(*args, engine=engine, **options)
+        copy = pickle.loads(pickle.dumps(game))
+        assert copy.rules == game.rules and copy.engine == engine
+        state = game.new_state(seed=9, log=True)
+        state.apply(state.legal_actions()[-1])
+        again = pickle.loads(pickle.dumps(state))
+        assert snapshot(again) == snapshot(state)
+        assert copy.observation(again, 1).tobytes() == game.observation(state, 1).tobytes()
