@@ -53,13 +53,20 @@ def observations(game: Any, state: Any) -> list[bytes]:
 
 
 def play_out(
-    compare: Callable, snapshot: Callable, py: Any, co: Any, ref: Any, com: Any, rng: Any
+    compare: Callable,
+    snapshot: Callable,
+    py: Any,
+    co: Any,
+    ref: Any,
+    com: Any,
+    rng: Any,
+    choose: Callable = random.Random.choice,
 ) -> None:
-    """Play both to the end with the same random choices, comparing every step (``compare``
-    is given the log's length before the step: a log only grows)."""
+    """Play both to the end with the same random choices (``choose(rng, legal)``), comparing
+    every step (``compare`` is given the log's length before the step: a log only grows)."""
     while not ref.is_terminal:
         logged = 0 if ref.log is None else len(ref.log)
-        action = rng.choice(ref.legal_actions())
+        action = choose(rng, ref.legal_actions())
         ref.apply(action)
         com.apply(action)
         compare(py, co, ref, com, logged)
@@ -67,12 +74,20 @@ def play_out(
 
 
 def check_clone(
-    compare: Callable, snapshot: Callable, py: Any, co: Any, ref: Any, com: Any, seed: int
+    compare: Callable,
+    snapshot: Callable,
+    py: Any,
+    co: Any,
+    ref: Any,
+    com: Any,
+    seed: int,
+    choose: Callable = random.Random.choice,
 ) -> None:
     """A clone plays on like the reference's clone and leaves the original untouched; a
     pickled state is the same state."""
     before = snapshot(com)
-    play_out(compare, snapshot, py, co, ref.clone(), com.clone(), random.Random(seed))
+    rng = random.Random(seed)
+    play_out(compare, snapshot, py, co, ref.clone(), com.clone(), rng, choose)
     assert snapshot(com) == before
     copy = pickle.loads(pickle.dumps(com))
     assert snapshot(copy) == before and copy.game.rules == com.game.rules
@@ -150,7 +165,7 @@ def play_both(
             if at_probe is not None:
                 at_probe(py, co, ref, com)
             try_illegal(ref, com, rng, snapshot)
-            check_clone(compare, snapshot, py, co, ref, com, seed)
+            check_clone(compare, snapshot, py, co, ref, com, seed, choose)
             determinize(py, co, ref, com, seed)
         logged = len(ref.log)
         action = choose(rng, ref.legal_actions())

@@ -16,19 +16,23 @@ states are compared too.
 from __future__ import annotations
 
 import functools
-import pickle
 import random
 from typing import Any
 
 import pytest
-from helpers import play_budgeted, play_cases, random_game, run_chunks, try_illegal
-from lockstep import assert_envs_play_alike, case_id, observations
-from lockstep import check_clone as shared_check_clone
+from helpers import play_budgeted, play_cases, random_game, run_chunks
+from lockstep import (
+    assert_envs_play_alike,
+    assert_games_and_states_pickle,
+    assert_records_replay,
+    case_id,
+    compare_protocol,
+)
+from lockstep import play_both as shared_play_both
 from lockstep import play_out as shared_play_out
 
 import koira_env
 from koira_env.core.agent import Turn
-from koira_env.core.game import IllegalActionError
 from koira_env.core.record import game_record
 from koira_env.games.dois import _compiled, search
 from koira_env.games.dois.bots import CounterBot, GreedyBot, greedy_rollout
@@ -37,7 +41,6 @@ from koira_env.games.dois.engine import State as ReferenceState
 from koira_env.games.dois.game import DoisGame, make_game
 from koira_env.games.dois.rules import Rules, make_rules
 from koira_env.games.dois.table import table
-from koira_env.registry import replay
 
 # Option mixes; together they use every value of every option (checked below). Few hands keep
 # games short: a hand is 14 actions a player.
@@ -77,25 +80,13 @@ def snapshot(s: Any) -> tuple[str, ...]:
 def compare(py: DoisGame, co: DoisGame, ref: Any, com: Any, logged: int = 0) -> None:
     """What any seat or the env can read, on both engines (the log from entry ``logged``
     on: a log only grows, and the game's end compares it whole)."""
-    assert com.current == ref.current and com.is_terminal == ref.is_terminal
-    assert com.truncated == ref.truncated and com.returns() == ref.returns()
-    assert com.outcome() == ref.outcome()
-    assert com.actions_taken == ref.actions_taken and com.history == ref.history
-    if ref.log is None:
-        assert com.log is None
-    else:
-        assert len(com.log) == len(ref.log) and com.log[logged:] == ref.log[logged:]
-    assert observations(co, com) == observations(py, ref), ref.actions_taken
+    compare_protocol(py, co, ref, com, logged)
     for seat in range(-1, ref.n):  # -1: the last seat's hand, as lists index
         assert com.view(seat) == ref.view(seat)
         assert com.public_bids(seat) == ref.public_bids(seat)
-    legal = ref.legal_actions()
-    assert com.legal_actions() == legal
-    assert co.action_mask(legal).tobytes() == py.action_mask(legal).tobytes()
 
 
 play_out = functools.partial(shared_play_out, compare, snapshot)
-check_clone = functools.partial(shared_check_clone, compare, snapshot)
 
 
 def check_determinize(
@@ -117,37 +108,15 @@ def check_determinize(
         play_out(py, co, a, b, random.Random(seed))
 
 
-def play_both(pair: tuple[DoisGame, DoisGame], seed: int, deep: bool = True) -> int:
-    """One game on both engines, compared at every step; returns its length. ``deep`` also
-    checks every attribute, illegal actions, clones, pickling and determinized deals at one
-    random step."""
-    py, co = pair
-    ref = py.new_state(seed=seed, log=True)
-    com = co.new_state(seed=seed, log=True)
-    rng = random.Random(seed)
-    # the step that also checks clones, deals and errors: in the first hand on every other
-    # game, else anywhere in the first two hands
-    probe = rng.randrange(14 * ref.n * (1 if seed % 2 else 2))
-    logged = 0
-    while True:
-        compare(py, co, ref, com, logged)
-        if ref.is_terminal:
-            break
-        if deep and ref.actions_taken == probe:
-            assert snapshot(com) == snapshot(ref)
-            try_illegal(ref, com, rng, snapshot)
-            check_clone(py, co, ref, com, seed)
-            check_determinize(py, co, ref, com, seed)
-        logged = len(ref.log)
-        action = rng.choice(ref.legal_actions())
-        ref.apply(action)
-        com.apply(action)
-    assert snapshot(com) == snapshot(ref)
-    assert com.log == ref.log
-    assert game_record(com) == game_record(ref)
-    with pytest.raises(IllegalActionError, match="the game is over"):
-        com.apply(0)
-    return ref.actions_taken
+# the step that also checks clones, deals and errors: in the first hand on every other game,
+# else anywhere in the first two hands
+play_both = functools.partial(
+    shared_play_both,
+    compare=compare,
+    snapshot=snapshot,
+    determinize=check_determinize,
+    probe=lambda seed, ref: 14 * ref.n * (1 if seed % 2 else 2),
+)
 
 
 def test_the_cases_play_every_option_value():
@@ -250,23 +219,7 @@ def test_fixed_decks_deal_and_play_the_same() -> None:
 
 
 def test_records_replay_on_both_engines():
-    """A record made on either engine replays (on the default engine, the compiled one) to
-    the same game; the engine is not part of the record's rules."""
-    for n, mix in CASES[:4]:
-        py, co = games(n, mix)
-        for seed in range(3):
-            states = []
-            for game in (py, co):
-                state = game.new_state(seed=seed, log=True)
-                rng = random.Random(seed)
-                while not state.is_terminal:
-                    state.apply(rng.choice(state.legal_actions()))
-                states.append(state)
-            record = game_record(states[1])
-            assert record == game_record(states[0]) and "engine" not in record["rules"]
-            again = replay(record)
-            assert again.game.engine == "compiled"
-            assert again.log == states[0].log and again.history == states[0].history
+    assert_records_replay(games, CASES[:4], 3)
 
 
 def test_the_default_env_plays_as_the_reference_env():
@@ -309,15 +262,7 @@ def test_the_compiled_state_refuses_bad_seats_and_reads_as_the_reference():
 
 
 def test_games_and_states_pickle():
-    for engine in ("compiled", "python"):
-        game = make_game(3, engine=engine, bidding="sealed")
-        copy = pickle.loads(pickle.dumps(game))
-        assert copy.rules == game.rules and copy.engine == engine
-        state = game.new_state(seed=9, log=True)
-        state.apply(state.legal_actions()[-1])
-        again = pickle.loads(pickle.dumps(state))
-        assert snapshot(again) == snapshot(state)
-        assert copy.observation(again, 1).tobytes() == game.observation(state, 1).tobytes()
+    assert_games_and_states_pickle(make_game, snapshot, 3, bidding="sealed")
 
 
 def test_each_engine_makes_its_own_states():

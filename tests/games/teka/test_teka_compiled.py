@@ -16,18 +16,24 @@ compiled states are compared too.
 from __future__ import annotations
 
 import functools
-import pickle
 import random
 from typing import Any
 
 import pytest
-from helpers import play_budgeted, play_cases, run_chunks, try_illegal
-from lockstep import assert_envs_play_alike, case_id
+from helpers import play_budgeted, play_cases, run_chunks
+from lockstep import (
+    assert_envs_play_alike,
+    assert_games_and_states_pickle,
+    assert_records_replay,
+    case_id,
+    compare_protocol,
+)
+from lockstep import play_both as shared_play_both
+from lockstep import play_out as shared_play_out
 
 import koira_env
 from koira_env.cards import card_name
 from koira_env.core.agent import Turn
-from koira_env.core.game import IllegalActionError
 from koira_env.core.record import game_record
 from koira_env.games.teka import _compiled, search, solver
 from koira_env.games.teka.bots import CounterBot, GreedyBot
@@ -35,7 +41,6 @@ from koira_env.games.teka.engine import KEEP, NEW_DEAL, NUM_CARDS, PASS, PLAY
 from koira_env.games.teka.engine import State as ReferenceState
 from koira_env.games.teka.game import TekaGame, make_game
 from koira_env.games.teka.rules import Rules, make_rules
-from koira_env.registry import replay
 
 # Option mixes; together they use every value of every option (checked below). Low targets
 # and hand limits keep games short: target=8 ends at the first made bid, max_hands=1 is one
@@ -98,45 +103,16 @@ def observations(game: TekaGame, state: Any) -> list[bytes]:
 def compare(py: TekaGame, co: TekaGame, ref: Any, com: Any, logged: int = 0) -> None:
     """What any seat or the env can read, on both engines (the log from entry ``logged``
     on: a log only grows, and the game's end compares it whole)."""
-    assert com.current == ref.current and com.is_terminal == ref.is_terminal
-    assert com.truncated == ref.truncated and com.returns() == ref.returns()
-    assert com.outcome() == ref.outcome()
-    assert com.actions_taken == ref.actions_taken and com.history == ref.history
-    if ref.log is None:
-        assert com.log is None
-    else:
-        assert len(com.log) == len(ref.log) and com.log[logged:] == ref.log[logged:]
-    assert observations(co, com) == observations(py, ref), ref.actions_taken
+    compare_protocol(py, co, ref, com, logged)
     for seat in range(-1, 4):  # -1: the last seat, as lists index
         assert com.view(seat) == ref.view(seat)
     legal = ref.legal_actions()
-    assert com.legal_actions() == legal
-    assert co.action_mask(legal).tobytes() == py.action_mask(legal).tobytes()
     if legal:  # the mover's turn features: the C writer against turns.py
         rows = co.turn_features(com, ref.current, legal)
         assert rows.tobytes() == py.turn_features(ref, ref.current, legal).tobytes()
 
 
-def play_out(py: TekaGame, co: TekaGame, ref: Any, com: Any, rng: random.Random) -> None:
-    """Play both to the end with the same random choices, comparing every step."""
-    while not ref.is_terminal:
-        logged = 0 if ref.log is None else len(ref.log)
-        action = choose(rng, ref.legal_actions())
-        ref.apply(action)
-        com.apply(action)
-        compare(py, co, ref, com, logged)
-    assert snapshot(com) == snapshot(ref)
-
-
-def check_clone(py: TekaGame, co: TekaGame, ref: Any, com: Any, seed: int) -> None:
-    """A clone plays on like the reference's clone and leaves the original untouched; a
-    pickled state is the same state."""
-    before = snapshot(com)
-    play_out(py, co, ref.clone(), com.clone(), random.Random(seed))
-    assert snapshot(com) == before
-    copy = pickle.loads(pickle.dumps(com))
-    assert snapshot(copy) == before and copy.game.rules == com.game.rules
-    assert observations(co, copy) == observations(co, com)
+play_out = functools.partial(shared_play_out, compare, snapshot, choose=choose)
 
 
 def check_determinize(py: TekaGame, co: TekaGame, ref: Any, com: Any, seed: int) -> None:
@@ -155,42 +131,26 @@ def check_determinize(py: TekaGame, co: TekaGame, ref: Any, com: Any, seed: int)
     play_out(py, co, a, b, random.Random(seed))
 
 
-def play_both(pair: tuple[TekaGame, TekaGame], seed: int, deep: bool = True) -> int:
-    """One game on both engines, compared at every step; returns its length. ``deep`` also
-    checks every attribute, illegal actions, clones, pickling and determinized deals at one
-    random step."""
-    py, co = pair
-    ref = py.new_state(seed=seed, log=True)
-    com = co.new_state(seed=seed, log=True)
-    rng = random.Random(seed)
-    # the step that also checks clones, deals and errors: in the auction or the first
-    # tricks on every other game, else anywhere in the first hands
-    probe = rng.randrange(12 if seed % 2 else 120)
-    logged = 0
-    while True:
-        compare(py, co, ref, com, logged)
-        if ref.is_terminal:
-            break
-        if deep and ref.actions_taken == probe:
-            assert snapshot(com) == snapshot(ref)
-            legal = ref.legal_actions()
-            for seat in range(4):  # every seat's rows of the mover's calls and its own cards
-                mine = [a for a in legal if a >= NUM_CARDS] + ref.hands[seat]
-                rows = co.turn_features(com, seat, mine).tobytes()
-                assert rows == py.turn_features(ref, seat, mine).tobytes()
-            try_illegal(ref, com, rng, snapshot)
-            check_clone(py, co, ref, com, seed)
-            check_determinize(py, co, ref, com, seed)
-        logged = len(ref.log)
-        action = choose(rng, ref.legal_actions())
-        ref.apply(action)
-        com.apply(action)
-    assert snapshot(com) == snapshot(ref)
-    assert com.log == ref.log
-    assert game_record(com) == game_record(ref)
-    with pytest.raises(IllegalActionError, match="the game is over"):
-        com.apply(0)
-    return ref.actions_taken
+def every_seats_turn_rows(py: TekaGame, co: TekaGame, ref: Any, com: Any) -> None:
+    """Every seat's turn rows of the mover's calls and its own cards, on both engines."""
+    legal = ref.legal_actions()
+    for seat in range(4):
+        mine = [a for a in legal if a >= NUM_CARDS] + ref.hands[seat]
+        rows = co.turn_features(com, seat, mine).tobytes()
+        assert rows == py.turn_features(ref, seat, mine).tobytes()
+
+
+# the step that also checks clones, deals and errors: in the auction or the first tricks on
+# every other game, else anywhere in the first hands
+play_both = functools.partial(
+    shared_play_both,
+    compare=compare,
+    snapshot=snapshot,
+    determinize=check_determinize,
+    probe=lambda seed, ref: 12 if seed % 2 else 120,
+    choose=choose,
+    at_probe=every_seats_turn_rows,
+)
 
 
 def test_the_cases_play_every_option_value():
@@ -285,23 +245,7 @@ def test_a_hand_without_honours_is_redealt_asked_about_or_kept_alike():
 
 
 def test_records_replay_on_both_engines():
-    """A record made on either engine replays (on the default engine, the compiled one) to
-    the same game; the engine is not part of the record's rules."""
-    for n, mix in CASES[::3]:
-        py, co = games(n, mix)
-        for seed in range(3):
-            states = []
-            for game in (py, co):
-                state = game.new_state(seed=seed, log=True)
-                rng = random.Random(seed)
-                while not state.is_terminal:
-                    state.apply(rng.choice(state.legal_actions()))
-                states.append(state)
-            record = game_record(states[1])
-            assert record == game_record(states[0]) and "engine" not in record["rules"]
-            again = replay(record)
-            assert again.game.engine == "compiled"
-            assert again.log == states[0].log and again.history == states[0].history
+    assert_records_replay(games, CASES[::3], 3)
 
 
 def test_the_default_env_plays_as_the_reference_env():
@@ -341,15 +285,7 @@ def test_the_compiled_state_refuses_bad_seats_and_reads_as_the_reference():
 
 
 def test_games_and_states_pickle():
-    for engine in ("compiled", "python"):
-        game = make_game(4, engine=engine, failed_bid="double")
-        copy = pickle.loads(pickle.dumps(game))
-        assert copy.rules == game.rules and copy.engine == engine
-        state = game.new_state(seed=9, log=True)
-        state.apply(state.legal_actions()[-1])
-        again = pickle.loads(pickle.dumps(state))
-        assert snapshot(again) == snapshot(state)
-        assert copy.observation(again, 1).tobytes() == game.observation(state, 1).tobytes()
+    assert_games_and_states_pickle(make_game, snapshot, 4, failed_bid="double")
 
 
 def test_each_engine_makes_its_own_states():
