@@ -94,6 +94,33 @@ def check_clone(
     assert observations(co, copy) == observations(co, com)
 
 
+def check_determinize(
+    compare: Callable,
+    snapshot: Callable,
+    py: Any,
+    co: Any,
+    ref: Any,
+    com: Any,
+    seed: int,
+    play: bool = True,
+) -> None:
+    """The same generator gives the same deal, leaves the generator in the same state, and
+    the deals play on identically (later hands too, from their fresh seeds). The seat is
+    drawn from -1 to n: -1 and n are no seat, every hand hidden (as the reference)."""
+    seat = seed % (ref.n + 2) - 1
+    rngs = random.Random(seed), random.Random(seed)
+    a = ref.determinize(seat, rngs[0])
+    b = com.determinize(seat, rngs[1])
+    assert rngs[0].random() == rngs[1].random()
+    assert snapshot(b) == snapshot(a)
+    assert b.history == [] and b.log is None and b.deck == []
+    if 0 <= seat < ref.n:
+        assert co.observation(b, seat).tobytes() == co.observation(com, seat).tobytes()
+        assert b.view(seat) == com.view(seat)
+    if play:
+        play_out(compare, snapshot, py, co, a, b, random.Random(seed))
+
+
 def play_quickly(snapshot: Callable, pair: tuple[Any, Any], g: int) -> int:
     """Game ``g`` on both engines comparing the turns, legal sets and observations of the
     actor, and the whole state and result at the end (the long runs' usual game)."""

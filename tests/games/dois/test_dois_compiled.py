@@ -28,6 +28,7 @@ from lockstep import (
     case_id,
     compare_protocol,
 )
+from lockstep import check_determinize as shared_check_determinize
 from lockstep import play_both as shared_play_both
 from lockstep import play_out as shared_play_out
 
@@ -89,23 +90,7 @@ def compare(py: DoisGame, co: DoisGame, ref: Any, com: Any, logged: int = 0) -> 
 play_out = functools.partial(shared_play_out, compare, snapshot)
 
 
-def check_determinize(
-    py: DoisGame, co: DoisGame, ref: Any, com: Any, seed: int, play: bool = True
-) -> None:
-    """The same generator gives the same deal, leaves the generator in the same state, and
-    the deals play on identically (later hands too, from their fresh seeds)."""
-    seat = seed % (ref.n + 2) - 1  # -1 and n: no seat, every hand hidden (as the reference)
-    rngs = random.Random(seed), random.Random(seed)
-    a = ref.determinize(seat, rngs[0])
-    b = com.determinize(seat, rngs[1])
-    assert rngs[0].random() == rngs[1].random()
-    assert snapshot(b) == snapshot(a)
-    assert b.history == [] and b.log is None and b.deck == []
-    if 0 <= seat < ref.n:
-        assert co.observation(b, seat).tobytes() == co.observation(com, seat).tobytes()
-        assert b.view(seat) == com.view(seat)
-    if play:
-        play_out(py, co, a, b, random.Random(seed))
+check_determinize = functools.partial(shared_check_determinize, compare, snapshot)
 
 
 # the step that also checks clones, deals and errors: in the first hand on every other game,

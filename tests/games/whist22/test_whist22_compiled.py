@@ -27,6 +27,7 @@ from lockstep import (
     compare_protocol,
     play_quickly,
 )
+from lockstep import check_determinize as shared_check_determinize
 from lockstep import play_both as shared_play_both
 from lockstep import play_out as shared_play_out
 
@@ -87,20 +88,7 @@ def compare(py: WhistGame, co: WhistGame, ref: Any, com: Any, logged: int = 0) -
 play_out = functools.partial(shared_play_out, compare, snapshot)
 
 
-def check_determinize(py: WhistGame, co: WhistGame, ref: Any, com: Any, seed: int) -> None:
-    """The same generator gives the same deal, leaves the generator in the same state, and
-    the deals play on identically (later hands too, from their fresh seeds)."""
-    seat = seed % (ref.n + 2) - 1  # -1 and n: no seat, every hand hidden (as the reference)
-    rngs = random.Random(seed), random.Random(seed)
-    a = ref.determinize(seat, rngs[0])
-    b = com.determinize(seat, rngs[1])
-    assert rngs[0].random() == rngs[1].random()
-    assert snapshot(b) == snapshot(a)
-    assert b.history == [] and b.log is None and b.deck == []
-    if 0 <= seat < ref.n:
-        assert co.observation(b, seat).tobytes() == co.observation(com, seat).tobytes()
-        assert b.view(seat) == com.view(seat)
-    play_out(py, co, a, b, random.Random(seed))
+check_determinize = functools.partial(shared_check_determinize, compare, snapshot)
 
 
 # the step that also checks clones, deals and errors: in the first hand (24 steps at either
