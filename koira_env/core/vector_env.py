@@ -72,6 +72,7 @@ class VectorEnv:
         self._rewards = np.zeros((n, p), np.float32)
         self._terminated = np.zeros(n, bool)
         self._truncated = np.zeros(n, bool)
+        self._flag_bytes = self._terminated.view(np.uint8), self._truncated.view(np.uint8)
         self._final_places = np.full((n, p), -1, np.int64)
         self._episode_lengths = np.zeros(n, np.int64)
         self._info = {"final_places": self._final_places, "episode_lengths": self._episode_lengths}
@@ -165,8 +166,7 @@ class VectorEnv:
                 self._player,
                 self._lengths,
                 self._rewards,
-                self._terminated.view(np.uint8),
-                self._truncated.view(np.uint8),
+                *self._flag_bytes,
                 self._final_places,
                 self._episode_lengths,
                 self._games,
