@@ -265,10 +265,14 @@ def test_construction_errors() -> None:
         ("kop", 4, {"single_hand": True}),
         ("kop", 4, {"max_hands": 2}),  # truncations
         ("teka", 4, {"single_hand": True}),
+        ("teka", 4, {"target": 20}),  # hands, redeals and results in C (deal_next, result_into)
+        ("teka", 4, {"no_honours": "ask", "max_hands": 2}),  # the ask round; truncations
         ("dois", 3, {"hands": 2}),
         ("dois", 4, {"redeal": "all", "bidding": "sealed", "hands": 3}),
         ("red7", 3, {}),
+        ("red7", 2, {"places": "elimination"}),
         ("red7", 4, {"scoring": "points", "max_rounds": 2}),
+        ("red7", 4, {"scoring": "points", "target": 8, "canvas_draw": True}),
     ],
     ids=lambda value: value if isinstance(value, str | int) else "-".join(map(str, value.values())),
 )

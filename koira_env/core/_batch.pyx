@@ -8,14 +8,20 @@ module, which does in one C loop what the generic path does per env in Python: c
 action, apply them, and write each env's observation row, mask row and acting seat straight
 into the env's preallocated arrays. It reads only the shared base of the cores
 (``core/_engine.pxd``: the header's turn and end, ``legal_into``, ``apply_legal`` and the
-engine's ``write``), so every core gets it without a line of its own. A finished game calls
-back into Python (``finish``: the result and the next deal, once per game).
+engine's ``write``), so every core gets it without a line of its own. A finished game's
+result (lengths, flags, returns and places) is written here too, and its next game is dealt
+by the core's ``deal_next`` where it writes one (Red7's games end every 6-12 steps: the Python
+round trip of a new deal was most of a step), the first decks of all the games that end in a
+step shuffled together (``shuffle_many``: seeding a generator is most of a shuffle's time, and
+several seed faster side by side); elsewhere ``deal`` (Python) deals it.
 """
 
 from libc.stdint cimport int64_t, uint8_t
 from libc.string cimport memset
 
 from koira_env.core._engine cimport LEGAL_BUFFER, CompiledState
+from koira_env.core._lists cimport int_list
+from koira_env.core._shuffle cimport shuffle_many
 
 
 cdef inline int write_row(
@@ -68,18 +74,116 @@ def step(
     uint8_t[:, ::1] mask,
     int64_t[::1] player,
     int64_t[::1] lengths,
-    finish,
+    float[:, ::1] rewards,
+    uint8_t[::1] terminated,
+    uint8_t[::1] truncated,
+    int64_t[:, ::1] places,
+    int64_t[::1] episode_lengths,
+    int64_t[::1] games,
+    object seed,
+    bint deal_in_c,
+    deal,
 ):
-    """Apply ``actions[k]`` in env ``ids[k]`` (all checked legal by ``first_illegal``), count
-    it, let ``finish(i, state)`` record a finished game and return the next deal (it also
-    replaces ``states[i]``), and write those envs' next decisions."""
+    """Apply ``actions[k]`` in env ``ids[k]`` (all checked legal by ``first_illegal``) and
+    count it; for a finished game write its result (``VectorEnv._finish``'s) and deal env
+    ``i``'s next one, game ``games[i]``, seeded ``game_seed(seed, i, games[i])``: by the
+    core's ``deal_next`` when ``deal_in_c`` (the game deals as ``Game.new_state``), after
+    every env has moved, else, or where the core has none, at once by ``deal(i, k)``; then
+    write those envs' next decisions."""
     cdef Py_ssize_t k, i
     cdef CompiledState state
+    cdef list ended = []  # envs whose next game the core deals, in order
     for k in range(ids.shape[0]):
         i = ids[k]
         state = <CompiledState>states[i]
         state.apply_legal(<int>actions[k])
         lengths[i] += 1
         if state.head.is_terminal:
-            state = <CompiledState>finish(i, state)
+            record(state, i, lengths, rewards, terminated, truncated, places, episode_lengths)
+            games[i] += 1
+            lengths[i] = 0
+            if deal_in_c and state.deal_size():
+                ended.append(i)
+                continue
+            states[i] = state = <CompiledState?>deal(i, games[i])
         write_row(state, obs, mask, player, i)
+    if ended:
+        deal_ended(states, ended, games, seed, deal, obs, mask, player)
+
+
+cdef int deal_ended(
+    list states,
+    list ended,
+    int64_t[::1] games,
+    object seed,
+    deal,
+    float[:, ::1] obs,
+    uint8_t[:, ::1] mask,
+    int64_t[::1] player,
+) except -1:
+    """The next games of the envs ``ended`` (their finished states still in ``states``) by
+    the core's ``deal_next``, their first decks shuffled at once, and their first decisions."""
+    cdef CompiledState fresh, state = <CompiledState>states[ended[0]]
+    cdef int size = state.deal_size()
+    cdef Py_ssize_t e, i, count = len(ended)
+    cdef int* order
+    seeds = [f"{seed}/{i}:{games[i]}" for i in ended]  # game_seed(seed, i, k), k >= 1
+    buffer = bytearray(count * size * sizeof(int))
+    order = <int*><char*>buffer
+    shuffle_many(size, seeds, order)
+    for e in range(count):
+        i = ended[e]
+        state = <CompiledState>states[i]
+        fresh = state.deal_next(seeds[e], int_list(order + e * size, size))
+        if fresh is None or fresh.head.is_terminal:  # the Python deal (and its error)
+            fresh = <CompiledState?>deal(i, games[i])
+        states[i] = fresh
+        write_row(fresh, obs, mask, player, i)
+    return 0
+
+
+cdef int record(
+    CompiledState state,
+    Py_ssize_t i,
+    int64_t[::1] lengths,
+    float[:, ::1] rewards,
+    uint8_t[::1] terminated,
+    uint8_t[::1] truncated,
+    int64_t[:, ::1] places,
+    int64_t[::1] episode_lengths,
+) except -1:
+    """Env ``i``'s finished game into this step's results, as ``VectorEnv._finish``: its
+    length, and ``truncated`` or ``terminated`` with ``returns()`` and the outcome's places
+    (``result_into``; the row holds one entry per seat, as the state's table)."""
+    episode_lengths[i] = lengths[i]
+    if state.head.truncated:
+        truncated[i] = 1
+        return 0
+    terminated[i] = 1
+    state.result_into(&rewards[i, 0], &places[i, 0])
+    return 0
+
+
+def next_deal(CompiledState state, seed):
+    """``state``'s core's ``deal_next(seed, ...)`` (its first deck shuffled here), or None where
+    the core has none: for the tests against ``Game.new_state(seed=seed)``."""
+    cdef int size = state.deal_size()
+    cdef int* order
+    if not size:
+        return None
+    buffer = bytearray(size * sizeof(int))
+    order = <int*><char*>buffer
+    shuffle_many(size, [seed], order)
+    return state.deal_next(seed, int_list(order, size))
+
+
+def result(CompiledState state):
+    """``result_into`` of a finished, not truncated ``state``: its returns (float32, as
+    floats) and places, for the tests against ``returns()`` and ``outcome().places``."""
+    cdef float returns[16]
+    cdef int64_t places[16]
+    cdef int p, n = state.engine.players
+    if not state.head.is_terminal or state.head.truncated or not 0 < n <= 16:
+        raise ValueError("result needs a finished game with a result (of at most 16 seats)")
+    state.result_into(returns, places)
+    return [returns[p] for p in range(n)], [places[p] for p in range(n)]

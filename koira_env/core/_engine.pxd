@@ -11,8 +11,13 @@
 # from ``copy_into``), and ``_bind`` (after the base's, it keeps what it reads of the engine);
 # the protocol's attributes, ``legal_actions``, ``apply``, ``clone``, pickling and the wording
 # of an illegal action are the base's. ``engine_type`` (a class attribute) is the core's Engine.
+# A core may also write ``deal_size`` and ``deal_next`` (the base's: 0 and None, not written),
+# the next game of the batched env dealt without going through Python, and ``result_into``
+# (the base's reads ``returns()`` and ``outcome()``), a finished game's result likewise.
 #
 #     from koira_env.core._engine cimport CompiledEngine, CompiledState, Header
+
+from libc.stdint cimport int64_t
 
 
 cdef class CompiledEngine:
@@ -51,5 +56,13 @@ cdef class CompiledState:
     cdef int apply_legal(self, int action) except -1
     cdef CompiledState clone_c(self)
     cdef void _bind(self, game) except *
+    cdef int deal_size(self) noexcept  # optional: the cards of deal_next's deck (0: none)
+    cdef CompiledState deal_next(self, object seed, list deck)  # optional
+    cdef int result_into(self, float* returns, int64_t* places) except -1
     # the mechanism
     cdef int copy_into(self, CompiledState c) except -1
+
+
+# core.game's result helpers in C, for the cores' result_into (the same values)
+cdef void places_of_scores(int n, const double* scores, int64_t* places) noexcept
+cdef void returns_of_places(int n, const int64_t* places, float* returns) noexcept

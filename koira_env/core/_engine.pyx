@@ -5,6 +5,7 @@
 writes)."""
 
 cimport numpy as cnp
+from libc.stdint cimport int64_t
 from libc.string cimport memcpy
 
 from koira_env.core._lists cimport int_list
@@ -109,6 +110,35 @@ cdef class CompiledState:
         self.engine = engine if engine is not None else self.engine_type(game.rules)
         self.game = game
 
+    cdef int deal_size(self) noexcept:
+        """The cards of the deck ``deal_next`` deals a new game from, or 0: the core has no
+        ``deal_next``."""
+        return 0
+
+    cdef CompiledState deal_next(self, object seed, list deck):
+        """A fresh game of this state's game seeded by ``seed``, the one
+        ``Game.new_state(seed=seed)`` deals (no log), built in C from ``deck``, its first
+        deck (``deck_for_hand(seed, 0, deal_size())``, which the caller shuffled with others
+        at once). The batched env deals its next games this way: for a game of a few steps
+        the Python round trip was most of its cost. None where the core has none."""
+        return None
+
+    cdef int result_into(self, float* returns, int64_t* places) except -1:
+        """A finished (not truncated) game's ``returns()`` and its outcome's places, one
+        per seat, into ``returns`` and ``places`` (the batched env's result). This default
+        reads them from Python; a core may write them in C without building the outcome."""
+        cdef int p, n = self.engine.players
+        values = self.returns()
+        outcome = self.outcome()
+        assert outcome is not None  # terminal and not truncated
+        seats = outcome.places
+        if len(values) != n or len(seats) != n:
+            raise ValueError(f"a result of {len(values)} seats for a table of {n}")
+        for p in range(n):
+            returns[p] = values[p]
+            places[p] = seats[p]
+        return 0
+
     # ------------------------------------------------------------------ the mechanism
     cdef int copy_into(self, CompiledState c) except -1:
         """The protocol's part of ``clone_c``: the data whole, the engine, game, deck and seed
@@ -170,3 +200,30 @@ cdef class CompiledState:
     @property
     def current(self):
         return self.head.current
+
+
+cdef void places_of_scores(int n, const double* scores, int64_t* places) noexcept:
+    """``core.game.places_from_scores(scores)``: competition ranking, the highest score first."""
+    cdef int p, q
+    for p in range(n):
+        places[p] = 1
+        for q in range(n):
+            if scores[q] > scores[p]:
+                places[p] += 1
+
+
+cdef void returns_of_places(int n, const int64_t* places, float* returns) noexcept:
+    """``core.game.returns_from_places(places)`` as float32 (the same doubles, rounded as numpy
+    rounds them): seat ``p``'s tie group spans ranks ``i..j`` of the sorted places."""
+    cdef int p, q, before, tied
+    for p in range(n):
+        if n < 2:
+            returns[p] = 0.0
+            continue
+        before = tied = 0
+        for q in range(n):
+            if places[q] < places[p]:
+                before += 1
+            elif places[q] == places[p]:
+                tied += 1
+        returns[p] = <float>(1.0 - 2.0 * ((before + before + tied - 1) / 2.0) / (n - 1))

@@ -16,11 +16,13 @@ CPython seeding differently), so the result is always ``Random``'s.
 ``tests/games/red7/test_red7_compiled.py`` and ``tests/games/koira/test_koira_compiled.py`` compare many seeds.
 
 C interface (``_shuffle.pxd``): ``shuffle_into(size, seed, int* out)`` writes the order into a
-C array, for compiled game cores that deal without a Python list.
+C array, for compiled game cores that deal without a Python list; ``hand_deck_into`` is
+``core.deck.hand_deck`` the same way (a hand's deck from the state's decks, shuffling and
+appending the ones not dealt yet).
 """
 
 from libc.stdint cimport uint32_t, uint64_t
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 from koira_env.core._lists cimport int_list
 
@@ -79,12 +81,67 @@ cdef extern from *:
         y ^= (y >> 18);
         return y;
     }
+
+    /* koira_mt_seed of KOIRA_LANES keys side by side, word k of lane l at mt[k][l]: a seeding
+       is ~1,250 steps each waiting for the last, so one alone leaves the processor idle; the
+       lanes' steps are independent (and the loop over them vectorizes). add[t][l] is what
+       step t of the first loop adds for lane l, key[t % length] + t % length. */
+    #define KOIRA_LANES 8
+    typedef struct { uint32_t mt[624][KOIRA_LANES]; uint32_t add[624][KOIRA_LANES]; } koira_lanes;
+
+    static void koira_mt_seed_lanes(koira_lanes* g) {
+        /* each lane's last word is carried in prev, not read back from memory */
+        uint32_t prev[KOIRA_LANES], x;
+        int i = 1, k, l;
+        for (k = 0; k < 624; k++)
+            for (l = 0; l < KOIRA_LANES; l++) g->mt[k][l] = koira_mt_base[k];
+        for (l = 0; l < KOIRA_LANES; l++) prev[l] = koira_mt_base[0];
+        for (k = 0; k < 624; k++) {
+            for (l = 0; l < KOIRA_LANES; l++) {
+                x = prev[l];
+                prev[l] = (g->mt[i][l] ^ ((x ^ (x >> 30)) * 1664525U)) + g->add[k][l];
+                g->mt[i][l] = prev[l];
+            }
+            i++;
+            if (i >= 624) {
+                memcpy(g->mt[0], g->mt[623], sizeof(g->mt[0]));
+                memcpy(prev, g->mt[0], sizeof(prev));
+                i = 1;
+            }
+        }
+        for (k = 623; k; k--) {
+            for (l = 0; l < KOIRA_LANES; l++) {
+                x = prev[l];
+                prev[l] = (g->mt[i][l] ^ ((x ^ (x >> 30)) * 1566083941U)) - (uint32_t)i;
+                g->mt[i][l] = prev[l];
+            }
+            i++;
+            if (i >= 624) {
+                memcpy(g->mt[0], g->mt[623], sizeof(g->mt[0]));
+                memcpy(prev, g->mt[0], sizeof(prev));
+                i = 1;
+            }
+        }
+    }
+
+    /* lane l of a seeded koira_lanes as one generator, as koira_mt_seed leaves it */
+    static void koira_mt_lane(koira_mt* out, const koira_lanes* g, int l) {
+        int k;
+        for (k = 0; k < 624; k++) out->mt[k] = g->mt[k][l];
+        out->mt[0] = 0x80000000U;
+        out->index = 0;
+    }
     """
     ctypedef struct koira_mt:
         pass
+    ctypedef struct koira_lanes:
+        uint32_t add[624][8]
+    enum: KOIRA_LANES
     void koira_mt_init() noexcept nogil
     void koira_mt_seed(koira_mt* generator, const uint32_t* key, int length) noexcept nogil
     uint32_t koira_mt_next(koira_mt* generator) noexcept nogil
+    void koira_mt_seed_lanes(koira_lanes* lanes) noexcept nogil
+    void koira_mt_lane(koira_mt* out, const koira_lanes* lanes, int lane) noexcept nogil
 
 cdef enum:
     # seeds of up to 2,048 bits seed the C generator (a string seed is its bytes plus 512
@@ -102,43 +159,47 @@ cdef object seed_number(object seed):
     if isinstance(seed, int):
         return abs(seed) if INT_SEEDS else None
     if isinstance(seed, (str, bytes, bytearray)) and TEXT_SEEDS:
-        data = seed.encode() if isinstance(seed, str) else bytes(seed)
-        return int.from_bytes(data + sha512(data).digest(), "big")
+        return int.from_bytes(text_bytes(seed), "big")
     return None
+
+
+cdef bytes text_bytes(object seed):
+    """A text seed's number as ``Random.seed`` makes it, big-endian: its bytes, then their
+    SHA-512."""
+    data = seed.encode() if isinstance(seed, str) else bytes(seed)
+    return data + sha512(data).digest()
+
+
+cdef int text_key(bytes number, uint32_t* key) noexcept:
+    """The 32-bit words ``init_by_array`` takes of a big-endian number (least significant
+    first, as ``seed_number(...).to_bytes(..., "little")`` gives them, without the int), or -1
+    when they do not fit ``MAX_KEY_WORDS``."""
+    cdef const unsigned char* raw = number
+    cdef Py_ssize_t size = len(number), lead = 0, b
+    cdef int words
+    while lead < size and raw[lead] == 0:  # the int has no leading zero bytes
+        lead += 1
+    words = max(1, (size - lead + 3) // 4)
+    if words > MAX_KEY_WORDS:
+        return -1
+    memset(key, 0, words * sizeof(uint32_t))
+    for b in range(size - lead):  # byte b of the little-endian order
+        key[b >> 2] |= (<uint32_t>raw[size - 1 - b]) << (8 * (b & 3))
+    return words
 
 
 cdef int shuffle_into(int size, object seed, int* out) except -1:
     """``shuffled(size, seed)`` into ``out`` (``size`` ints)."""
     cdef koira_mt generator
     cdef uint32_t key[MAX_KEY_WORDS]
-    cdef int i, k, bound, words, tmp
+    cdef int i, k, bound, tmp
     cdef int j = 0
-    cdef bytes data
-    cdef const unsigned char* raw
-    cdef uint64_t small
-    getrandbits = None
-    if type(seed) is int and 0 <= seed < 2**64 and INT_SEEDS:  # the usual seed: no bytes
-        small = seed
-        key[0] = <uint32_t>small
-        key[1] = <uint32_t>(small >> 32)
-        koira_mt_seed(&generator, key, 2 if key[1] else 1)
-        number = None
-    else:
-        number = seed_number(seed)
-        if number is None or number.bit_length() > 32 * MAX_KEY_WORDS:
-            getrandbits = Random(seed).getrandbits
-    if number is not None and getrandbits is None:
-        words = max(1, (number.bit_length() + 31) // 32)
-        data = number.to_bytes(4 * words, "little")
-        raw = data
-        for i in range(words):
-            key[i] = (
-                <uint32_t>raw[4 * i]
-                | (<uint32_t>raw[4 * i + 1] << 8)
-                | (<uint32_t>raw[4 * i + 2] << 16)
-                | (<uint32_t>raw[4 * i + 3] << 24)
-            )
+    cdef int words = seed_key(seed, key)
+    if words >= 0:
         koira_mt_seed(&generator, key, words)
+        draw_shuffle(&generator, size, out)
+        return 0
+    getrandbits = Random(seed).getrandbits
     for i in range(size):
         out[i] = i
     for i in range(size - 1, 0, -1):
@@ -147,16 +208,143 @@ cdef int shuffle_into(int size, object seed, int* out) except -1:
         while bound >> k:
             k += 1
         while True:
-            if getrandbits is None:
-                j = koira_mt_next(&generator) >> (32 - k)
-            else:
-                j = getrandbits(k)
+            j = getrandbits(k)
             if j < bound:
                 break
         tmp = out[i]
         out[i] = out[j]
         out[j] = tmp
     return 0
+
+
+cdef void draw_shuffle(koira_mt* generator, int size, int* out) noexcept:
+    """``Random.shuffle`` of ``range(size)`` into ``out``, drawing from a seeded generator."""
+    cdef int i, j, k, bound, tmp
+    for i in range(size):
+        out[i] = i
+    for i in range(size - 1, 0, -1):
+        bound = i + 1
+        k = 0
+        while bound >> k:
+            k += 1
+        while True:
+            j = koira_mt_next(generator) >> (32 - k)
+            if j < bound:
+                break
+        tmp = out[i]
+        out[i] = out[j]
+        out[j] = tmp
+
+
+cdef int seed_key(object seed, uint32_t* key) except -2:
+    """The words ``shuffle_into`` seeds its C generator with for ``seed`` (their count), or -1
+    where it draws from ``random.Random`` instead."""
+    cdef uint64_t small
+    cdef int i, words
+    cdef bytes data
+    cdef const unsigned char* raw
+    if type(seed) is int and 0 <= seed < 2**64 and INT_SEEDS:
+        small = seed
+        key[0] = <uint32_t>small
+        key[1] = <uint32_t>(small >> 32)
+        return 2 if key[1] else 1
+    if TEXT_SEEDS and isinstance(seed, (str, bytes, bytearray)):
+        return text_key(text_bytes(seed), key)
+    number = seed_number(seed)
+    if number is None or number.bit_length() > 32 * MAX_KEY_WORDS:
+        return -1
+    words = max(1, (number.bit_length() + 31) // 32)
+    data = number.to_bytes(4 * words, "little")
+    raw = data
+    for i in range(words):
+        key[i] = (
+            <uint32_t>raw[4 * i]
+            | (<uint32_t>raw[4 * i + 1] << 8)
+            | (<uint32_t>raw[4 * i + 2] << 16)
+            | (<uint32_t>raw[4 * i + 3] << 24)
+        )
+    return words
+
+
+cdef int shuffle_many(int size, list seeds, int* out) except -1:
+    """``shuffle_into(size, seeds[s], out + s * size)`` for every seed, the same orders: the
+    generators of ``KOIRA_LANES`` seeds are seeded side by side (a seeding is most of a
+    shuffle's time, and one alone waits on each of its ~1,250 steps in turn)."""
+    cdef koira_lanes* lanes = NULL
+    cdef koira_mt generator
+    cdef uint32_t key[MAX_KEY_WORDS]
+    cdef int lane_of[KOIRA_LANES]
+    cdef Py_ssize_t count = len(seeds), s
+    cdef int used = 0, words, t, l, j
+    if count < 2:
+        for s in range(count):
+            shuffle_into(size, seeds[s], out + s * size)
+        return 0
+    buffer = bytearray(sizeof(koira_lanes))
+    lanes = <koira_lanes*><char*>buffer
+    for s in range(count + 1):
+        if s < count:
+            words = seed_key(seeds[s], key)
+            if words < 0:  # drawn from random.Random: alone
+                shuffle_into(size, seeds[s], out + s * size)
+                continue
+            j = 0
+            for t in range(624):  # as koira_mt_seed steps through the key (no % here: slow)
+                lanes.add[t][used] = key[j] + <uint32_t>j
+                j += 1
+                if j == words:
+                    j = 0
+            lane_of[used] = s
+            used += 1
+        if used == KOIRA_LANES or (s == count and used):
+            for l in range(used, KOIRA_LANES):  # idle lanes repeat the first
+                for t in range(624):
+                    lanes.add[t][l] = lanes.add[t][0]
+            koira_mt_seed_lanes(lanes)
+            for l in range(used):
+                koira_mt_lane(&generator, lanes, l)
+                draw_shuffle(&generator, size, out + lane_of[l] * size)
+            used = 0
+    return 0
+
+
+def _shuffle_many(int size, seeds):
+    """``shuffle_many`` as lists, for the tests against ``shuffled``."""
+    cdef int* order
+    if size < 0:
+        raise ValueError(f"size must be >= 0, got {size}")
+    seeds = list(seeds)
+    buffer = bytearray(max(1, len(seeds) * size) * sizeof(int))
+    order = <int*><char*>buffer
+    shuffle_many(size, seeds, order)
+    return [int_list(order + s * size, size) for s in range(len(seeds))]
+
+
+cdef int hand_deck_into(object deck, object seed, int hand, int size, int* out) except -1:
+    """``core.deck.hand_deck(deck, seed, hand, size)`` into ``out`` (``size`` ints): the
+    decks not dealt yet up to hand ``hand`` are shuffled (``deck_for_hand``) and appended to
+    ``deck``, a list of card ids, as there."""
+    cdef Py_ssize_t start = <Py_ssize_t>hand * size, dealt
+    cdef int i
+    cdef bint fresh = False
+    while len(deck) < start + size:
+        dealt = len(deck) // size
+        shuffle_into(size, seed if dealt == 0 else f"{seed}/{dealt}", out)
+        fresh = len(deck) == start  # out holds hand ``hand``'s deck
+        deck.extend(int_list(out, size))
+    if not fresh:
+        for i in range(size):
+            out[i] = deck[start + i]
+    return 0
+
+
+def _hand_deck(deck, seed, int hand, int size):
+    """``hand_deck_into`` as a list, for the tests against ``core.deck.hand_deck``."""
+    cdef int stack[64]
+    if not 0 < size <= 64:
+        raise ValueError(f"size must be in 1..64, got {size}")
+    hand_deck_into(deck, seed, hand, size, stack)
+    return int_list(stack, size)
 
 
 def shuffled(int size, seed):

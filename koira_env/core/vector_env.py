@@ -22,7 +22,9 @@ steps each with one action per call: whoever is to act in env ``i`` plays ``acti
   the next ``step`` or ``reset`` overwrites it in place. Copy what you keep across steps.
 * **Compiled.** A game on a compiled core has a batch stepper (``Game.batch``, the shared
   ``core/_batch.pyx``): its envs are checked, stepped and written in one C loop; the results
-  are the same bytes as the Python path's (tested against the reference engine).
+  are the same bytes as the Python path's (tested against the reference engine). A finished
+  game's result is written there too, and where the core deals in C (``deal_next``: Red7,
+  Teka) and the game deals as ``Game.new_state``, so is the next game.
 """
 
 from __future__ import annotations
@@ -60,6 +62,8 @@ class VectorEnv:
         self.observation_size = game.observation_size
         self._observation = game.observation  # bound once: the hot path
         self._batch = game.batch
+        # the core's deal_next deals Game.new_state's game; a game dealing otherwise keeps its own
+        self._deal_in_c = type(game).new_state is Game.new_state
         self._obs = np.zeros((n, game.observation_size), np.float32)
         self._mask = np.zeros((n, game.num_actions), bool)
         self._mask_bytes = self._mask.view(np.uint8)  # the same memory, as the C loop writes it
@@ -68,13 +72,14 @@ class VectorEnv:
         self._rewards = np.zeros((n, p), np.float32)
         self._terminated = np.zeros(n, bool)
         self._truncated = np.zeros(n, bool)
+        self._flag_bytes = self._terminated.view(np.uint8), self._truncated.view(np.uint8)
         self._final_places = np.full((n, p), -1, np.int64)
         self._episode_lengths = np.zeros(n, np.int64)
         self._info = {"final_places": self._final_places, "episode_lengths": self._episode_lengths}
         self.states: list[State] = []  # env i's game in progress: for tools and tests
         self._legal: list[list[int]] = []  # env i's legal actions, checked before any apply
         self._lengths = np.zeros(n, np.int64)  # actions so far in env i's game
-        self._games = [0] * n  # games env i has dealt since the last reset
+        self._games = np.zeros(n, np.int64)  # games env i has dealt since the last reset
         self._seed: int | None = None  # the seed series of the current reset
         self._seeds = ResetSeeds()
 
@@ -106,7 +111,7 @@ class VectorEnv:
         self._seed = base
         self.states = states
         self._lengths.fill(0)
-        self._games = [0] * self.num_envs
+        self._games.fill(0)
         if self._batch is not None:
             self._batch.write_decisions(states, self._obs, self._mask_bytes, self._player)
             return self._obs, self._mask, self._player
@@ -152,8 +157,23 @@ class VectorEnv:
         self._final_places.fill(-1)
         self._episode_lengths.fill(0)
         if batch is not None:
-            obs, mask, player = self._obs, self._mask_bytes, self._player
-            batch.step(self.states, ids, array, obs, mask, player, self._lengths, self._finish)
+            batch.step(
+                self.states,
+                ids,
+                array,
+                self._obs,
+                self._mask_bytes,
+                self._player,
+                self._lengths,
+                self._rewards,
+                *self._flag_bytes,
+                self._final_places,
+                self._episode_lengths,
+                self._games,
+                self._seed,
+                self._deal_in_c,
+                self._next_deal,
+            )
         else:
             observation, obs, lengths, states = (
                 self._observation,
@@ -210,8 +230,14 @@ class VectorEnv:
             self._final_places[i] = outcome.places
         self._games[i] += 1
         self._lengths[i] = 0
-        self.states[i] = state = self._deal(self._seed, i, self._games[i], None)
+        self.states[i] = state = self._next_deal(i, int(self._games[i]))
         return state
+
+    def _next_deal(self, i: int, k: int) -> State:
+        """Env ``i``'s ``k``-th game after the last reset (the C loop's deal where the core
+        has none of its own)."""
+        assert self._seed is not None  # set by reset, before any step
+        return self._deal(self._seed, i, k, None)
 
     def _deal(self, seed: int, i: int, k: int, deck: list[int] | None) -> State:
         """Env ``i``'s ``k``-th game: from ``deck`` if given, its seed shuffling the rest."""

@@ -35,17 +35,18 @@ rules, the card functions of cards.py and ``State``, are here.
 
 cimport cython
 cimport numpy as cnp
-from libc.stdint cimport int8_t, uint8_t, uint16_t, uint64_t
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from koira_env.core._bits cimport cards_of, highest, lowest, popcount
+from koira_env.core._engine cimport places_of_scores, returns_of_places
 from koira_env.core._hidden cimport MAX_HIDDEN, hide
 from koira_env.core._lists cimport int_list
 from koira_env.core._mask cimport legal_mask
+from koira_env.core._shuffle cimport hand_deck_into
 
 from operator import index
 
-from ...core.deck import hand_deck
 from ...core.game import (
     IllegalActionError,
     Outcome,
@@ -260,16 +261,32 @@ cdef class State:
 
     def __init__(self, game, deck, seed, log=False):
         """engine.State.__init__"""
-        cdef Data* d = &self.d
         self._bind(game)
-        memset(d, 0, sizeof(Data))
+        self._start(deck, seed, [] if log else None)
+
+    cdef int _start(self, deck, seed, log) except -1:
+        """engine.State.__init__ after the binding: a new game dealt from ``deck``."""
+        memset(&self.d, 0, sizeof(Data))
         self.deck = deck
         self.seed = seed
-        self.log = [] if log else None
+        self.log = log
         self.history = []
         self.result = None
-        d.winner = -1
-        self._deal()
+        self.d.winner = -1
+        return self._deal()
+
+    cdef int deal_size(self) noexcept:
+        return NUM_CARDS
+
+    cdef CompiledState deal_next(self, object seed, list deck):
+        """``Game.new_state(seed=seed)`` of this state's game from its first deck ``deck``,
+        without the Python round trip (the batched env's next deal)."""
+        cdef State c = State.__new__(State)
+        c.engine = self.engine
+        c.game = self.game
+        c.opt = self.opt
+        c._start(deck, seed, None)
+        return c
 
     engine_type = Engine
 
@@ -285,19 +302,22 @@ cdef class State:
         cdef Data* d = &self.d
         cdef int n = self.opt.n
         cdef uint8_t cards[NUM_CARDS]
+        cdef int order[NUM_CARDS]
         cdef int count = 0, i, p, card, dealt = HAND_SIZE * n, first = 0
         cdef uint64_t seen = 0
-        order = hand_deck(self.deck, self.seed, d.round, NUM_CARDS)
-        for item in order:
-            card = item
+        hand_deck_into(self.deck, self.seed, d.round, NUM_CARDS, order)
+        for i in range(NUM_CARDS):
+            card = order[i]
             if not 0 <= card < NUM_CARDS or seen & bit(card):
-                raise ValueError(f"a deck must hold each card id 0..48 once, got {order!r}")
+                break
             seen |= bit(card)
             if not d.scored_all & bit(card):
                 cards[count] = card
                 count += 1
         if seen != bit(NUM_CARDS) - 1:
-            raise ValueError(f"a deck must hold each card id 0..48 once, got {order!r}")
+            start = d.round * NUM_CARDS
+            listed = self.deck[start : start + NUM_CARDS]
+            raise ValueError(f"a deck must hold each card id 0..48 once, got {listed!r}")
         for p in range(n):
             d.hand[p] = 0
         for i in range(dealt):
@@ -495,6 +515,28 @@ cdef class State:
                 },
             )
         return self.result
+
+    cdef int result_into(self, float* returns, int64_t* places) except -1:
+        """``returns()`` and ``outcome().places`` of the finished game without building the
+        outcome (the batched env's result): the places as ``outcome`` gives them."""
+        cdef Data* d = &self.d
+        cdef int n = self.opt.n
+        cdef int p, rank
+        cdef double scores[MAX_PLAYERS]
+        if self.opt.points:
+            for p in range(n):
+                scores[p] = d.scores[p]
+            places_of_scores(n, scores, places)
+        elif self.opt.elimination:
+            for p in range(n):
+                places[p] = 1
+            for rank in range(d.eliminated_len):
+                places[d.eliminated[d.eliminated_len - 1 - rank]] = rank + 2
+        else:
+            for p in range(n):
+                places[p] = 1 if p == d.winner else 2
+        returns_of_places(n, places, returns)
+        return 0
 
     # ------------------------------------------------------------------ apply
     cdef int apply_c(self, int action) except -1:

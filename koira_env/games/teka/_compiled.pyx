@@ -34,16 +34,17 @@ The rules, ``State``, are here.
 
 cimport cython
 cimport numpy as cnp
-from libc.stdint cimport uint8_t, uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.string cimport memset
 
 from koira_env.core._bits cimport cards_of, highest, lowest
+from koira_env.core._engine cimport places_of_scores, returns_of_places
 from koira_env.core._lists cimport int_list
+from koira_env.core._shuffle cimport hand_deck_into
 
 from operator import index
 
 from ...core import events
-from ...core.deck import hand_deck
 from ...core.game import IllegalActionError, outcome_by_scores
 from . import engine as reference
 from .engine import TekaView
@@ -104,13 +105,30 @@ cdef class State:
     def __init__(self, game, deck, seed, log=False):
         """engine.State.__init__"""
         self._bind(game)
+        self._start(deck, seed, [] if log else None)
+
+    cdef int _start(self, deck, seed, log) except -1:
+        """engine.State.__init__ after the binding: a new game dealt from ``deck``."""
         memset(&self.d, 0, sizeof(Data))
         self.deck = deck
         self.seed = seed
-        self.log = [] if log else None
+        self.log = log
         self.history = []
         self.result = None
-        self._deal()
+        return self._deal()
+
+    cdef int deal_size(self) noexcept:
+        return NUM_CARDS
+
+    cdef CompiledState deal_next(self, object seed, list deck):
+        """``Game.new_state(seed=seed)`` of this state's game from its first deck ``deck``,
+        without the Python round trip (the batched env's next deal)."""
+        cdef State c = State.__new__(State)
+        c.engine = self.engine
+        c.game = self.game
+        c.opt = self.opt
+        c._start(deck, seed, None)
+        return c
 
     engine_type = Engine
 
@@ -127,16 +145,19 @@ cdef class State:
         cdef int i, p, card
         cdef uint64_t seen
         cdef uint64_t hands[PLAYERS]
+        cdef int cards[NUM_CARDS]
         cdef bint poor
         while True:
-            cards = hand_deck(self.deck, self.seed, d.deal_no, NUM_CARDS)
+            hand_deck_into(self.deck, self.seed, d.deal_no, NUM_CARDS, cards)
             seen = 0
             for p in range(PLAYERS):
                 hands[p] = 0
             for i in range(NUM_CARDS):
                 card = cards[i]
                 if not 0 <= card < NUM_CARDS or seen & bit(card):
-                    raise ValueError(f"a deck must hold each card id 0..51 once, got {cards!r}")
+                    start = d.deal_no * NUM_CARDS
+                    listed = self.deck[start : start + NUM_CARDS]
+                    raise ValueError(f"a deck must hold each card id 0..51 once, got {listed!r}")
                 seen |= bit(card)
                 hands[(first + i // HAND_SIZE) % PLAYERS] |= bit(card)
             poor = False
@@ -326,6 +347,19 @@ cdef class State:
             extra = {"hands": d.hand_no + 1, "points": [d.scores[0], d.scores[1]]}
             self.result = outcome_by_scores(scores, teams=(0, 1, 0, 1), extra=extra)
         return self.result
+
+    cdef int result_into(self, float* returns, int64_t* places) except -1:
+        """``returns()`` and ``outcome().places`` of the finished game without building the
+        outcome (the batched env's result): places by the sides' points, as ``outcome``."""
+        cdef Data* d = &self.d
+        cdef const int* team = &d.hand_points[0] if self.opt.single_hand else &d.scores[0]
+        cdef double scores[PLAYERS]
+        cdef int p
+        for p in range(PLAYERS):
+            scores[p] = team[p % 2]
+        places_of_scores(PLAYERS, scores, places)
+        returns_of_places(PLAYERS, places, returns)
+        return 0
 
     # ------------------------------------------------------------------ apply
     cdef int apply_c(self, int action) except -1:

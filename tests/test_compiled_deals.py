@@ -1,0 +1,179 @@
+"""The batched env's C paths against the Python ones they replace: many shuffles seeded at once
+(``_shuffle.shuffle_many``), a hand's deck (``hand_deck_into``), a core's next deal
+(``deal_next``, Red7 and Teka) against ``Game.new_state`` and a core's result
+(``result_into``) against ``returns()`` and ``outcome().places``. ``tests/test_vector_env.py``
+checks the whole loop against the reference engine."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+import koira_env
+from koira_env.core import _batch
+from koira_env.core._shuffle import _hand_deck, _shuffle_many
+from koira_env.core.deck import hand_deck
+from koira_env.core.game import Game, python_shuffled, shuffled
+from koira_env.core.vector_env import VectorEnv, game_seed
+
+
+def seeds(count: int, rng: random.Random) -> list[Any]:
+    """The vector env's game seeds, and seeds of every other kind ``shuffled`` takes (those the
+    C generator does not seed go to ``random.Random``)."""
+    found: list[Any] = [
+        game_seed(rng.getrandbits(63), rng.randrange(256), rng.randrange(4)) for _ in range(count)
+    ]
+    found += [0, 1, 2**32, 2**63 - 1, 2**64 - 1, 2**64, -5, 2**2047, 2**3000, rng.getrandbits(60)]
+    found += ["", "7/1", "é/ü", "x" * 191, "x" * 193, b"seed", bytearray(b"12/3"), b"\0\0ab"]
+    rng.shuffle(found)
+    return found
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 49, 52])
+def test_many_shuffles_at_once_are_each_seeds_shuffle(size: int) -> None:
+    """``shuffle_many`` (eight generators seeded side by side) gives every seed's
+    ``shuffled`` order, for any number of seeds (full and partial groups of eight)."""
+    rng = random.Random(size)
+    pool = seeds(600, rng)
+    for count in (0, 1, 2, 7, 8, 9, 16, 17, len(pool)):
+        chosen = pool[:count]
+        assert _shuffle_many(size, chosen) == [shuffled(size, s) for s in chosen], count
+    for seed in pool[:60]:
+        assert shuffled(size, seed) == python_shuffled(size, seed)
+
+
+def test_a_hand_deck_in_c_is_hand_deck() -> None:
+    """``hand_deck_into`` reads a dealt deck and appends the missing ones as ``hand_deck``."""
+    rng = random.Random(3)
+    for trial in range(300):
+        size = rng.choice([4, 49, 52])
+        seed = rng.choice([rng.getrandbits(63), f"{trial}/{rng.randrange(9)}:2"])
+        given = [c for _ in range(rng.randrange(3)) for c in rng.sample(range(size), size)]
+        hand = rng.randrange(4)
+        ours, theirs = list(given), list(given)
+        assert _hand_deck(ours, seed, hand, size) == hand_deck(theirs, seed, hand, size)
+        assert ours == theirs
+
+
+# a rule set of each kind per table size: every way Red7 and Teka deal and end
+DEALERS: list[tuple[str, int, dict[str, Any]]] = [
+    *[("red7", n, {}) for n in (2, 3, 4)],
+    *[("red7", n, {"places": "elimination", "first_player": "player_0"}) for n in (2, 3, 4)],
+    *[("red7", n, {"scoring": "points", "canvas_draw": True, "target": 6}) for n in (2, 3, 4)],
+    ("red7", 4, {"scoring": "points", "max_rounds": 2}),
+    ("teka", 4, {}),
+    ("teka", 4, {"no_honours": "ask"}),
+    ("teka", 4, {"no_honours": "keep", "single_hand": True}),
+    ("teka", 4, {"failed_bid": "double", "max_hands": 2}),
+]
+
+
+def dealer_id(value: Any) -> str:
+    return "-".join(map(str, value.values())) if isinstance(value, dict) else str(value)
+
+
+def snapshot(state: Any) -> tuple[Any, ...]:
+    """Everything a compiled state holds (its struct's bytes, deck, seed, history, log) and
+    what every seat observes."""
+    _restore, (cls, game, data, deck, seed, history, log) = state.__reduce__()
+    seen = [state.game.observation(state, seat).tobytes() for seat in range(state.n)]
+    return cls, game, data, deck, seed, history, log, seen, state.legal_actions()
+
+
+@pytest.mark.parametrize(("game", "players", "options"), DEALERS, ids=dealer_id)
+def test_the_c_deal_is_new_state_for_thousands_of_seeds(game, players, options) -> None:
+    """A core's ``deal_next(seed)`` is ``game.new_state(seed=seed)``, byte for byte."""
+    built = koira_env.make_game(game, players, **options)
+    assert type(built).new_state is Game.new_state  # the deal the vector env replaces
+    rng = random.Random(players)
+    state = built.new_state(seed=1)
+    count = 2000 if options == {} else 400
+    for _ in range(count):
+        seed = game_seed(rng.getrandbits(63), rng.randrange(256), 1 + rng.randrange(50))
+        fresh = _batch.next_deal(state, seed)
+        assert fresh is not state and snapshot(fresh) == snapshot(built.new_state(seed=seed))
+        state = fresh
+
+
+@pytest.mark.parametrize("game", ["koira", "matapesa", "whist22", "kop", "dois"])
+def test_other_cores_leave_the_deal_to_python(game: str) -> None:
+    """A core that writes no ``deal_next`` says so (the vector env then asks the game)."""
+    built = koira_env.make_game(game)
+    assert _batch.next_deal(built.new_state(seed=1), "1/2:3") is None
+
+
+@pytest.mark.parametrize(("game", "players", "options"), DEALERS, ids=dealer_id)
+def test_the_c_result_is_returns_and_places(game, players, options) -> None:
+    """``result_into`` of a finished game: ``returns()`` as float32 and ``outcome().places``."""
+    built = koira_env.make_game(game, players, **options)
+    rng = random.Random(7)
+    finished = 0
+    for g in range(150):
+        state = built.new_state(seed=g)
+        while not state.is_terminal:
+            state.apply(rng.choice(state.legal_actions()))
+        if state.truncated:
+            continue
+        finished += 1
+        returns, places = _batch.result(state)
+        assert returns == np.float32(state.returns()).tolist()
+        assert places == list(state.outcome().places)
+    assert finished > 0  # max_rounds=2 truncates most points games
+
+
+def test_the_default_result_reads_python() -> None:
+    """The base's ``result_into`` (a core without its own) reads ``returns()`` and the outcome."""
+    built = koira_env.make_game("kop", single_hand=True)
+    state = built.new_state(seed=4)
+    rng = random.Random(4)
+    while not state.is_terminal:
+        state.apply(rng.choice(state.legal_actions()))
+    returns, places = _batch.result(state)
+    assert returns == np.float32(state.returns()).tolist()
+    assert places == list(state.outcome().places)
+    with pytest.raises(ValueError, match="finished game"):
+        _batch.result(built.new_state(seed=5))
+
+
+def counted_red7(players: int) -> Any:
+    """A Red7 game that deals through its own ``new_state``, counting the deals."""
+    built = koira_env.make_game("red7", players)
+
+    class Counted(type(built)):  # type: ignore[misc]
+        deals = 0
+
+        def new_state(self, deck=None, *, seed=None, log=False):  # type: ignore[no-untyped-def]
+            Counted.deals += 1
+            return super().new_state(deck, seed=seed, log=log)
+
+    return Counted(built.rules)
+
+
+def test_a_game_with_its_own_new_state_deals_through_it() -> None:
+    """A game whose ``new_state`` is not ``Game.new_state`` keeps it: the vector env's C deal
+    is only for the deal it equals; the results are the same bytes either way."""
+    counted = counted_red7(3)
+    envs = [VectorEnv(counted, 8), koira_env.vector_env(8, 3, game="red7")]
+    first = [venv.reset(seed=5) for venv in envs]
+    assert all(np.array_equal(a, b) for a, b in zip(*first, strict=True))
+    rng = random.Random(2)
+    mask, ended = first[0][1], 0
+    for _ in range(120):
+        actions = np.array([rng.choice(np.flatnonzero(r).tolist()) for r in mask], np.int64)
+        ours, theirs = (venv.step(actions) for venv in envs)
+        for a, b in zip(ours[:6], theirs[:6], strict=True):
+            assert a.tobytes() == b.tobytes()
+        mask, ended = ours[1], ended + int(ours[4].sum() + ours[5].sum())
+    assert ended > 0 and type(counted).deals == 8 + ended
+
+
+def test_pickled_c_deals_restore() -> None:
+    """A C-dealt state pickles and restores as a dealt one."""
+    built = koira_env.make_game("red7", 4)
+    fresh = _batch.next_deal(built.new_state(seed=1), "9/3:2")
+    again = pickle.loads(pickle.dumps(fresh))
+    assert snapshot(again)[2:] == snapshot(fresh)[2:]
