@@ -55,6 +55,7 @@ TRUMP_BLOCK = 4  # the trump pile is reshuffled after every fourth hand
 BIDDING, FIRST, PLAYING, OVER = 0, 1, 2, 3
 PHASE_NAMES = ("bid", "first trick", "play", "over")
 SHUFFLE_TRIES = 12  # determinize: plain shuffles tried before the constructive deal
+SEARCH_STEPS = 2_000  # determinize: steps of the constructive deal before it starts again
 
 
 def action_name(action: int) -> str:
@@ -557,8 +558,9 @@ class State(EngineState):
     def determinize(self, seat: int, rng: random.Random) -> State:
         """The cards ``seat`` cannot see (the other hands and the undealt cards) dealt again
         at random, counts kept, within everything public: the voids the follow rule showed,
-        that every hand began with 3 suit and 3 number cards or more, and that a hand final
-        before a redeal's show holds none of the shown cards."""
+        that every hand began with 3 suit and 3 number cards or more, and that at each
+        redeal's show the shown hand, the hands shown later (held then) and the hands final
+        then were different cards (``_show_groups``)."""
         c = self._unseen_copy(rng)
         if c.phase == OVER:
             return c
@@ -570,7 +572,8 @@ class State(EngineState):
         rooms = [sum(self.hands[p]) for p in others] + [sum(self.remains)]
         caps = [self._caps(p) for p in others] + [list(COPIES)]
         needs = [self._needs(p) for p in others] + [(0, 0)]
-        deal = _constrained_deal(pool, rooms, caps, needs, rng)
+        groups = _show_groups(self.shown, self.plays, self.hands, seat, others)
+        deal = _constrained_deal(pool, rooms, caps, needs, rng, groups)
         for p, counts in zip(others, deal, strict=False):
             c.hands[p] = bytearray(counts)
         c.remains = bytearray(deal[-1])
@@ -600,6 +603,39 @@ class State(EngineState):
         return max(MIN_OF_EACH - suits, 0), max(MIN_OF_EACH - numbers, 0)
 
 
+def _show_groups(
+    shown: Any, plays: Any, hands: Any, seat: int, others: list[int]
+) -> list[tuple[list[int], list[int]]]:
+    """For each show of ``shown``, the hidden hands final then (their places in ``others``)
+    and per kind the most they may hold together now. At the show every hand was different
+    cards: the shown one, each hand its player shows later (held then) and each final hand
+    (what it holds now and has played), so together they fit in the deck. Without this the
+    determinized hands could not all have been dealt (``dealing_decks`` finds no deck)."""
+    groups = []
+    for j, (p, counts, final) in enumerate(shown):
+        cap = [COPIES[k] - counts[k] for k in range(NUM_KINDS)]
+        held = {}  # each later shower's hand at this show: the next one it shows
+        for r, later, _ in shown[j + 1 :]:
+            if r != p:
+                held.setdefault(r, later)
+        for later in held.values():
+            for k in range(NUM_KINDS):
+                cap[k] -= later[k]
+        for q in final:
+            for kind in plays[q]:
+                cap[kind] -= 1
+            if q == seat:
+                for k in range(NUM_KINDS):
+                    cap[k] -= hands[q][k]
+        places = [i for i, q in enumerate(others) if q in final]
+        same = [g for g in groups if g[0] == places]
+        if same:  # the same hands at an earlier show: the tighter caps
+            same[0][1][:] = [min(a, b) for a, b in zip(same[0][1], cap, strict=True)]
+        elif places:
+            groups.append((places, cap))
+    return groups
+
+
 def _fits(counts: list[int], cap: list[int], need: tuple[int, int]) -> bool:
     return (
         all(counts[k] <= cap[k] for k in range(NUM_KINDS))
@@ -614,12 +650,14 @@ def _constrained_deal(
     caps: list[list[int]],
     needs: list[tuple[int, int]],
     rng: random.Random,
+    groups: Sequence[tuple[list[int], list[int]]] = (),
 ) -> list[list[int]]:
     """Counts per kind for each place, filling each ``rooms[j]`` from ``pool`` with at most
-    ``caps[j][k]`` of kind k and at least ``needs[j]`` suit and number cards: a few plain
-    shuffles first (uniform among the valid deals when one fits), then a depth-first deal,
-    kind by kind (the most constrained first), places and amounts in random order. The true
-    deal satisfies every constraint, so one exists."""
+    ``caps[j][k]`` of kind k, at least ``needs[j]`` suit and number cards, and for each of
+    ``groups`` (places, caps) at most ``caps[k]`` of kind k in those places together: a few
+    plain shuffles first (uniform among the valid deals when one fits), then a depth-first
+    deal, kind by kind (the most constrained first), places and amounts in random order. The
+    true deal satisfies every constraint, so one exists."""
     cards = [k for k in range(NUM_KINDS) for _ in range(pool[k])]
     places = range(len(rooms))
     for _ in range(SHUFFLE_TRIES):
@@ -635,12 +673,16 @@ def _constrained_deal(
                 break
             deal.append(counts)
         else:
-            return deal
+            if all(
+                sum(deal[j][k] for j in places) <= cap[k]
+                for places, cap in groups
+                for k in range(NUM_KINDS)
+            ):
+                return deal
     kinds = [k for k in range(NUM_KINDS) if pool[k]]
-    rng.shuffle(kinds)
-    kinds.sort(key=lambda k: sum(1 for j in places if caps[j][k]))
     deal = [[0] * NUM_KINDS for _ in places]
     room = rooms[:]
+    steps = [0]  # the search's steps so far, against its budget
 
     def feasible(index: int) -> bool:
         """Whether the kinds from ``index`` on can still fill every place and its needs."""
@@ -654,6 +696,26 @@ def _constrained_deal(
                 return False
             if room[j] < need_s + need_n:
                 return False
+        for members, cap in groups:  # the group's places, filled within its caps
+            supply_s = supply_n = 0
+            for k in rest:
+                most = min(pool[k], cap[k], sum(caps[j][k] for j in members))
+                if k < NUM_SUITS:
+                    supply_s += most
+                else:
+                    supply_n += most
+            need_s = sum(max(needs[j][0] - _suits(deal[j]), 0) for j in members)
+            need_n = sum(max(needs[j][1] - _numbers(deal[j]), 0) for j in members)
+            if supply_s < need_s or supply_n < need_n:
+                return False
+            if supply_s + supply_n < sum(room[j] for j in members):
+                return False
+            # what the group cannot take the other places must
+            outside = sum(
+                max(pool[k] - min(cap[k], sum(caps[j][k] for j in members)), 0) for k in rest
+            )
+            if outside > sum(room[j] for j in places if j not in members):
+                return False
         return True
 
     def place(index: int) -> bool:
@@ -664,6 +726,9 @@ def _constrained_deal(
         rng.shuffle(order)
 
         def spread(i: int, left: int) -> bool:
+            steps[0] += 1
+            if steps[0] > budget:
+                raise _OverBudget
             j = order[i]
             most = min(left, room[j], caps[j][kind])
             if i == len(order) - 1:
@@ -672,6 +737,11 @@ def _constrained_deal(
                 amounts = list(range(most + 1))
                 rng.shuffle(amounts)
             for give in amounts:
+                if give and any(
+                    j in places and sum(deal[i][kind] for i in places) + give > cap[kind]
+                    for places, cap in groups
+                ):
+                    continue
                 deal[j][kind] += give
                 room[j] -= give
                 if i == len(order) - 1:
@@ -685,9 +755,24 @@ def _constrained_deal(
 
         return spread(0, pool[kind])
 
-    found = place(0)
-    assert found, "the true deal satisfies every constraint"
-    return deal
+    budget = SEARCH_STEPS
+    while True:  # restarts from new random orders, each with a larger budget, until found
+        rng.shuffle(kinds)
+        kinds.sort(key=lambda k: sum(1 for j in places if caps[j][k]))
+        deal = [[0] * NUM_KINDS for _ in places]
+        room[:] = rooms
+        steps[0] = 0
+        try:
+            found = place(0)
+        except _OverBudget:
+            budget *= 2
+            continue
+        assert found, "the true deal satisfies every constraint"
+        return deal
+
+
+class _OverBudget(Exception):
+    """A depth-first deal took more steps than its budget: start again, in a new order."""
 
 
 def dealing_decks(
