@@ -255,6 +255,37 @@ def test_resample_from_infostate(game_id: str, params: dict[str, object]) -> Non
     assert checked > 0
 
 
+def test_dois_resamples_after_a_show_every_time() -> None:
+    """150 games of two hands at 4 players whose first deal has a show (seeds found by the
+    engine): every resample made while the show is in view succeeds, with the player's
+    information state. Each show's redraw deck is built (``engine.redraw_deck``), and
+    ``determinize`` keeps the hands at each show apart."""
+    from koira_env import make_game
+
+    engine_game = make_game("dois", 4, hands=2)
+    game = load("dois", **SHORT["dois"])
+    rng = random.Random(0)
+    games = resampled = 0
+    seed = 0
+    while games < 150:
+        dealt = engine_game.new_state(seed=seed)
+        seed += 1
+        if not dealt.shown:
+            continue
+        games += 1
+        state = deal(game, dealt.deck[: dealt.decks_used * 68])
+        while not state.is_chance_node() and state.engine.view(0).shown:
+            player = state.current_player()
+            if rng.random() < 0.1:
+                sampled = state.resample_from_infostate(player, rng.random)
+                assert sampled.information_state_string(player) == state.information_state_string(
+                    player
+                )
+                resampled += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert resampled > 400
+
+
 def test_suite_bots_play_through_evaluate_bots() -> None:
     for game_id, agent, params in [
         ("kop", "counter", {"single_hand": True}),

@@ -22,7 +22,7 @@ undealt cards and the played cards as counts per kind, every card kind each play
 this hand, what each shows, the voids, bids, tricks and scores. ``clone()`` copies it whole
 (the redraws shown this hand included). The deal itself
 (a hand's deck, the redeals and their shows) runs once a hand on Python lists, step for
-step as the reference's, calling its ``_shuffle`` for a player's redraw so the same decks
+step as the reference's, calling its ``redraw_order`` for a player's redraw so the same decks
 give the same hands. Events are logged only when ``state.log`` is a list (``log=True``), as
 in the reference.
 
@@ -66,7 +66,7 @@ cdef void _tables():
 
 _tables()
 _kind_names = card_tables.kind_names
-_shuffle = reference._shuffle
+_redraw_order = reference.redraw_order
 
 
 cdef int trick_winner(int n, const int* suits, const int* numbers, int leader, int trump) noexcept:
@@ -283,7 +283,7 @@ cdef class State:
             order = self._next_deck()
             if player:
                 shows.append((p, counts))
-                pool = _shuffle(sorted(pool), order)
+                pool = _redraw_order(pool, order)
                 hands[p] = pool[:HAND_SIZE]
                 rest[:] = pool[HAND_SIZE:]
             else:

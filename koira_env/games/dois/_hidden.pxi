@@ -4,6 +4,7 @@
 # ``_constrained_deal`` with the reference's arguments so the same ``rng`` draws the same deal.
 
 _constrained_deal = reference._constrained_deal
+_show_groups = reference._show_groups
 
 
 cdef list caps_of(State state, int p):
@@ -42,7 +43,8 @@ cdef tuple needs_of(const Data* d, int p):
 
 cdef int redeal(State state, State copy, int seat, rng) except -1:
     """engine.State.determinize after its ``_unseen_copy``: the other hands and the undealt
-    cards dealt again (``_constrained_deal``, the reference's arguments in its order)."""
+    cards dealt again (``_constrained_deal``, the reference's arguments in its order, the
+    shows' joint caps from ``_show_groups`` as the reference's)."""
     cdef const Data* d = &state.d
     cdef Data* c = &copy.d
     cdef int n = d.n, p, k, j
@@ -56,7 +58,8 @@ cdef int redeal(State state, State copy, int seat, rng) except -1:
     rooms = [sum(counts_list(d.hands[p])) for p in others] + [sum(counts_list(d.remains))]
     caps = [caps_of(state, p) for p in others] + [[COPIES[k] for k in range(NUM_KINDS)]]
     needs = [needs_of(d, p) for p in others] + [(0, 0)]
-    deal = _constrained_deal(pool, rooms, caps, needs, rng)
+    groups = _show_groups(state.shown, state.plays, state.hands, seat, others)
+    deal = _constrained_deal(pool, rooms, caps, needs, rng, groups)
     for j, p in enumerate(others):
         counts = deal[j]
         for k in range(NUM_KINDS):

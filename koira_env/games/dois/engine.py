@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from math import factorial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...core import events
@@ -54,6 +55,7 @@ TRUMP_BLOCK = 4  # the trump pile is reshuffled after every fourth hand
 BIDDING, FIRST, PLAYING, OVER = 0, 1, 2, 3
 PHASE_NAMES = ("bid", "first trick", "play", "over")
 SHUFFLE_TRIES = 12  # determinize: plain shuffles tried before the constructive deal
+SEARCH_STEPS = 2_000  # determinize: steps of the constructive deal before it starts again
 
 
 def action_name(action: int) -> str:
@@ -102,12 +104,78 @@ def _counts(kinds: list[int]) -> bytearray:
     return counts
 
 
-def _shuffle(kinds: list[int], deck: list[int]) -> list[int]:
-    """``kinds`` shuffled by ``deck``: by a generator seeded with the order of its kinds (a
-    deck written by names, as in a game record, gives the same shuffle)."""
-    order = bytes(KIND_OF[c] if c < PLAY_CARDS else NUM_KINDS + c - TRUMP_CARD for c in deck)
-    random.Random(order).shuffle(kinds)
+def _orders(counts: Sequence[int]) -> int:
+    """How many distinct orders a multiset of kinds has (``counts`` per kind)."""
+    total = factorial(sum(counts))
+    for c in counts:
+        total //= factorial(c)
+    return total
+
+
+def _rank(kinds: Sequence[int], counts: Sequence[int]) -> int:
+    """The place of ``kinds`` among every order of its multiset (``counts`` per kind), in
+    lexicographic order: 0 to ``_orders(counts) - 1``, each order its own."""
+    left = list(counts)
+    n = len(kinds)
+    total = _orders(left)
+    rank = 0
+    for kind in kinds:
+        for k in range(kind):
+            if left[k]:
+                rank += total * left[k] // n  # the orders that put kind k here
+        total = total * left[kind] // n
+        left[kind] -= 1
+        n -= 1
+    return rank
+
+
+def _unrank(rank: int, counts: Sequence[int]) -> list[int]:
+    """The order of the multiset ``counts`` at place ``rank`` (``_rank``'s inverse)."""
+    left = list(counts)
+    n = sum(left)
+    total = _orders(left)
+    kinds = []
+    while n:
+        k = 0
+        while rank >= (block := total * left[k] // n):  # the orders that put kind k here
+            rank -= block
+            k += 1
+        kinds.append(k)
+        total = block
+        left[k] -= 1
+        n -= 1
     return kinds
+
+
+DECK_ORDERS = _orders(COPIES)  # the orders of the 64 play cards' kinds, about 4.4e59
+
+
+def redraw_order(pool: Sequence[int], deck: Sequence[int]) -> list[int]:
+    """The kinds ``pool`` in the order a redraw takes them, decided by ``deck``: the rank of
+    the deck's play-card kinds among every order of the 64 play cards (``_rank``; trump cards
+    ignored), modulo the number of orders of the pool, is the rank of the pool's order.
+
+    It reads only the order of the kinds, so a deck written by names (a game record) redraws
+    the same. A uniformly random deck gives each order of the pool a chance within
+    ``1 / DECK_ORDERS`` of uniform, so off by less than (the pool's orders) / ``DECK_ORDERS``
+    of it: below 4e-26 at 3 players (38 cards, at most 1.6e34 orders), 3e-39 at 4 (25 cards,
+    1.3e21). Ranks invert, so ``redraw_deck`` builds a deck for any wanted order directly."""
+    counts = _counts(pool)
+    rank = _rank([KIND_OF[c] for c in deck if c < PLAY_CARDS], COPIES)
+    return _unrank(rank % _orders(counts), counts)
+
+
+def redraw_deck(order: Sequence[int], rng: random.Random) -> list[int]:
+    """A deck (card ids) whose ``redraw_order`` of ``order``'s kinds is ``order``: a random
+    deck rank with the order's rank as remainder (uniform among those decks, the bias of
+    ``redraw_order`` aside), the trump cards at random places."""
+    counts = _counts(order)
+    orders = _orders(counts)
+    rank = _rank(order, counts)
+    rank += orders * rng.randrange((DECK_ORDERS - 1 - rank) // orders + 1)
+    ids = list(range(DECK_SIZE))
+    rng.shuffle(ids)
+    return _with_kinds(ids, _unrank(rank, COPIES), rng)
 
 
 class DoisView(NamedTuple):
@@ -265,11 +333,11 @@ class State(EngineState):
     ) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
         """Each hand with fewer than 3 suit or 3 number cards, from the dealer's left, is
         dealt again until it is good: under ``redeal="player"`` its holder shows it and draws
-        13 from it and the undealt cards, shuffled by the next deck (``_shuffle``); under
-        ``"all"`` (or when
-        those cards cannot make a good hand) everyone is dealt again from the next deck.
-        Returns the public shows: (player, kinds shown, players whose hands were already
-        final then and so hold none of those cards)."""
+        13 from it and the undealt cards, in the order the next deck decides
+        (``redraw_order``); under ``"all"`` (or when those cards cannot make a good hand)
+        everyone is dealt again from the next deck. Returns the public shows: (player, kinds
+        shown, players whose hands were already final then and so hold none of those
+        cards)."""
         n = self.n
         shows: list[tuple[int, tuple[int, ...]]] = []
         i = 0
@@ -286,7 +354,7 @@ class State(EngineState):
             order = self._next_deck()
             if mode == "player":
                 shows.append((p, tuple(counts)))
-                pool = _shuffle(sorted(pool), order)
+                pool = redraw_order(pool, order)
                 hands[p], rest[:] = pool[:HAND_SIZE], pool[HAND_SIZE:]
             else:
                 shows = []
@@ -490,8 +558,9 @@ class State(EngineState):
     def determinize(self, seat: int, rng: random.Random) -> State:
         """The cards ``seat`` cannot see (the other hands and the undealt cards) dealt again
         at random, counts kept, within everything public: the voids the follow rule showed,
-        that every hand began with 3 suit and 3 number cards or more, and that a hand final
-        before a redeal's show holds none of the shown cards."""
+        that every hand began with 3 suit and 3 number cards or more, and that at each
+        redeal's show the shown hand, the hands shown later (held then) and the hands final
+        then were different cards (``_show_groups``)."""
         c = self._unseen_copy(rng)
         if c.phase == OVER:
             return c
@@ -503,7 +572,8 @@ class State(EngineState):
         rooms = [sum(self.hands[p]) for p in others] + [sum(self.remains)]
         caps = [self._caps(p) for p in others] + [list(COPIES)]
         needs = [self._needs(p) for p in others] + [(0, 0)]
-        deal = _constrained_deal(pool, rooms, caps, needs, rng)
+        groups = _show_groups(self.shown, self.plays, self.hands, seat, others)
+        deal = _constrained_deal(pool, rooms, caps, needs, rng, groups)
         for p, counts in zip(others, deal, strict=False):
             c.hands[p] = bytearray(counts)
         c.remains = bytearray(deal[-1])
@@ -533,6 +603,39 @@ class State(EngineState):
         return max(MIN_OF_EACH - suits, 0), max(MIN_OF_EACH - numbers, 0)
 
 
+def _show_groups(
+    shown: Any, plays: Any, hands: Any, seat: int, others: list[int]
+) -> list[tuple[list[int], list[int]]]:
+    """For each show of ``shown``, the hidden hands final then (their places in ``others``)
+    and per kind the most they may hold together now. At the show every hand was different
+    cards: the shown one, each hand its player shows later (held then) and each final hand
+    (what it holds now and has played), so together they fit in the deck. Without this the
+    determinized hands could not all have been dealt (``dealing_decks`` finds no deck)."""
+    groups = []
+    for j, (p, counts, final) in enumerate(shown):
+        cap = [COPIES[k] - counts[k] for k in range(NUM_KINDS)]
+        held = {}  # each later shower's hand at this show: the next one it shows
+        for r, later, _ in shown[j + 1 :]:
+            if r != p:
+                held.setdefault(r, later)
+        for later in held.values():
+            for k in range(NUM_KINDS):
+                cap[k] -= later[k]
+        for q in final:
+            for kind in plays[q]:
+                cap[kind] -= 1
+            if q == seat:
+                for k in range(NUM_KINDS):
+                    cap[k] -= hands[q][k]
+        places = [i for i, q in enumerate(others) if q in final]
+        same = [g for g in groups if g[0] == places]
+        if same:  # the same hands at an earlier show: the tighter caps
+            same[0][1][:] = [min(a, b) for a, b in zip(same[0][1], cap, strict=True)]
+        elif places:
+            groups.append((places, cap))
+    return groups
+
+
 def _fits(counts: list[int], cap: list[int], need: tuple[int, int]) -> bool:
     return (
         all(counts[k] <= cap[k] for k in range(NUM_KINDS))
@@ -547,12 +650,14 @@ def _constrained_deal(
     caps: list[list[int]],
     needs: list[tuple[int, int]],
     rng: random.Random,
+    groups: Sequence[tuple[list[int], list[int]]] = (),
 ) -> list[list[int]]:
     """Counts per kind for each place, filling each ``rooms[j]`` from ``pool`` with at most
-    ``caps[j][k]`` of kind k and at least ``needs[j]`` suit and number cards: a few plain
-    shuffles first (uniform among the valid deals when one fits), then a depth-first deal,
-    kind by kind (the most constrained first), places and amounts in random order. The true
-    deal satisfies every constraint, so one exists."""
+    ``caps[j][k]`` of kind k, at least ``needs[j]`` suit and number cards, and for each of
+    ``groups`` (places, caps) at most ``caps[k]`` of kind k in those places together: a few
+    plain shuffles first (uniform among the valid deals when one fits), then a depth-first
+    deal, kind by kind (the most constrained first), places and amounts in random order. The
+    true deal satisfies every constraint, so one exists."""
     cards = [k for k in range(NUM_KINDS) for _ in range(pool[k])]
     places = range(len(rooms))
     for _ in range(SHUFFLE_TRIES):
@@ -568,12 +673,16 @@ def _constrained_deal(
                 break
             deal.append(counts)
         else:
-            return deal
+            if all(
+                sum(deal[j][k] for j in places) <= cap[k]
+                for places, cap in groups
+                for k in range(NUM_KINDS)
+            ):
+                return deal
     kinds = [k for k in range(NUM_KINDS) if pool[k]]
-    rng.shuffle(kinds)
-    kinds.sort(key=lambda k: sum(1 for j in places if caps[j][k]))
     deal = [[0] * NUM_KINDS for _ in places]
     room = rooms[:]
+    steps = [0]  # the search's steps so far, against its budget
 
     def feasible(index: int) -> bool:
         """Whether the kinds from ``index`` on can still fill every place and its needs."""
@@ -587,6 +696,26 @@ def _constrained_deal(
                 return False
             if room[j] < need_s + need_n:
                 return False
+        for members, cap in groups:  # the group's places, filled within its caps
+            supply_s = supply_n = 0
+            for k in rest:
+                most = min(pool[k], cap[k], sum(caps[j][k] for j in members))
+                if k < NUM_SUITS:
+                    supply_s += most
+                else:
+                    supply_n += most
+            need_s = sum(max(needs[j][0] - _suits(deal[j]), 0) for j in members)
+            need_n = sum(max(needs[j][1] - _numbers(deal[j]), 0) for j in members)
+            if supply_s < need_s or supply_n < need_n:
+                return False
+            if supply_s + supply_n < sum(room[j] for j in members):
+                return False
+            # what the group cannot take the other places must
+            outside = sum(
+                max(pool[k] - min(cap[k], sum(caps[j][k] for j in members)), 0) for k in rest
+            )
+            if outside > sum(room[j] for j in places if j not in members):
+                return False
         return True
 
     def place(index: int) -> bool:
@@ -597,6 +726,9 @@ def _constrained_deal(
         rng.shuffle(order)
 
         def spread(i: int, left: int) -> bool:
+            steps[0] += 1
+            if steps[0] > budget:
+                raise _OverBudget
             j = order[i]
             most = min(left, room[j], caps[j][kind])
             if i == len(order) - 1:
@@ -605,6 +737,11 @@ def _constrained_deal(
                 amounts = list(range(most + 1))
                 rng.shuffle(amounts)
             for give in amounts:
+                if give and any(
+                    j in places and sum(deal[i][kind] for i in places) + give > cap[kind]
+                    for places, cap in groups
+                ):
+                    continue
                 deal[j][kind] += give
                 room[j] -= give
                 if i == len(order) - 1:
@@ -618,12 +755,24 @@ def _constrained_deal(
 
         return spread(0, pool[kind])
 
-    found = place(0)
-    assert found, "the true deal satisfies every constraint"
-    return deal
+    budget = SEARCH_STEPS
+    while True:  # restarts from new random orders, each with a larger budget, until found
+        rng.shuffle(kinds)
+        kinds.sort(key=lambda k: sum(1 for j in places if caps[j][k]))
+        deal = [[0] * NUM_KINDS for _ in places]
+        room[:] = rooms
+        steps[0] = 0
+        try:
+            found = place(0)
+        except _OverBudget:
+            budget *= 2
+            continue
+        assert found, "the true deal satisfies every constraint"
+        return deal
 
 
-REDRAW_TRIES = 2_000  # dealing_decks: deck orders tried for each redraw a show asks for
+class _OverBudget(Exception):
+    """A depth-first deal took more steps than its budget: start again, in a new order."""
 
 
 def dealing_decks(
@@ -631,16 +780,18 @@ def dealing_decks(
 ) -> list[int] | None:
     """``decks`` (every deck ``state`` was dealt, flat) changed so that this hand's deal gives
     each hand its cards in ``sampled`` (a ``determinize`` of ``state``) and the undealt cards
-    the rest, or ``None`` when no change found does. Read from views only, so either engine's
-    states do. The hand's decks are the last ones: the deck that dealt every hand last (its
-    first deck, or the last deck of a redeal for everyone), then one deck per show of the
-    view's ``shown``. Decks before that one stay as they are, so the trump and any redeal for
-    everyone happen as before; that deck's play cards are given kinds that deal each
-    player that showed the hand it first showed and each other player its sampled hand (trump
-    cards keep their places, so the trump stays); each show's deck is a deck order, found by
-    trying random ones, whose shuffle (``_shuffle``) draws the next hand shown or, after the
-    player's last show, its sampled hand. Copies of a kind are interchangeable, so the ids
-    of each kind go to its places in random order."""
+    the rest, or ``None`` when none can (a redraw ``sampled`` asks for that its pool cannot
+    give, or whose pool could not make a good hand, so everyone would be dealt again). Read
+    from views only, so either engine's states do. The hand's decks are the last ones: the
+    deck that dealt every hand last (its first deck, or the last deck of a redeal for
+    everyone), then one deck per show of the view's ``shown``. Decks before that one stay as
+    they are, so the trump and any redeal for everyone happen as before; that deck's play
+    cards are given kinds that deal each player that showed the hand it first showed and each
+    other player its sampled hand (trump cards keep their places, so the trump stays); each
+    show's deck is built (``redraw_deck``) to draw the next hand shown or, after the player's
+    last show, its sampled hand, first, then the rest of the pool, each in random order.
+    Copies of a kind are interchangeable, so the ids of each kind go to its places in random
+    order."""
     first = state.view(0)
     if first.phase == PHASE_NAMES[OVER]:
         return decks[:]
@@ -682,17 +833,16 @@ def dealing_decks(
             target = list(shows[j + 1][1])
         else:
             target = dealt[p]
-        pool = sorted(hands[p] + pool_rest)
-        ids = list(range(DECK_SIZE))
-        for _ in range(REDRAW_TRIES):
-            rng.shuffle(ids)
-            drawn = _shuffle(pool[:], ids)
-            if list(_counts(drawn[:HAND_SIZE])) == target:
-                break
-        else:
+        pool = _counts(hands[p] + pool_rest)
+        left = [pool[k] - target[k] for k in range(NUM_KINDS)]
+        if min(left) < 0 or not _good(pool):
             return None
-        new_decks += ids
-        hands[p], pool_rest = drawn[:HAND_SIZE], drawn[HAND_SIZE:]
+        hand = [k for k in range(NUM_KINDS) for _ in range(target[k])]
+        others = [k for k in range(NUM_KINDS) for _ in range(left[k])]
+        rng.shuffle(hand)
+        rng.shuffle(others)
+        new_decks += redraw_deck(hand + others, rng)
+        hands[p], pool_rest = hand, others
     return new_decks
 
 

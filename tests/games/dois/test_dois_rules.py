@@ -94,11 +94,19 @@ def finish_hand(state: State) -> None:
 
 
 def test_bad_hand_shown_and_redrawn_from_it_and_the_undealt_cards():
-    """player_1 shows its hand, shuffles it with the undealt cards (by the next deck) and
-    takes 13 of them; the other hands stay. The next deck written by names (as a record
-    keeps it) shuffles the same."""
+    """player_1 shows its hand, and takes 13 of it and the undealt cards in the order the next
+    deck decides (``redraw_order``); the other hands stay. A fixed next deck draws a fixed
+    hand, and the next deck written by names (as a record keeps it) draws the same."""
     game = make_game(4, redeal="player")
     pool = [a + b for a, b in zip(counts(BAD[1]), counts("R R R Y G G B 4 5 6 7 8"), strict=True)]
+    drawn = {
+        H4: ("R R Y G G 1 1 3 4 5 6 7 8", "R R G B 2 2 3 4 4 5 5 6"),
+        H4[::-1]: ("R R R Y G G 2 3 4 4 4 5 6", "R G B 1 1 2 3 5 5 6 7 8"),
+    }
+    for hands, (hand, undealt) in drawn.items():
+        state = game.new_state(deck_of(*BAD) + deck_of(*hands), seed=0)
+        assert names(state.view(1).hand) == hand.split()
+        assert list(state.remains) == counts(undealt)
     hands = set()
     for seed in range(8):
         second = game.new_state(seed=seed).deck[:68]
