@@ -106,7 +106,7 @@ VERSIONS = {
     "matapesa": ("matapesa_v0", {}, "06282a9b5afe446b"),
     "whist22": ("whist22_v0", {}, "d977bf159c09ca82"),
     "kop": ("kop_v0", {}, "14759b445b6877dc"),
-    "dois": ("dois_v1", {}, "088bed57566a01d0"),
+    "dois": ("dois_v2", {}, "20a32375c41eed73"),
     "teka": ("teka_v1", {}, "203ad0271668d965"),
     "red7": ("red7_v0", {}, "6ef7c0183e5dea7e"),
 }

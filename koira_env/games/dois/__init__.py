@@ -16,7 +16,8 @@ SPEC = GameSpec(
     (3, 4),
     pimc="search.move_values",
     single_hand={"hands": 1},
-    version=1,  # 1: the observation's derived trick fields (0.4.0)
+    # 1: the observation's derived trick fields (0.4.0); 2: a redraw's order from its deck's rank
+    version=2,
     choices=AgentChoices(
         rank_by="win_rate",
         # PIMC on compiled model playouts, bids searched too, and its distilled network
