@@ -44,6 +44,7 @@ def test_the_single_file_ppo_self_play_writes_a_curve_and_a_playable_network(
 RECIPES = {  # script: its model file and the kind of agent that plays it
     "torchrl_ppo.py": ("latest.npz", "net", ["--num-envs", "8", "--steps", "8"]),
     "sb3_maskable_ppo.py": ("model.zip", "ppo", ["--num-envs", "2", "--steps", "32"]),
+    "tianshou_ppo.py": ("latest.npz", "net", ["--num-envs", "4", "--steps", "8"]),
 }
 
 
