@@ -23,6 +23,8 @@ from koira_env.core._engine cimport LEGAL_BUFFER, CompiledState
 from koira_env.core._lists cimport int_list
 from koira_env.core._shuffle cimport shuffle_many
 
+from koira_env.core.vector_env import game_seed
+
 
 cdef inline int write_row(
     CompiledState state, float[:, ::1] obs, uint8_t[:, ::1] mask, int64_t[::1] player,
@@ -127,7 +129,7 @@ cdef int deal_ended(
     cdef int size = state.deal_size()
     cdef Py_ssize_t e, i, count = len(ended)
     cdef int* order
-    seeds = [f"{seed}/{i}:{games[i]}" for i in ended]  # game_seed(seed, i, k), k >= 1
+    seeds = [game_seed(seed, i, games[i]) for i in ended]
     buffer = bytearray(count * size * sizeof(int))
     order = <int*><char*>buffer
     shuffle_many(size, seeds, order)
