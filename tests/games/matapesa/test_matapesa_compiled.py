@@ -21,7 +21,14 @@ from typing import Any
 
 import pytest
 from helpers import play_budgeted, play_cases, run_chunks, try_illegal
-from lockstep import assert_envs_play_alike, case_id, observations, play_quickly
+from lockstep import (
+    assert_envs_play_alike,
+    assert_games_and_states_pickle,
+    assert_records_replay,
+    case_id,
+    observations,
+    play_quickly,
+)
 
 import koira_env
 from koira_env.cards import NUM_CARDS, card_name
@@ -33,7 +40,6 @@ from koira_env.games.matapesa.engine import NUM_RANKS
 from koira_env.games.matapesa.engine import State as ReferenceState
 from koira_env.games.matapesa.game import MatapesaGame, make_game
 from koira_env.games.matapesa.rules import Rules, make_rules
-from koira_env.registry import replay
 
 # Option mixes played at every table size; together they use every value of every option
 # (checked below).
@@ -222,23 +228,7 @@ def test_fixed_decks_deal_and_play_the_same(n: int) -> None:
 
 
 def test_records_replay_on_both_engines():
-    """A record made on either engine replays (on the default engine, the compiled one) to
-    the same game; the engine is not part of the record's rules."""
-    for n, mix in CASES[::5]:
-        py, co = games(n, mix)
-        for seed in range(3):
-            states = []
-            for game in (py, co):
-                state = game.new_state(seed=seed, log=True)
-                rng = random.Random(seed)
-                while not state.is_terminal:
-                    state.apply(rng.choice(state.legal_actions()))
-                states.append(state)
-            record = game_record(states[1])
-            assert record == game_record(states[0]) and "engine" not in record["rules"]
-            again = replay(record)
-            assert again.game.engine == "compiled"
-            assert again.log == states[0].log and again.history == states[0].history
+    assert_records_replay(games, CASES[::5], 3)
 
 
 def test_the_default_env_plays_as_the_reference_env():
@@ -280,15 +270,7 @@ def test_the_compiled_state_refuses_bad_seats_and_reads_as_the_reference():
 
 
 def test_games_and_states_pickle():
-    for engine in ("compiled", "python"):
-        game = make_game(6, engine=engine, follow="previous")
-        copy = pickle.loads(pickle.dumps(game))
-        assert copy.rules == game.rules and copy.engine == engine
-        state = game.new_state(seed=9, log=True)
-        state.apply(state.legal_actions()[-1])
-        again = pickle.loads(pickle.dumps(state))
-        assert snapshot(again) == snapshot(state)
-        assert copy.observation(again, 1).tobytes() == game.observation(state, 1).tobytes()
+    assert_games_and_states_pickle(make_game, snapshot, 6, follow="previous")
 
 
 def test_each_engine_makes_its_own_states():

@@ -19,7 +19,14 @@ from typing import Any
 
 import pytest
 from helpers import play_budgeted, play_cases, random_game, run_chunks, try_illegal
-from lockstep import assert_envs_play_alike, case_id, observations, play_quickly
+from lockstep import (
+    assert_envs_play_alike,
+    assert_games_and_states_pickle,
+    assert_records_replay,
+    case_id,
+    observations,
+    play_quickly,
+)
 from red7_scenario import deal, turn
 
 import koira_env
@@ -32,7 +39,6 @@ from koira_env.games.red7.engine import NUM_ACTIONS, PASS
 from koira_env.games.red7.engine import State as ReferenceState
 from koira_env.games.red7.game import Red7Game, make_game
 from koira_env.games.red7.rules import Rules, make_rules
-from koira_env.registry import replay
 
 # Option mixes played at every table size; together they use every value of every option
 # (checked below). target=5 ends points games after a round or two, max_rounds=2 truncates.
@@ -218,23 +224,7 @@ def test_scenario_deals_play_the_same():
 
 
 def test_records_replay_on_both_engines():
-    """A record made on either engine replays (on the default engine, the compiled one) to
-    the same game; the engine is not part of the record's rules."""
-    for n, mix in CASES[::3]:
-        py, co = games(n, mix)
-        for seed in range(4):
-            states = []
-            for game in (py, co):
-                state = game.new_state(seed=seed, log=True)
-                rng = random.Random(seed)
-                while not state.is_terminal:
-                    state.apply(rng.choice(state.legal_actions()))
-                states.append(state)
-            record = game_record(states[1])
-            assert record == game_record(states[0]) and "engine" not in record["rules"]
-            again = replay(record)
-            assert again.game.engine == "compiled"
-            assert again.log == states[0].log and again.history == states[0].history
+    assert_records_replay(games, CASES[::3], 4)
 
 
 def test_the_default_env_plays_as_the_reference_env():
@@ -264,15 +254,7 @@ def test_the_compiled_state_refuses_bad_seats_and_actions_and_reads_as_the_refer
 
 
 def test_games_and_states_pickle():
-    for engine in ("compiled", "python"):
-        game = make_game(4, engine=engine, canvas_draw=True)
-        copy = pickle.loads(pickle.dumps(game))
-        assert copy.rules == game.rules and copy.engine == engine
-        state = game.new_state(seed=9, log=True)
-        state.apply(state.legal_actions()[-1])
-        again = pickle.loads(pickle.dumps(state))
-        assert snapshot(again) == snapshot(state)
-        assert copy.observation(again, 1).tobytes() == game.observation(state, 1).tobytes()
+    assert_games_and_states_pickle(make_game, snapshot, 4, canvas_draw=True)
 
 
 # ------------------------------------------------------------------ the ported card functions
