@@ -231,20 +231,28 @@ def test_solver_agent_specs_and_games_without_a_solver_are_refused():
         play_game([make_agent("solver", "kop")] * 4, game, None, 0, deal_seed=1)
 
 
-def test_the_solver_benchmark_reports_every_bucket(tmp_path):
+def test_the_solver_benchmark_reports_every_bucket_of_every_preset(tmp_path):
     import json
 
     from bench_scripts import load_benchmark
 
     bench = load_benchmark("bench_solver")
     out = tmp_path / "b.json"
-    rows = bench.main(["--games", "3", "--max-nodes", "2000", "--json", str(out)])
+    argv = ["--games", "2", "--rules", "koira,koira-b", "--max-nodes", "2000"]
+    rows = bench.main([*argv, "--max-cards", "20", "--json", str(out)])
     names = [f"{lo}-{hi}" for lo, hi in bench.BUCKETS]
-    assert rows and [r["cards"] for r in rows] == [
-        b for b in names if b in {r["cards"] for r in rows}
-    ]
-    assert sum(r["positions"] for r in rows) == len(bench.positions(3, 4, "koira"))
-    for r in rows:
-        assert 0 <= r["median_ms"] <= r["p90_ms"] <= r["p99_ms"] <= r["max_ms"]
-        assert 0 <= r["undecided"] <= 1 and r["ratio"] > 0
-    assert json.loads(out.read_text())["rows"] == rows
+    tables = json.loads(out.read_text())["tables"]
+    assert list(tables) == ["koira", "koira-b"]
+    for rules, table in tables.items():
+        mine = [r for r in rows if r["rules"] == rules]
+        assert mine == table["rows"]
+        assert [r["cards"] for r in mine] == [b for b in names if b in {r["cards"] for r in mine}]
+        assert sum(r["positions"] for r in mine) == len(bench.positions(2, 4, rules, max_cards=20))
+        assert table["summary"]["positions"] == sum(
+            r["positions"] for r in mine if int(r["cards"].split("-")[1]) <= 16
+        )
+        for r in [*mine, table["summary"]]:
+            assert 0 <= r["median_ms"] <= r["p90_ms"] <= r["p99_ms"] <= r["max_ms"]
+            assert 0 <= r["undecided"] <= 1 and r["ratio"] > 0
+    random_rows = bench.main(["--games", "1", "--rules", "mattis", "--play", "random"])
+    assert random_rows and all(r["rules"] == "mattis" for r in random_rows)
