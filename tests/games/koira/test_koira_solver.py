@@ -98,6 +98,54 @@ def test_solver_is_consistent_with_its_children(table):
             assert verdict is expected
 
 
+# the tables whose games never repeat a position: the ones df-pn searches
+ACYCLIC = [t for t in TABLES if t[2].get("emptied_trick") != "ends"]
+
+
+@pytest.mark.parametrize("table", ACYCLIC, ids=table_id)
+def test_dfpn_alone_and_after_a_depth_first_share_agree_with_the_reference(table):
+    """``dfs_nodes`` 0 is df-pn alone, 20 hands over mid-search (the two share the table),
+    -1 is the depth-first search alone; all must give the reference's verdict."""
+    from koira_env.games.koira import _solver
+
+    preset, n, options = table
+    verdicts = set()
+    for state in positions(preset, n, options, 8, 7, seed=n + 1):
+        state = compiled_copy(state)
+        for seat in range(n):
+            exact = ReferenceSolver(seat).value(state)
+            for share in (0, 20, -1):
+                assert _solver.nodes_searched(state, seat, None, share)[0] is exact
+            verdicts.add(exact)
+    assert verdicts == {True, False}
+
+
+@pytest.mark.parametrize(
+    "table", [t for t in ACYCLIC if t[0] in ("koira-b", "mattis")], ids=table_id
+)
+def test_dfpn_agrees_with_the_depth_first_search_on_bigger_positions(table):
+    """Voluntary takes, the lowest take and trumps at any time (koira-b, mattis): positions
+    of up to 11 cards, where df-pn's numbers and transpositions matter."""
+    from koira_env.games.koira import _solver
+
+    preset, n, options = table
+    for state in positions(preset, n, options, 6, 11, seed=17):
+        for seat in range(n):
+            exact = _solver.nodes_searched(state, seat, None, -1)[0]
+            assert exact is not None
+            assert _solver.nodes_searched(state, seat, None, 0)[0] is exact
+            assert _solver.nodes_searched(state, seat, None, 200)[0] is exact
+
+
+def test_dfpn_keeps_to_the_node_budget():
+    from koira_env.games.koira import _solver
+
+    big = positions("koira-b", 4, {}, 1, 30, seed=11)[0]
+    for share in (0, 10):
+        verdict, nodes = _solver.nodes_searched(big, big.current, 50, share)
+        assert verdict is None and nodes <= 50
+
+
 @pytest.mark.parametrize("engine", ["compiled", "python"])
 def test_mini_phase_two_starts_of_every_deal_are_solved_exactly(engine):
     """Every one of mini's 720 deck orders, phase one played at random: at the first
