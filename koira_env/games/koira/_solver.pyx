@@ -47,7 +47,7 @@ cdef enum:
     UNKNOWN = 2
     # positions the depth-first search gets before df-pn takes over (emptied_trick="continues"):
     # it settles most positions in far fewer, df-pn the long ones (docs/solver.md)
-    DFS_NODES = 30000
+    DFS_NODES = 100000
     NO_COMPRESS = 0
     PER_SUIT = 1
     ACROSS_SUITS = 2
