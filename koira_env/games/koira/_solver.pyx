@@ -72,6 +72,7 @@ cdef struct Ctx:
     long long repeats
     bint cycles  # emptied_trick="ends": a position may repeat on a line
     int compress  # how ranks are renumbered in keys: NO_COMPRESS, PER_SUIT or ACROSS_SUITS
+    bint runs  # sequences: a run of discarded ranks stays one rank (cards touch only if they did)
     int depth
     bint aborted  # df-pn: the budget or the depth limit was met
     long long dfs_nodes  # positions for the depth-first search before df-pn (< 0: all)
@@ -138,10 +139,14 @@ cdef inline void make_key(Data* d, Ctx* c, uint64_t* key) noexcept nogil:
 cdef inline void renumber(Data* d, Ctx* c, uint8_t* code) noexcept nogil:
     """``code[card]``: the card with its rank renumbered among the cards in hands or in the
     trick, within its suit (``PER_SUIT``: ranks are compared only within a suit) or across
-    suits (``ACROSS_SUITS``: ``take="lowest"`` compares face ranks of different suits)."""
+    suits (``ACROSS_SUITS``: ``take="lowest"`` compares face ranks of different suits). With
+    runs (``c.runs``) a run of ranks no live card holds counts as one rank, before the first
+    live rank too: cards are consecutive in codes only if they are in play, and a 2 stays a 2
+    (``sequences_from_two``)."""
     cdef uint64_t live = 0
     cdef int i, s, r, k
     cdef int rank_code[13]
+    cdef bint gap
     for i in range(c.n):
         live |= d.hand[i]
     for i in range(d.trick_len):
@@ -149,18 +154,29 @@ cdef inline void renumber(Data* d, Ctx* c, uint8_t* code) noexcept nogil:
     if c.compress == PER_SUIT:
         for s in range(4):
             k = 0
+            gap = False
             for r in range(13):
                 if live >> (13 * s + r) & 1:
+                    k += gap and c.runs
                     code[13 * s + r] = 13 * s + k
                     k += 1
+                    gap = False
+                else:
+                    gap = True
         return
     k = 0
+    gap = False
     for r in range(13):
-        rank_code[r] = k
         for s in range(4):
             if live >> (13 * s + r) & 1:
-                k += 1
+                k += gap and c.runs
+                gap = False
                 break
+        else:
+            gap = True
+        rank_code[r] = k
+        if not gap:
+            k += 1
     for s in range(4):
         for r in range(13):
             code[13 * s + r] = 13 * s + rank_code[r]
@@ -455,9 +471,8 @@ cdef void _start(Ctx* c, State st, int seat, max_nodes, long long dfs_nodes) noe
     c.depth = 0
     c.aborted = False
     c.cycles = st.opt.emptied_ends
-    if st.opt.sequences:
-        c.compress = NO_COMPRESS  # a run needs consecutive card ids: discards matter
-    elif st.opt.take_lowest:
+    c.runs = st.opt.sequences != 0
+    if st.opt.take_lowest:
         c.compress = ACROSS_SUITS
     else:
         c.compress = PER_SUIT

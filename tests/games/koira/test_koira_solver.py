@@ -137,6 +137,17 @@ def test_dfpn_agrees_with_the_depth_first_search_on_bigger_positions(table):
             assert _solver.nodes_searched(state, seat, None, 200)[0] is exact
 
 
+@pytest.mark.parametrize("table", [t for t in TABLES if t[2].get("sequences")], ids=table_id)
+def test_renumbered_keys_with_runs_agree_with_the_reference(table):
+    """Under ``sequences`` a run of discarded ranks is renumbered as one rank, so cards touch
+    in a key only if they touch in play (and a 2 stays a 2): checked against the reference,
+    whose keys hold the cards themselves, on positions bigger than brute force reaches."""
+    preset, n, options = table
+    for state in positions(preset, n, options, 6, 12, seed=23):
+        for seat in range(n):
+            assert solve(state, seat) is ReferenceSolver(seat).value(state)
+
+
 def test_dfpn_keeps_to_the_node_budget():
     from koira_env.games.koira import _solver
 
