@@ -10,9 +10,12 @@ nothing is ever cleared), keyed by the whole position, not a hash of it: two pos
 an entry only if they are equal. Beyond the reference, and not changing any answer:
 
 moves are ordered (a move that empties the mover's hand first, then plays from the lowest
-card up, a take last), and ranks in keys are renumbered over the cards still in play. Cards
-that look equivalent (one hand, one suit, no card in play ranked between them) are not: one
-can be taken back later and meet the other in a trick, so every move is tried.
+card up, a take last), and ranks in keys are renumbered over the cards still in play. A
+position the depth-first search has not settled within ``DFS_NODES`` goes on with a
+depth-first proof-number search (df-pn) in the same table, except where positions repeat
+(``emptied_trick="ends"``). Cards that look equivalent (one hand, one suit, no card in play
+ranked between them) are not: one can be taken back later and meet the other in a trick, so
+every move is tried.
 
 Not reentrant: the buffers and the table are the module's, and a search holds the GIL.
 """
@@ -40,16 +43,26 @@ cdef enum:
     KEY_WORDS = 11  # eight hands, two words of trick plays, one of counters
     TABLE_BITS = 20
     PROBES = 4
-    MAX_DEPTH = 2048  # a line longer than this is left undecided (emptied_trick="ends" only)
+    MAX_DEPTH = 2048  # a line longer than this is left undecided
     UNKNOWN = 2
+    # positions the depth-first search gets before df-pn takes over (emptied_trick="continues"):
+    # it settles most positions in far fewer, df-pn the long ones (docs/solver.md)
+    DFS_NODES = 100000
     NO_COMPRESS = 0
     PER_SUIT = 1
     ACROSS_SUITS = 2
 
+# proof and disproof numbers: INF is a proven or disproven position, sums stop below it
+cdef uint32_t INF = 0x7FFFFFFF
+
+
 cdef struct Entry:
     uint64_t key[KEY_WORDS]
     uint32_t gen
-    int value
+    int value  # the depth-first search's verdict: 1, 0 or UNKNOWN (df-pn's unproven entries)
+    uint32_t pn  # df-pn: the proof and disproof numbers of "seat escapes"
+    uint32_t dn
+    uint32_t work  # df-pn: positions expanded under it (which entry a full run replaces)
 
 cdef struct Ctx:
     int seat
@@ -59,26 +72,33 @@ cdef struct Ctx:
     long long repeats
     bint cycles  # emptied_trick="ends": a position may repeat on a line
     int compress  # how ranks are renumbered in keys: NO_COMPRESS, PER_SUIT or ACROSS_SUITS
+    bint runs  # sequences: a run of discarded ranks stays one rank (cards touch only if they did)
     int depth
+    bint aborted  # df-pn: the budget or the depth limit was met
+    long long dfs_nodes  # positions for the depth-first search before df-pn (< 0: all)
 
 cdef Entry* TABLE = NULL
 cdef uint32_t GEN = 0
 cdef Data* SAVED = NULL  # per depth: the position before the move being searched
-cdef short* MOVES = NULL  # per depth: the moves to try, MAX_LEGAL each
+cdef short* MOVES = NULL  # per depth: the moves to try, MAX_LEGAL each (one spare: df-pn counts)
 cdef uint64_t* LINE = NULL  # per depth: the key of the position (repetitions)
+cdef uint32_t* CHILD_PN = NULL  # df-pn, per depth: the proof numbers of the moves' positions
+cdef uint32_t* CHILD_DN = NULL  # and their disproof numbers
 # per action id (heuristics.py's tables): cards it puts on the table, rank of its lowest card
 cdef signed char A_LEN[MAX_LEGAL]
 cdef signed char A_RANK[MAX_LEGAL]
 
 
 cdef void _allocate() except *:
-    global TABLE, SAVED, MOVES, LINE
+    global TABLE, SAVED, MOVES, LINE, CHILD_PN, CHILD_DN
     cdef int a
     TABLE = <Entry*>calloc(1 << TABLE_BITS, sizeof(Entry))
     SAVED = <Data*>malloc(MAX_DEPTH * sizeof(Data))
-    MOVES = <short*>malloc(MAX_DEPTH * MAX_LEGAL * sizeof(short))
+    MOVES = <short*>malloc((MAX_DEPTH + 1) * MAX_LEGAL * sizeof(short))
     LINE = <uint64_t*>malloc(MAX_DEPTH * KEY_WORDS * sizeof(uint64_t))
-    if not (TABLE and SAVED and MOVES and LINE):
+    CHILD_PN = <uint32_t*>malloc(MAX_DEPTH * MAX_LEGAL * sizeof(uint32_t))
+    CHILD_DN = <uint32_t*>malloc(MAX_DEPTH * MAX_LEGAL * sizeof(uint32_t))
+    if not (TABLE and SAVED and MOVES and LINE and CHILD_PN and CHILD_DN):
         raise MemoryError("the Koira solver could not allocate its table")
     for a in range(MAX_LEGAL):
         A_LEN[a] = ACT_LEN[a] if a < len(ACT_LEN) else 0
@@ -119,10 +139,14 @@ cdef inline void make_key(Data* d, Ctx* c, uint64_t* key) noexcept nogil:
 cdef inline void renumber(Data* d, Ctx* c, uint8_t* code) noexcept nogil:
     """``code[card]``: the card with its rank renumbered among the cards in hands or in the
     trick, within its suit (``PER_SUIT``: ranks are compared only within a suit) or across
-    suits (``ACROSS_SUITS``: ``take="lowest"`` compares face ranks of different suits)."""
+    suits (``ACROSS_SUITS``: ``take="lowest"`` compares face ranks of different suits). With
+    runs (``c.runs``) a run of ranks no live card holds counts as one rank, before the first
+    live rank too: cards are consecutive in codes only if they are in play, and a 2 stays a 2
+    (``sequences_from_two``)."""
     cdef uint64_t live = 0
     cdef int i, s, r, k
     cdef int rank_code[13]
+    cdef bint gap
     for i in range(c.n):
         live |= d.hand[i]
     for i in range(d.trick_len):
@@ -130,18 +154,29 @@ cdef inline void renumber(Data* d, Ctx* c, uint8_t* code) noexcept nogil:
     if c.compress == PER_SUIT:
         for s in range(4):
             k = 0
+            gap = False
             for r in range(13):
                 if live >> (13 * s + r) & 1:
+                    k += gap and c.runs
                     code[13 * s + r] = 13 * s + k
                     k += 1
+                    gap = False
+                else:
+                    gap = True
         return
     k = 0
+    gap = False
     for r in range(13):
-        rank_code[r] = k
         for s in range(4):
             if live >> (13 * s + r) & 1:
-                k += 1
+                k += gap and c.runs
+                gap = False
                 break
+        else:
+            gap = True
+        rank_code[r] = k
+        if not gap:
+            k += 1
     for s in range(4):
         for r in range(13):
             code[13 * s + r] = 13 * s + rank_code[r]
@@ -165,28 +200,58 @@ cdef inline uint64_t hash_key(uint64_t* key) noexcept nogil:
     return h
 
 
-cdef inline int lookup(uint64_t* key, uint64_t h) noexcept nogil:
+cdef inline Entry* probe(uint64_t* key, uint64_t h) noexcept nogil:
+    """df-pn: the position's entry of this call, else NULL (any slot of the run: entries are
+    replaced in place, so a free slot does not end the run)."""
     cdef int i
     cdef Entry* e
     for i in range(PROBES):
         e = &TABLE[(h + i) & ((1 << TABLE_BITS) - 1)]
+        if e.gen == GEN and memcmp(e.key, key, KEY_WORDS * sizeof(uint64_t)) == 0:
+            return e
+    return NULL
+
+
+cdef inline void put(
+    uint64_t* key, uint64_t h, uint32_t pn, uint32_t dn, uint32_t work
+) noexcept nogil:
+    """df-pn: store the numbers in the position's own slot, else a free one, else over the
+    run's entry of least work (proven entries are kept before unproven ones)."""
+    cdef int i
+    cdef uint64_t cost, least = <uint64_t>-1
+    cdef Entry* e
+    cdef Entry* victim = NULL
+    for i in range(PROBES):
+        e = &TABLE[(h + i) & ((1 << TABLE_BITS) - 1)]
         if e.gen != GEN:
-            return UNKNOWN
+            if victim == NULL or victim.gen == GEN:
+                victim = e
+                least = 0
+            continue
         if memcmp(e.key, key, KEY_WORDS * sizeof(uint64_t)) == 0:
-            return e.value
-    return UNKNOWN
+            victim = e
+            break
+        cost = e.work + ((<uint64_t>1 << 32) if e.pn == 0 or e.dn == 0 else 0)
+        if cost < least:
+            victim = e
+            least = cost
+    memcpy(victim.key, key, KEY_WORDS * sizeof(uint64_t))
+    victim.gen = GEN
+    victim.value = 1 if pn == 0 else 0 if dn == 0 else UNKNOWN
+    victim.pn = pn
+    victim.dn = dn
+    victim.work = work
+
+
+cdef inline int lookup(uint64_t* key, uint64_t h) noexcept nogil:
+    """The depth-first search's verdict for the position, else ``UNKNOWN``."""
+    cdef Entry* e = probe(key, h)
+    return UNKNOWN if e == NULL else e.value
 
 
 cdef inline void store(uint64_t* key, uint64_t h, int value) noexcept nogil:
-    cdef int i
-    cdef Entry* e = &TABLE[h & ((1 << TABLE_BITS) - 1)]
-    for i in range(PROBES):  # the first free slot of the run, else the run's first
-        if TABLE[(h + i) & ((1 << TABLE_BITS) - 1)].gen != GEN:
-            e = &TABLE[(h + i) & ((1 << TABLE_BITS) - 1)]
-            break
-    memcpy(e.key, key, KEY_WORDS * sizeof(uint64_t))
-    e.gen = GEN
-    e.value = value
+    """A proven verdict, in df-pn's numbers too (the searches of one call share the table)."""
+    put(key, h, 0 if value else INF, INF if value else 0, 1)
 
 
 cdef int order_moves(Data* d, short* moves, int count) noexcept:
@@ -218,6 +283,15 @@ cdef int order_moves(Data* d, short* moves, int count) noexcept:
             score[i] = score[best]
             score[best] = t
     return count
+
+
+cdef inline int settled_c(Data* d, Ctx* c) noexcept:
+    """The verdict the game has decided (1 escaped, 0 caught), else ``UNKNOWN``."""
+    if d.phase == GAME_OVER:
+        return d.h.truncated or d.placements[d.placed - 1] != c.seat
+    if d.out[c.seat]:
+        return 1
+    return UNKNOWN
 
 
 cdef int search(State st, Ctx* c) except -1:
@@ -275,6 +349,103 @@ cdef int search(State st, Ctx* c) except -1:
     return verdict
 
 
+cdef inline uint32_t capped(uint64_t value) noexcept:
+    return <uint32_t>(value if value < INF else INF)
+
+
+cdef int mid(State st, Ctx* c, uint32_t thpn, uint32_t thdn, uint32_t* result) except -1:
+    """Depth-first proof-number search (df-pn, Nagai 2002) of ``st`` (not settled) for
+    ``c.seat``, until its proof number reaches ``thpn`` or its disproof number ``thdn``:
+    ``result`` gets both. It expands the move whose position looks cheapest to settle (the
+    fewest positions left to prove an escape at the seat's turn, to disprove it at the
+    others'), which the fixed move order of ``search`` cannot know. Games without
+    repetitions only (``emptied_trick="continues"``): a position's numbers do not depend on
+    the line that reached it. ``c.aborted`` at the budget or the depth limit."""
+    cdef Data* d = &st.d
+    cdef uint64_t key[KEY_WORDS]
+    cdef uint64_t child[KEY_WORDS]
+    cdef uint64_t h, total, first, second
+    cdef uint64_t pn, dn, child_thpn, child_thdn
+    cdef uint32_t got[2]
+    cdef short* moves
+    cdef uint32_t* cpn
+    cdef uint32_t* cdn
+    cdef Entry* e
+    cdef int count, i, v, best, depth = c.depth
+    cdef bint seat_moves = d.h.current == c.seat
+    cdef long long start = c.nodes
+    make_key(d, c, key)
+    h = hash_key(key)
+    e = probe(key, h)
+    if e != NULL and (e.pn >= thpn or e.dn >= thdn):
+        result[0] = e.pn
+        result[1] = e.dn
+        return 0
+    if depth >= MAX_DEPTH or (c.max_nodes >= 0 and c.nodes >= c.max_nodes):
+        c.aborted = True
+        return 0
+    c.nodes += 1
+    moves = &MOVES[depth * MAX_LEGAL]
+    cpn = &CHILD_PN[depth * MAX_LEGAL]
+    cdn = &CHILD_DN[depth * MAX_LEGAL]
+    count = order_moves(d, moves, st.legal_into(moves))
+    SAVED[depth] = d[0]
+    for i in range(count):
+        st.apply_legal(moves[i])
+        v = settled_c(d, c)
+        if v == UNKNOWN:
+            make_key(d, c, child)
+            e = probe(child, hash_key(child))
+            if e != NULL:
+                cpn[i] = e.pn
+                cdn[i] = e.dn
+            else:  # a new position: its moves count (df-pn+'s mobility start)
+                v = st.legal_into(&MOVES[(depth + 1) * MAX_LEGAL])
+                cpn[i] = 1 if d.h.current == c.seat else v
+                cdn[i] = v if d.h.current == c.seat else 1
+        else:
+            cpn[i] = 0 if v else INF
+            cdn[i] = INF if v else 0
+        d[0] = SAVED[depth]
+    c.depth = depth + 1
+    while True:
+        best = 0
+        first = second = INF
+        total = 0
+        for i in range(count):  # OR: pn the least, dn the sum; AND: the other way round
+            v = cpn[i] if seat_moves else cdn[i]
+            total += cdn[i] if seat_moves else cpn[i]
+            if v < first:
+                second = first
+                first = v
+                best = i
+            elif v < second:
+                second = v
+        pn = first if seat_moves else capped(total)
+        dn = capped(total) if seat_moves else first
+        if pn >= thpn or dn >= thdn:
+            break
+        if seat_moves:
+            child_thpn = min(thpn, second + 1 + (second >> 1))
+            child_thdn = capped(thdn - dn + cdn[best])
+        else:
+            child_thdn = min(thdn, second + 1 + (second >> 1))
+            child_thpn = capped(thpn - pn + cpn[best])
+        st.apply_legal(moves[best])
+        mid(st, c, <uint32_t>child_thpn, <uint32_t>child_thdn, got)
+        d[0] = SAVED[depth]
+        if c.aborted:
+            c.depth = depth
+            return 0
+        cpn[best] = got[0]
+        cdn[best] = got[1]
+    c.depth = depth
+    put(key, h, <uint32_t>pn, <uint32_t>dn, capped(c.nodes - start))
+    result[0] = <uint32_t>pn
+    result[1] = <uint32_t>dn
+    return 0
+
+
 cdef State _working_copy(State state):
     """A copy that keeps no history or log and counts no actions (the solver ignores the
     ``max_actions`` safeguard)."""
@@ -285,7 +456,7 @@ cdef State _working_copy(State state):
     return st
 
 
-cdef void _start(Ctx* c, State st, int seat, max_nodes) noexcept:
+cdef void _start(Ctx* c, State st, int seat, max_nodes, long long dfs_nodes) noexcept:
     global GEN
     GEN += 1
     if GEN == 0:  # wrapped: forget every generation
@@ -294,12 +465,14 @@ cdef void _start(Ctx* c, State st, int seat, max_nodes) noexcept:
     c.seat = seat
     c.n = st.opt.n
     c.max_nodes = -1 if max_nodes is None else max_nodes
+    c.dfs_nodes = dfs_nodes
+    c.nodes = 0
     c.repeats = 0
     c.depth = 0
+    c.aborted = False
     c.cycles = st.opt.emptied_ends
-    if st.opt.sequences:
-        c.compress = NO_COMPRESS  # a run needs consecutive card ids: discards matter
-    elif st.opt.take_lowest:
+    c.runs = st.opt.sequences != 0
+    if st.opt.take_lowest:
         c.compress = ACROSS_SUITS
     else:
         c.compress = PER_SUIT
@@ -309,13 +482,27 @@ cdef object _answer(State st, Ctx* c):
     """The verdict of ``st`` (a copy the search may use) as True, False or None."""
     cdef Data* d = &st.d
     cdef int v
+    cdef uint32_t got[2]
+    cdef long long budget
     if d.phase == GAME_OVER:
         return bool(d.h.truncated or d.placements[d.placed - 1] != c.seat)
     if d.out[c.seat]:
         return True
     c.nodes = 0
-    v = search(st, c)
-    return None if v == UNKNOWN else v == 1
+    if c.cycles or c.dfs_nodes != 0:  # the depth-first search first, within its share
+        budget = c.max_nodes
+        if c.dfs_nodes > 0 and not 0 <= budget <= c.dfs_nodes:
+            c.max_nodes = c.dfs_nodes
+        v = search(st, c)
+        c.max_nodes = budget
+        if v != UNKNOWN or c.cycles or c.dfs_nodes < 0 or c.nodes >= budget >= 0:
+            return None if v == UNKNOWN else v == 1
+    c.aborted = False
+    c.depth = 0
+    mid(st, c, INF, INF, got)
+    if c.aborted or (got[0] and got[1]):
+        return None
+    return got[0] == 0
 
 
 def solve(State state, int seat, max_nodes=None):
@@ -333,7 +520,7 @@ def solve_moves(State state, max_nodes=None, bint first_escape=False):
     cdef short moves[MAX_LEGAL]
     cdef int count = st.legal_into(moves)
     cdef int i
-    _start(&c, st, st.d.h.current, max_nodes)
+    _start(&c, st, st.d.h.current, max_nodes, DFS_NODES)
     if first_escape:
         count = order_moves(&st.d, moves, count)
     verdicts = {}
@@ -347,10 +534,11 @@ def solve_moves(State state, max_nodes=None, bint first_escape=False):
     return verdicts
 
 
-def nodes_searched(State state, int seat, max_nodes=None):
-    """``solve`` and the positions it expanded (benchmarks)."""
+def nodes_searched(State state, int seat, max_nodes=None, long long dfs_nodes=DFS_NODES):
+    """``solve`` and the positions it expanded (benchmarks); ``dfs_nodes`` sets the
+    depth-first search's share before df-pn (tests: ``0`` df-pn only, ``-1`` no df-pn)."""
     cdef Ctx c
     cdef State st = _working_copy(state)
-    _start(&c, st, seat, max_nodes)
+    _start(&c, st, seat, max_nodes, dfs_nodes)
     verdict = _answer(st, &c)
     return verdict, c.nodes

@@ -98,6 +98,65 @@ def test_solver_is_consistent_with_its_children(table):
             assert verdict is expected
 
 
+# the tables whose games never repeat a position: the ones df-pn searches
+ACYCLIC = [t for t in TABLES if t[2].get("emptied_trick") != "ends"]
+
+
+@pytest.mark.parametrize("table", ACYCLIC, ids=table_id)
+def test_dfpn_alone_and_after_a_depth_first_share_agree_with_the_reference(table):
+    """``dfs_nodes`` 0 is df-pn alone, 20 hands over mid-search (the two share the table),
+    -1 is the depth-first search alone; all must give the reference's verdict."""
+    from koira_env.games.koira import _solver
+
+    preset, n, options = table
+    verdicts = set()
+    for state in positions(preset, n, options, 8, 7, seed=n + 1):
+        state = compiled_copy(state)
+        for seat in range(n):
+            exact = ReferenceSolver(seat).value(state)
+            for share in (0, 20, -1):
+                assert _solver.nodes_searched(state, seat, None, share)[0] is exact
+            verdicts.add(exact)
+    assert verdicts == {True, False}
+
+
+@pytest.mark.parametrize(
+    "table", [t for t in ACYCLIC if t[0] in ("koira-b", "mattis")], ids=table_id
+)
+def test_dfpn_agrees_with_the_depth_first_search_on_bigger_positions(table):
+    """Voluntary takes, the lowest take and trumps at any time (koira-b, mattis): positions
+    of up to 11 cards, where df-pn's numbers and transpositions matter."""
+    from koira_env.games.koira import _solver
+
+    preset, n, options = table
+    for state in positions(preset, n, options, 6, 11, seed=17):
+        for seat in range(n):
+            exact = _solver.nodes_searched(state, seat, None, -1)[0]
+            assert exact is not None
+            assert _solver.nodes_searched(state, seat, None, 0)[0] is exact
+            assert _solver.nodes_searched(state, seat, None, 200)[0] is exact
+
+
+@pytest.mark.parametrize("table", [t for t in TABLES if t[2].get("sequences")], ids=table_id)
+def test_renumbered_keys_with_runs_agree_with_the_reference(table):
+    """Under ``sequences`` a run of discarded ranks is renumbered as one rank, so cards touch
+    in a key only if they touch in play (and a 2 stays a 2): checked against the reference,
+    whose keys hold the cards themselves, on positions bigger than brute force reaches."""
+    preset, n, options = table
+    for state in positions(preset, n, options, 6, 12, seed=23):
+        for seat in range(n):
+            assert solve(state, seat) is ReferenceSolver(seat).value(state)
+
+
+def test_dfpn_keeps_to_the_node_budget():
+    from koira_env.games.koira import _solver
+
+    big = positions("koira-b", 4, {}, 1, 30, seed=11)[0]
+    for share in (0, 10):
+        verdict, nodes = _solver.nodes_searched(big, big.current, 50, share)
+        assert verdict is None and nodes <= 50
+
+
 @pytest.mark.parametrize("engine", ["compiled", "python"])
 def test_mini_phase_two_starts_of_every_deal_are_solved_exactly(engine):
     """Every one of mini's 720 deck orders, phase one played at random: at the first
@@ -231,20 +290,28 @@ def test_solver_agent_specs_and_games_without_a_solver_are_refused():
         play_game([make_agent("solver", "kop")] * 4, game, None, 0, deal_seed=1)
 
 
-def test_the_solver_benchmark_reports_every_bucket(tmp_path):
+def test_the_solver_benchmark_reports_every_bucket_of_every_preset(tmp_path):
     import json
 
     from bench_scripts import load_benchmark
 
     bench = load_benchmark("bench_solver")
     out = tmp_path / "b.json"
-    rows = bench.main(["--games", "3", "--max-nodes", "2000", "--json", str(out)])
+    argv = ["--games", "2", "--rules", "koira,koira-b", "--max-nodes", "2000"]
+    rows = bench.main([*argv, "--max-cards", "20", "--json", str(out)])
     names = [f"{lo}-{hi}" for lo, hi in bench.BUCKETS]
-    assert rows and [r["cards"] for r in rows] == [
-        b for b in names if b in {r["cards"] for r in rows}
-    ]
-    assert sum(r["positions"] for r in rows) == len(bench.positions(3, 4, "koira"))
-    for r in rows:
-        assert 0 <= r["median_ms"] <= r["p90_ms"] <= r["p99_ms"] <= r["max_ms"]
-        assert 0 <= r["undecided"] <= 1 and r["ratio"] > 0
-    assert json.loads(out.read_text())["rows"] == rows
+    tables = json.loads(out.read_text())["tables"]
+    assert list(tables) == ["koira", "koira-b"]
+    for rules, table in tables.items():
+        mine = [r for r in rows if r["rules"] == rules]
+        assert mine == table["rows"]
+        assert [r["cards"] for r in mine] == [b for b in names if b in {r["cards"] for r in mine}]
+        assert sum(r["positions"] for r in mine) == len(bench.positions(2, 4, rules, max_cards=20))
+        assert table["summary"]["positions"] == sum(
+            r["positions"] for r in mine if int(r["cards"].split("-")[1]) <= 16
+        )
+        for r in [*mine, table["summary"]]:
+            assert 0 <= r["median_ms"] <= r["p90_ms"] <= r["p99_ms"] <= r["max_ms"]
+            assert 0 <= r["undecided"] <= 1 and r["ratio"] > 0
+    random_rows = bench.main(["--games", "1", "--rules", "mattis", "--play", "random"])
+    assert random_rows and all(r["rules"] == "mattis" for r in random_rows)
