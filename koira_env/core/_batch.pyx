@@ -10,7 +10,7 @@ into the env's preallocated arrays. It reads only the shared base of the cores
 (``core/_engine.pxd``: the header's turn and end, ``legal_into``, ``apply_legal`` and the
 engine's ``write``), so every core gets it without a line of its own. A finished game's
 result (lengths, flags, returns and places) is written here too, and its next game is dealt
-by the core's ``deal_next`` where it writes one (Red7's games end every 6-12 steps: the Python
+by ``deal_next`` where the core has one (Red7's games end every 6-12 steps: the Python
 round trip of a new deal was most of a step), the first decks of all the games that end in a
 step shuffled together (``shuffle_many``: seeding a generator is most of a shuffle's time, and
 several seed faster side by side); elsewhere ``deal`` (Python) deals it.

@@ -11,9 +11,10 @@
 # from ``copy_into``), and ``_bind`` (after the base's, it keeps what it reads of the engine);
 # the protocol's attributes, ``legal_actions``, ``apply``, ``clone``, pickling and the wording
 # of an illegal action are the base's. ``engine_type`` (a class attribute) is the core's Engine.
-# A core may also write ``deal_size`` and ``deal_next`` (the base's: 0 and None, not written),
-# the next game of the batched env dealt without going through Python, and ``result_into``
-# (the base's reads ``returns()`` and ``outcome()``), a finished game's result likewise.
+# A core may also write ``deal_size`` and ``_start`` (the base's: 0, none), so that the base's
+# ``deal_next`` deals the batched env's next game without going through Python, and
+# ``result_into`` (the base's reads ``returns()`` and ``outcome()``), a finished game's result
+# likewise.
 #
 #     from koira_env.core._engine cimport CompiledEngine, CompiledState, Header
 
@@ -57,7 +58,8 @@ cdef class CompiledState:
     cdef CompiledState clone_c(self)
     cdef void _bind(self, game) except *
     cdef int deal_size(self) noexcept  # optional: the cards of deal_next's deck (0: none)
-    cdef CompiledState deal_next(self, object seed, list deck)  # optional
+    cdef CompiledState deal_next(self, object seed, list deck)  # from deal_size and _start
+    cdef int _start(self, deck, seed, log) except -1  # optional: __init__ after the binding
     cdef int result_into(self, float* returns, int64_t* places) except -1
     # the mechanism
     cdef int copy_into(self, CompiledState c) except -1

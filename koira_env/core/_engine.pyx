@@ -120,8 +120,20 @@ cdef class CompiledState:
         ``Game.new_state(seed=seed)`` deals (no log), built in C from ``deck``, its first
         deck (``deck_for_hand(seed, 0, deal_size())``, which the caller shuffled with others
         at once). The batched env deals its next games this way: for a game of a few steps
-        the Python round trip was most of its cost. None where the core has none."""
-        return None
+        the Python round trip was most of its cost. None where the core has none; a core
+        that has it writes ``deal_size`` and ``_start``, and this builds the state."""
+        cdef CompiledState c
+        if not self.deal_size():
+            return None
+        c = type(self).__new__(type(self))
+        c._bind(self.game)
+        c._start(deck, seed, None)
+        return c
+
+    cdef int _start(self, deck, seed, log) except -1:
+        """``__init__`` after the binding: a new game dealt from ``deck`` (cores with
+        ``deal_next``)."""
+        raise NotImplementedError
 
     cdef int result_into(self, float* returns, int64_t* places) except -1:
         """A finished (not truncated) game's ``returns()`` and its outcome's places, one

@@ -120,16 +120,6 @@ cdef class State:
     cdef int deal_size(self) noexcept:
         return NUM_CARDS
 
-    cdef CompiledState deal_next(self, object seed, list deck):
-        """``Game.new_state(seed=seed)`` of this state's game from its first deck ``deck``,
-        without the Python round trip (the batched env's next deal)."""
-        cdef State c = State.__new__(State)
-        c.engine = self.engine
-        c.game = self.game
-        c.opt = self.opt
-        c._start(deck, seed, None)
-        return c
-
     engine_type = Engine
 
     cdef void _bind(self, game) except *:
