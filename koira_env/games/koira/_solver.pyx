@@ -542,3 +542,14 @@ def nodes_searched(State state, int seat, max_nodes=None, long long dfs_nodes=DF
     _start(&c, st, seat, max_nodes, dfs_nodes)
     verdict = _answer(st, &c)
     return verdict, c.nodes
+
+
+def rank_codes(State state):
+    """``renumber``'s code of every card in ``state``'s keys, by card id (tests: the codes
+    must keep every order and every adjacency in play that the rules read)."""
+    cdef Ctx c
+    cdef uint8_t code[NUM_CARDS]
+    cdef int card
+    _start(&c, state, 0, None, DFS_NODES)
+    renumber(&state.d, &c, code)
+    return [code[card] for card in range(NUM_CARDS)]

@@ -148,6 +148,33 @@ def test_renumbered_keys_with_runs_agree_with_the_reference(table):
             assert solve(state, seat) is ReferenceSolver(seat).value(state)
 
 
+@pytest.mark.parametrize("options", [{"sequences": 2}, {"sequences": 3, "take": "lowest"}])
+@pytest.mark.parametrize("preset", ["koira", "koira-b"])
+def test_renumbered_ranks_keep_order_adjacency_and_the_two(preset, options):
+    """What the keys' renumbering must keep for the rules under ``sequences``: among the
+    cards in play, each suit's order, which ranks are adjacent (a run needs them), and which
+    card is a 2 (``sequences_from_two``); across suits the order of ranks when the lowest
+    card is taken. Codes that closed a gap left by discarded cards would make two cards a
+    run that is none."""
+    from koira_env.games.koira import _solver
+
+    gaps = 0
+    for state in positions(preset, 4, options, 40, 20, engine="compiled", seed=5):
+        code = _solver.rank_codes(state)
+        live = [c for hand in state.hands for c in hand]
+        live += [c for _, cards in state.trick for c in cards]
+        for a in live:
+            assert (code[a] % 13 == 0) == (a % 13 == 0), (a, code[a])  # a 2 stays a 2
+            for b in live:
+                if a // 13 == b // 13:
+                    assert (code[a] < code[b]) == (a < b)
+                    assert (code[b] - code[a] == 1) == (b - a == 1), (a, b, code[a], code[b])
+                    gaps += b - a > 1 and not any(a < c < b for c in live if c // 13 == a // 13)
+                if options.get("take") == "lowest" or preset == "koira-b":
+                    assert (code[a] % 13 < code[b] % 13) == (a % 13 < b % 13)
+    assert gaps > 100  # cards with discarded ranks between them were met
+
+
 def test_dfpn_keeps_to_the_node_budget():
     from koira_env.games.koira import _solver
 
