@@ -27,6 +27,7 @@ from lockstep import (
     assert_records_replay,
     case_id,
     compare_protocol,
+    play_quickly,
 )
 from lockstep import check_determinize as shared_check_determinize
 from lockstep import play_both as shared_play_both
@@ -317,21 +318,7 @@ SLOW_CASES = [
 def _play_one(pair: tuple[DoisGame, DoisGame], g: int) -> int:
     if g % 500 == 0:
         return play_both(pair, g)
-    py, co = pair
-    ref = py.new_state(seed=g, log=g % 2 == 0)
-    com = co.new_state(seed=g, log=g % 2 == 0)
-    rng = random.Random(g)
-    while not ref.is_terminal:
-        legal = ref.legal_actions()
-        assert com.legal_actions() == legal and com.current == ref.current, g
-        seat = ref.current
-        assert co.observation(com, seat).tobytes() == py.observation(ref, seat).tobytes()
-        action = rng.choice(legal)
-        ref.apply(action)
-        com.apply(action)
-    assert snapshot(com) == snapshot(ref), g
-    assert com.returns() == ref.returns() and com.outcome() == ref.outcome(), g
-    return ref.actions_taken
+    return play_quickly(snapshot, pair, g)
 
 
 @pytest.mark.slow
