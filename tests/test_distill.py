@@ -222,6 +222,26 @@ def test_the_export_flag_writes_a_shipping_network(tmp_path):
     assert out.is_file()
 
 
+def test_init_starts_the_network_from_a_saved_ones_weights_and_refuses_a_mismatch(tmp_path):
+    game = make_game("koira", 4)
+    args = distill.Args(init="net:koira4-net", hidden=(1024, 512))
+    net = distill.build_network(game, args.hidden, args.arch)
+    distill.load_weights(net, game, args)
+    arrays, _ = net.arrays()
+    shipped = NetPolicy.load(NetAgent("koira4-net").path, game)
+    for k, (w, b) in enumerate([*shipped.layers, shipped.policy, shipped.value_head]):
+        assert np.array_equal(arrays[f"w{k}"], w.T) and np.array_equal(arrays[f"b{k}"], b)
+    folder = tmp_path / "run"
+    for flags, problem in (
+        (["--init", "net:koira4-net"], r"hidden layers \(1024, 512\); --hidden makes \(24,\)"),
+        (["--init", "net:kop4-net", "--hidden", "1024", "512"], "kop"),
+        (["--init", str(tmp_path / "none.npz")], "no network file"),
+    ):
+        with pytest.raises(ValueError, match=problem):
+            train_main(["--algo", "distill", *TINY, "--run-dir", str(folder), *flags])
+        assert not folder.exists()  # refused before any file
+
+
 def test_the_distill_recipe_network_is_shipped_for_four_player_koira():
     agent = make_agent("net:koira4-net")
     assert isinstance(agent, NetAgent) and agent.path.name == "koira4-net.npz"

@@ -56,7 +56,15 @@ from koira_agents.base import play_out
 from koira_agents.cardnet import ARCH as CARDS
 from koira_agents.flat import FlatAgent
 from koira_agents.ismcts import ISMCTSAgent
-from koira_agents.net import MLP, Policy, load_bytes, policy_move, save_arrays
+from koira_agents.net import (
+    MLP,
+    NetPolicy,
+    Policy,
+    load_bytes,
+    net_path,
+    policy_move,
+    save_arrays,
+)
 from koira_agents.pimc import PIMCAgent
 from koira_agents.registry import default_agents, make_agent
 from koira_agents.schedule import TournamentConfig
@@ -142,6 +150,9 @@ class Args:
     a shared scorer of each legal turn's features, towers of --hidden, agents/turnnet.py)"""
     hidden: tuple[int, ...] = (1024, 512)
     """hidden layer sizes of the MLP (per-card layer sizes of the card network)"""
+    init: str = ""
+    """start the network from this one's weights (net:NAME or a path, e.g. net:koira4-net: an
+    MLP of the same game, rules and --hidden); empty: from random weights"""
     epochs: int = 3
     """passes over the window per round"""
     batch_size: int = 512
@@ -455,6 +466,26 @@ def build_network(game: Game, hidden: tuple[int, ...], arch: str = MLP) -> Any:
     return Net()
 
 
+def load_weights(net: Any, game: Game, args: Args) -> None:
+    """``--init``: a saved network's weights into the new one (a network trained further, as a
+    league started from a shipped ``champion-net``); ``ValueError`` where the shapes differ."""
+    import torch
+
+    source = net_path(args.init.removeprefix("net:"))
+    policy = NetPolicy.load(source, game)  # a corrupt file or another game: its error
+    if args.arch != MLP or not isinstance(policy, NetPolicy):
+        raise ValueError(f"--init takes an mlp network into --arch mlp; {source} or the run is not")
+    widths = tuple(w.shape[1] for w, _ in policy.layers)
+    if widths != tuple(args.hidden):
+        raise ValueError(f"{source} has hidden layers {widths}; --hidden makes {args.hidden}")
+    saved = [*policy.layers, policy.policy, policy.value_head]
+    linear = [m for m in net.body if hasattr(m, "weight")] + [net.policy, net.value]
+    with torch.no_grad():
+        for m, (w, b) in zip(linear, saved, strict=True):
+            m.weight.copy_(torch.from_numpy(w.T))
+            m.bias.copy_(torch.from_numpy(b))
+
+
 def fit(
     args: Args, net: Any, optimizer: Any, data: dict[str, np.ndarray], round_no: int, scale: Any
 ) -> dict[str, float]:
@@ -608,12 +639,15 @@ def train(args: Args, rounds: Rounds | None = None) -> Path:
         raise ValueError(
             f"{folder} is not empty: add --resume to continue that run, or choose another --run-dir"
         )
-    folder.mkdir(parents=True, exist_ok=True)
-    write_json(folder / CONFIG, config)
     game = args.make_game()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads)
-    net = build_network(game, args.hidden, args.arch).to(device)
+    net = build_network(game, args.hidden, args.arch)
+    if args.init and not checkpoint.exists():
+        load_weights(net, game, args)  # a bad --init: an error before any file
+    net = net.to(device)
+    folder.mkdir(parents=True, exist_ok=True)
+    write_json(folder / CONFIG, config)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
     start_round, minutes = 0, 0.0
     if checkpoint.exists():
