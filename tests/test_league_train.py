@@ -52,6 +52,17 @@ def test_a_league_grows_its_pool_and_measures_its_exploitability(tmp_path):
     assert [{k: r[k] for k in keep} for r in resumed] == [{k: r[k] for k in keep} for r in rows]
 
 
+def test_an_exploiter_model_stands_in_for_the_network_in_both_exploiters(tmp_path):
+    run = tmp_path / "run"
+    flags = ["--rounds", "1", "--run-dir", str(run), "--exploiter-model", "random"]
+    assert train_main(["--algo", "league", *TINY, *flags]) == 0
+    (row,) = csv.DictReader((run / pfsp.LEAGUE_CSV).open())
+    first = (run / "snapshots" / "round-000.npz").resolve()
+    assert json.loads(row["pool"]) == ["thrifty", f"net:{first}", "br:4:random"]
+    measured = json.loads((run / "exploit" / "round-000" / "exploit.json").read_text())
+    assert measured["agent"] == f"net:{first}" and measured["model"] == "random"
+
+
 def test_bad_league_flags_are_one_line_errors(capsys):
     flags = ["--field-weights", "1", "--field", "a", "b"]
     assert koira(["train", "--algo", "league", *flags]) == 2

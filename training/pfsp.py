@@ -9,7 +9,8 @@ labels, the network plays from round 1 on, DAgger), with two changes:
    - the learner's last ``--snapshots`` networks (``snapshots/round-R.npz``);
    - an exploiter of the latest network: ``br:ITERATIONS:net:snapshots/round-R.npz``, the
      search best response of ``koira exploit`` (``koira_agents.ismcts.BestResponseAgent``),
-     which models every other seat as that network.
+     which models every other seat as that network (or as ``--exploiter-model``, a cheaper
+     stand-in, as ``koira exploit --model``).
 2. **Prioritized fictitious self-play.** Each round ends with a duplicate tournament of the
    latest network and the whole pool (``pfsp/round-R``). A member the network finished behind
    more often is drawn more often next round: its weight is ``(1 - p) ** --pfsp-power``, with
@@ -61,6 +62,10 @@ class Args(distill.Args):
     """the learner's past networks kept in the pool"""
     exploiter_iterations: int = 16
     """search iterations a decision of the pool's exploiter of the latest network"""
+    exploiter_model: str = ""
+    """the agent both exploiters (the pool's and the measuring one) take the network's seats
+    for in their search, as koira exploit --model: empty, the network itself; a cheaper
+    stand-in (Koira: dumper) where rollouts through the network cost too much"""
     pfsp_power: float = 2.0
     """a member's weight is (1 - p) to this power, p the share of games the network was ahead"""
     pfsp_deals: int = 30
@@ -106,7 +111,8 @@ class PFSPLeague:
         snapshots = [self.snapshot(r) for r in rounds if self.snapshot(r).exists()]
         members += [f"net:{path}" for path in snapshots]
         if snapshots:
-            members.append(f"br:{self.args.exploiter_iterations}:net:{snapshots[-1]}")
+            model = self.args.exploiter_model or f"net:{snapshots[-1]}"
+            members.append(f"br:{self.args.exploiter_iterations}:{model}")
         return members
 
     def ahead(self, round_no: int) -> dict[str, float | None]:
@@ -155,6 +161,7 @@ class PFSPLeague:
         if self.args.exploit_deals and round_no % max(1, self.args.exploit_every) == 0:
             config = ExploitConfig(
                 agent=f"net:{snapshot}",
+                model=self.args.exploiter_model,
                 game=args.game,
                 rules=args.rules or None,
                 players=args.players,
