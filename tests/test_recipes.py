@@ -67,3 +67,24 @@ def test_each_library_recipe_writes_a_curve_and_a_model_the_suite_plays(
     agent = make_agent(f"{kind}:{out / model}", game_id)
     others = [make_agent("random", game_id) for _ in range(game.num_players - 1)]
     assert not play_game([agent, *others], game, None, seed=3).truncated
+
+
+@pytest.mark.ray  # starts a local Ray: with the Ray tests (pytest -m ray -n 0)
+@pytest.mark.parametrize("game_id", ["koira", "red7"])
+def test_the_rllib_recipe_trains_main_beside_its_frozen_past_and_saves_a_playable_network(
+    game_id, tmp_path
+):
+    pytest.importorskip("ray.rllib")
+    out = tmp_path / "run"
+    command = [sys.executable, str(EXAMPLES / "rllib_ppo.py"), "--game", game_id]
+    command += ["--num-envs", "2", "--steps", "16", "--snapshot-every", "1", "--minutes", "0.05"]
+    command += ["--hidden", "32", "--eval-deals", "2", "--out", str(out)]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "Illegal move" not in done.stdout + done.stderr  # the mask held on every sample
+    rows = list(csv.DictReader((out / "curve.csv").open()))
+    assert len(rows) >= 2 and rows[0]["steps"] == "0" and int(rows[-1]["steps"]) > 0
+    game = make_game(game_id)
+    agent = make_agent(f"net:{out / 'latest.npz'}", game_id)
+    others = [make_agent("random", game_id) for _ in range(game.num_players - 1)]
+    assert not play_game([agent, *others], game, None, seed=3).truncated
