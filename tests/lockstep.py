@@ -239,3 +239,31 @@ def assert_games_and_states_pickle(
         again = pickle.loads(pickle.dumps(state))
         assert snapshot(again) == snapshot(state)
         assert copy.observation(again, 1).tobytes() == game.observation(state, 1).tobytes()
+
+
+def option_values(
+    rules_class: Any, played: list, own: tuple[str, ...] = ()
+) -> dict[str, tuple[Any, set, Any]]:
+    """Across the rules ``played`` (the differential cases), every option with choices takes
+    each of them and every flag both values (asserted here); the other options and those
+    named in ``own``, for the game's own checks: name -> (default, the values played, the
+    field's metadata)."""
+    others = {}
+    for name, value in rules_class().to_dict().items():
+        values = {getattr(rules, name) for rules in played}
+        metadata = rules_class.__dataclass_fields__[name].metadata
+        choices = metadata.get("choices")
+        if choices is not None and name not in own:
+            assert values == set(choices), name
+        elif isinstance(value, bool):
+            assert values == {False, True}, name
+        else:
+            others[name] = (value, values, metadata)
+    return others
+
+
+def assert_bounded_options_reach(others: dict[str, tuple[Any, set, Any]], names: tuple) -> None:
+    """Each of ``names`` is played at its default, at its lower bound and at a third value."""
+    for name in names:
+        value, values, metadata = others[name]
+        assert value in values and metadata["min"] in values and len(values) >= 3, name

@@ -27,6 +27,7 @@ from lockstep import (
     assert_records_replay,
     case_id,
     compare_protocol,
+    option_values,
     play_quickly,
 )
 from lockstep import check_determinize as shared_check_determinize
@@ -107,17 +108,11 @@ play_both = functools.partial(
 
 def test_the_cases_play_every_option_value():
     played = [make_rules(n, **mix) for n, mix in CASES]
-    for name, value in Rules().to_dict().items():
-        values = {getattr(rules, name) for rules in played}
-        metadata = Rules.__dataclass_fields__[name].metadata
-        choices = metadata.get("choices")
-        if choices is not None:
-            assert values == set(choices), name
-        elif name == "num_players":
-            assert values == {3, 4}, name
-        else:  # hands: the default and both bounds, and others
-            assert {value, metadata["min"], metadata["max"]} <= values, name
-            assert len(values) >= 5, name
+    others = option_values(Rules, played)
+    assert set(others) == {"num_players", "hands"}
+    assert others["num_players"][1] == {3, 4}
+    value, values, metadata = others["hands"]  # the default and both bounds, and others
+    assert {value, metadata["min"], metadata["max"]} <= values and len(values) >= 5
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)

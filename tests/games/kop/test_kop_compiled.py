@@ -21,11 +21,13 @@ from typing import Any
 import pytest
 from helpers import play_budgeted, play_cases, random_game, run_chunks
 from lockstep import (
+    assert_bounded_options_reach,
     assert_envs_play_alike,
     assert_games_and_states_pickle,
     assert_records_replay,
     case_id,
     compare_protocol,
+    option_values,
     play_quickly,
 )
 from lockstep import check_determinize as shared_check_determinize
@@ -107,20 +109,11 @@ play_both = functools.partial(
 
 def test_the_cases_play_every_option_value():
     played = [make_rules(n, **mix) for n, mix in CASES]
-    for name, value in Rules().to_dict().items():
-        values = {getattr(rules, name) for rules in played}
-        metadata = Rules.__dataclass_fields__[name].metadata
-        choices = metadata.get("choices")
-        if choices is not None:
-            assert values == set(choices), name
-        elif isinstance(value, bool):
-            assert values == {False, True}, name
-        elif name == "num_players":
-            assert values == {4}, name
-        else:  # victory_cards, max_hands: the default, the bounds' own and others
-            assert value in values and metadata["min"] in values, name
-            assert len(values) >= 3, name
-    assert 20 in {rules.victory_cards for rules in played}  # victory_cards' maximum
+    others = option_values(Rules, played)
+    assert set(others) == {"num_players", "victory_cards", "max_hands"}
+    assert others["num_players"][1] == {4}
+    assert_bounded_options_reach(others, ("victory_cards", "max_hands"))
+    assert 20 in others["victory_cards"][1]  # victory_cards' maximum
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)

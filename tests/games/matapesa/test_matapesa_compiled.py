@@ -27,6 +27,7 @@ from lockstep import (
     assert_records_replay,
     case_id,
     observations,
+    option_values,
     play_quickly,
 )
 
@@ -169,17 +170,12 @@ def test_the_cases_play_every_option_value():
     """Every value of every rule option, every table size; of the deck options (13 ranks, 15
     suit sets) the full deck and three smaller ones."""
     played = [make_rules(n, **mix) for n, mix in CASES]
-    for name, value in Rules().to_dict().items():
-        values = {getattr(rules, name) for rules in played}
-        choices = Rules.__dataclass_fields__[name].metadata.get("choices")
-        if name in ("deck_ranks", "deck_suits"):
-            assert value in values and len(values) >= 4, name
-        elif choices is not None:
-            assert values == set(choices), name
-        elif isinstance(value, bool):
-            assert values == {False, True}, name
-        else:  # num_players
-            assert values == set(range(3, 9)), name
+    others = option_values(Rules, played, own=("deck_ranks", "deck_suits"))
+    assert set(others) == {"num_players", "deck_ranks", "deck_suits"}
+    assert others["num_players"][1] == set(range(3, 9))
+    for name in ("deck_ranks", "deck_suits"):
+        value, values, _ = others[name]
+        assert value in values and len(values) >= 4, name
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)

@@ -25,6 +25,7 @@ from lockstep import (
     assert_records_replay,
     case_id,
     observations,
+    option_values,
     play_quickly,
 )
 from red7_scenario import deal, turn
@@ -157,15 +158,9 @@ def play_both(pair: tuple[Red7Game, Red7Game], seed: int, deep: bool = True) -> 
 
 def test_the_cases_play_every_option_value():
     played = [make_rules(n, **mix) for n, mix in CASES]
-    for name, value in Rules().to_dict().items():
-        values = {getattr(rules, name) for rules in played}
-        choices = Rules.__dataclass_fields__[name].metadata.get("choices")
-        if choices is not None:
-            assert values == set(choices), name
-        elif isinstance(value, bool):
-            assert values == {False, True}, name
-        else:  # num_players, target, max_rounds: the default and others
-            assert len(values) >= 2, name
+    others = option_values(Rules, played)
+    assert set(others) == {"num_players", "target", "max_rounds"}
+    assert all(len(values) >= 2 for _, values, _ in others.values())  # the default and others
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)

@@ -22,11 +22,13 @@ from typing import Any
 import pytest
 from helpers import play_budgeted, play_cases, run_chunks
 from lockstep import (
+    assert_bounded_options_reach,
     assert_envs_play_alike,
     assert_games_and_states_pickle,
     assert_records_replay,
     case_id,
     compare_protocol,
+    option_values,
 )
 from lockstep import play_both as shared_play_both
 from lockstep import play_out as shared_play_out
@@ -155,20 +157,11 @@ play_both = functools.partial(
 
 def test_the_cases_play_every_option_value():
     played = [make_rules(n, **mix) for n, mix in CASES]
-    for name, value in Rules().to_dict().items():
-        values = {getattr(rules, name) for rules in played}
-        metadata = Rules.__dataclass_fields__[name].metadata
-        choices = metadata.get("choices")
-        if choices is not None:
-            assert values == set(choices), name
-        elif isinstance(value, bool):
-            assert values == {False, True}, name
-        elif name == "num_players":
-            assert values == {4}, name
-        else:  # target, max_hands: the default, the bounds and others
-            assert value in values and metadata["min"] in values, name
-            assert len(values) >= 3, name
-    assert 200 in {rules.target for rules in played}  # target's maximum
+    others = option_values(Rules, played)
+    assert set(others) == {"num_players", "target", "max_hands"}
+    assert others["num_players"][1] == {4}
+    assert_bounded_options_reach(others, ("target", "max_hands"))
+    assert 200 in others["target"][1]  # target's maximum
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
