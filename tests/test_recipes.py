@@ -12,6 +12,8 @@ import pytest
 
 pytest.importorskip("torch")
 
+from bench_scripts import load_benchmark
+
 from koira_agents.base import play_game
 from koira_agents.registry import make_agent
 from koira_env import make_game
@@ -79,7 +81,8 @@ def test_the_rllib_recipe_trains_main_beside_its_frozen_past_and_saves_a_playabl
     command = [sys.executable, str(EXAMPLES / "rllib_ppo.py"), "--game", game_id]
     command += ["--num-envs", "2", "--steps", "16", "--snapshot-every", "1", "--minutes", "0.05"]
     command += ["--hidden", "32", "--eval-deals", "2", "--out", str(out)]
-    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
+    env = load_benchmark("bench_backends").ray_env(tmp_path)  # its own token, not in ~/.ray
+    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=env)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Illegal move" not in done.stdout + done.stderr  # the mask held on every sample
     rows = list(csv.DictReader((out / "curve.csv").open()))
