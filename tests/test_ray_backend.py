@@ -336,3 +336,17 @@ def test_distillation_labels_the_same_games_on_ray(cluster, tmp_path):
         }
         files[name]["latest.npz"] = (folder / "latest.npz").read_bytes()
     assert len(files["ray"]) == 5 and files["ray"] == files["pool"]  # 2 rounds of 2 shards
+
+
+@pytest.mark.ray
+def test_the_league_benchmark_plays_the_same_round_on_one_node_and_on_two(tmp_path):
+    """``benchmarks/bench_league.py``: a league round's games on a cluster of one node, then
+    of two; the same shards both times, and the games per second of each."""
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_league.py"
+    out = tmp_path / "league.json"
+    command = [sys.executable, str(script), "--games", "40", "--json", str(out)]
+    done = subprocess.run(command, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    numbers = json.loads(out.read_text())
+    assert numbers["same_shards"] and set(numbers["games_per_s"]) == {"1 node", "2 nodes"}
+    assert numbers["pool"][0] == "dumper" and numbers["pool"][-1] == "br:8:dumper"
