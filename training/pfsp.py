@@ -237,6 +237,7 @@ def plot_league(folder: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = dataclass_flags(Args, argv, "koira train --algo league", __doc__.split("\n")[0])
     latest = distill.train(args, PFSPLeague(args))
+    plot_league(args.folder())  # again: each round's drawing precedes its row of eval.csv
     print(f"model: {latest} (play it with 'net:{latest}'); curve: {args.folder() / LEAGUE_CSV}")
     return 0
 
