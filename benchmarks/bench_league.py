@@ -57,11 +57,12 @@ def league_round(
 def timed_round(args: distill.Args, folder: Path, student: bytes, address: str) -> float:
     backend = Backend("ray", address)
     backend.parallelism(None)  # connected before the clock starts
-    start = time.perf_counter()
-    distill.generate(replace(args, run_dir=str(folder)), folder, 1, student, backend)
-    seconds = time.perf_counter() - start
-    backend.release()
-    return seconds
+    try:
+        start = time.perf_counter()
+        distill.generate(replace(args, run_dir=str(folder)), folder, 1, student, backend)
+        return time.perf_counter() - start
+    finally:  # disconnected before the nodes stop, so that an error is shown as itself
+        backend.release()
 
 
 def shards(folder: Path) -> dict[str, bytes]:

@@ -380,9 +380,11 @@ def test_flags_left_out_take_the_games_defaults_not_koiras():
 
     kop = dataclass_flags(distill.Args, ["--game", "kop"], "koira train --algo distill", "")
     assert kop.field == ("counter",) and kop.eval_opponents == ("counter", "random")
+    assert kop.teacher == "champion"  # Koira's flat:2:2 has no phases to search in Kop
     teka = dataclass_flags(distill.Args, ["--game", "teka"], "koira train --algo distill", "")
     # Teka is judged beside greedy (docs/games/teka.md "champion-net")
     assert teka.field == ("counter", "greedy") and teka.eval_opponents == ("counter", "greedy")
     koira = dataclass_flags(distill.Args, [], "koira train --algo distill", "")
     assert koira.field == ("dumper",) and koira.eval_opponents == ("dumper",) * 3
+    assert koira.teacher == "flat:2:2"
     assert parse_args(["--game", "kop"]).run_dir == "runs/kop4"  # once runs/koira4

@@ -112,8 +112,9 @@ class Args:
     """seeds the games, the network and the shuffles: the same seed gives the same curve"""
     run_dir: str = ""
     """the run folder; empty: runs/<game><players>-distill"""
-    teacher: str = "flat:2:2"
-    """the agent that labels, any spec or alias of the game (champion): ISMCTS's root visit
+    teacher: str = ""
+    """the agent that labels; empty: the game's recipe (Koira flat:2:2, the others champion).
+    Any spec or alias of the game (champion): ISMCTS's root visit
     counts (iterations per phase; in a phase given 0 iterations the label is the game's rollout
     move: Koira's dumper), flat Monte Carlo's (flat:PLAYOUTS) or PIMC's best moves (its
     fallback's move where it does not solve), any other agent's move"""
@@ -190,6 +191,7 @@ class Args:
             raise ValueError(f"--arch turns needs per-turn features; {self.game} has none")
         # the game's defaults, resolved here so that config.json names the bots played
         own = spec(self.game).recipe
+        self.teacher = self.teacher or own.teacher
         if not self.field:
             bots = [
                 b for b in default_agents(self.game) if b not in spec(self.game).choices.aliases

@@ -72,6 +72,8 @@ class Recipe:
     # distillation: the agents beside the network at its evaluation tournament (every table of
     # them, every seat rotation); empty: the field and random
     eval_opponents: tuple[str, ...] = ()
+    # distillation: the agent that labels the recorded seat's decisions
+    teacher: str = "champion"
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ SPEC = GameSpec(
         # distillation: games against dumpers, judged against three (docs/training.md)
         field=("dumper",),
         eval_opponents=("dumper", "dumper", "dumper"),
+        teacher="flat:2:2",  # compiled flat Monte Carlo: 960,000 labelled games in 27 minutes
     ),
 )
 
