@@ -103,10 +103,11 @@ def check_determinize(
     com: Any,
     seed: int,
     play: bool = True,
-) -> None:
+) -> tuple[Any, Any]:
     """The same generator gives the same deal, leaves the generator in the same state, and
     the deals play on identically (later hands too, from their fresh seeds). The seat is
-    drawn from -1 to n: -1 and n are no seat, every hand hidden (as the reference)."""
+    drawn from -1 to n: -1 and n are no seat, every hand hidden (as the reference). Returns
+    both deals (for a game whose own ``play_out`` plays them on, with ``play=False``)."""
     seat = seed % (ref.n + 2) - 1
     rngs = random.Random(seed), random.Random(seed)
     a = ref.determinize(seat, rngs[0])
@@ -119,6 +120,7 @@ def check_determinize(
         assert b.view(seat) == com.view(seat)
     if play:
         play_out(compare, snapshot, py, co, a, b, random.Random(seed))
+    return a, b
 
 
 def play_quickly(snapshot: Callable, pair: tuple[Any, Any], g: int) -> int:

@@ -28,6 +28,7 @@ from lockstep import (
     option_values,
     play_quickly,
 )
+from lockstep import check_determinize as shared_check_determinize
 from red7_scenario import deal, turn
 
 import koira_env
@@ -112,18 +113,8 @@ def check_clone(py: Red7Game, co: Red7Game, ref: Any, com: Any, seed: int) -> No
 
 
 def check_determinize(py: Red7Game, co: Red7Game, ref: Any, com: Any, seed: int) -> None:
-    """The same generator gives the same deal, leaves the generator in the same state, and
-    the deals play on identically (later rounds too, from their fresh seeds)."""
-    seat = seed % (ref.n + 2) - 1  # -1 and n: no seat, every hand hidden (as the reference)
-    rngs = random.Random(seed), random.Random(seed)
-    a = ref.determinize(seat, rngs[0])
-    b = com.determinize(seat, rngs[1])
-    assert rngs[0].random() == rngs[1].random()
-    assert snapshot(b) == snapshot(a)
-    assert b.history == [] and b.log is None and b.deck == []
-    if 0 <= seat < ref.n:
-        assert co.observation(b, seat).tobytes() == co.observation(com, seat).tobytes()
-        assert b.view(seat) == com.view(seat)
+    """``lockstep.check_determinize``, the deals then played on by this game's ``play_out``."""
+    a, b = shared_check_determinize(None, snapshot, py, co, ref, com, seed, play=False)
     play_out(py, co, a, b, random.Random(seed))
 
 
