@@ -103,6 +103,7 @@ ctypedef struct Data:
     uint64_t hand[PLAYERS]  # hands are kept sorted: the mask is the list
     uint8_t loc[NUM_CARDS]  # location codes (engine.State.loc)
     uint8_t by[NUM_CARDS]  # who played each card this hand (engine.State.by)
+    uint64_t played[PLAYERS]  # the cards each player played this hand (``by`` as masks)
     int raises_len
     int raise_at[MAX_RAISES]  # (tricks played, new contract) of each raise
     int raise_to[MAX_RAISES]

@@ -166,6 +166,7 @@ cdef class State:
         d.dealer = (first + PLAYERS - 1) % PLAYERS
         for p in range(PLAYERS):
             d.hand[p] = hands[p]
+            d.played[p] = 0
             d.calls[p] = -1
             d.won[p] = 0
         for card in range(NUM_CARDS):
@@ -452,6 +453,7 @@ cdef class State:
         d.hand[p] &= ~bit(card)
         d.loc[card] = TRICK
         d.by[card] = p
+        d.played[p] |= bit(card)
         d.trick[d.trick_len] = card
         d.trick_len += 1
         if d.best < 0 or beats(card, d.best, d.trump):

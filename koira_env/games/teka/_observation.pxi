@@ -95,6 +95,13 @@ cdef class Engine:
         return 0
 
 
+cdef inline void set_cards(float* out, uint64_t cards) noexcept:
+    """1.0 at ``out[c]`` for each card ``c`` of ``cards``."""
+    while cards:
+        out[lowest(cards)] = ONE_F
+        cards &= cards - 1
+
+
 cdef inline int rel(int p, int seat) noexcept:
     return (p - seat + PLAYERS) % PLAYERS
 
@@ -106,20 +113,18 @@ cdef void write_observation(State state, int seat, float* out) noexcept:
     after the observer)."""
     cdef Data* d = &state.d
     cdef const Layout* lay = &(<Engine>state.engine).layout
-    cdef int c, code, r, p, s, top, side, to_make, to_beat, a, b
+    cdef int c, r, p, s, top, side, to_make, to_beat, a, b
     cdef uint64_t mine = d.hand[seat], unseen = 0, cards, suit
     memset(out, 0, lay.size * sizeof(float))
     for p in range(PLAYERS):
         if p != seat:
             unseen |= d.hand[p]
-    for c in range(NUM_CARDS):
-        code = d.loc[c]
-        if code == HAND + seat:
-            out[lay.mine + c] = ONE_F
-        elif code == TRICK:
-            out[lay.trick + c] = ONE_F
-        if d.by[c] != NOBODY:
-            out[lay.played + NUM_CARDS * rel(d.by[c], seat) + c] = ONE_F
+    # by masks, not by card: a loop over the 52 cards' locations mispredicts its branches
+    set_cards(out + lay.mine, mine)
+    for c in range(d.trick_len):
+        out[lay.trick + d.trick[c]] = ONE_F
+    for r in range(PLAYERS):
+        set_cards(out + lay.played + NUM_CARDS * r, d.played[(seat + r) % PLAYERS])
     if d.trick_len:
         cards = mine
         while cards:
