@@ -112,12 +112,17 @@ def vector_loop(game: Game) -> Loop:
         1, 256, (VECTOR_STEPS, venv.num_actions), np.uint8
     )
 
+    # the mask's bytes times the priorities, into one reused array: no bool-to-byte cast and
+    # no new array a step (at Red7's 2,500 actions, 640 KB)
+    scores = np.empty((VECTOR_ENVS, venv.num_actions), np.uint8)
+
     def run(games: int) -> tuple[int, tuple[float, float]]:
         nonlocal mask
         clock = Clock()
         for _ in range(games):
             for k in range(VECTOR_STEPS):
-                mask = venv.step(np.argmax(mask * priorities[k], axis=1))[1]
+                np.multiply(mask.view(np.uint8), priorities[k], out=scores)
+                mask = venv.step(scores.argmax(axis=1))[1]
         return games * VECTOR_STEPS * VECTOR_ENVS, clock.stop()
 
     return run
