@@ -190,6 +190,27 @@ def test_an_illegal_action_names_the_env_and_moves_no_env() -> None:
     assert snapshot(venv) == before
 
 
+
+
+@pytest.mark.parametrize("game", ["koira", "teka", "red7"])
+def test_writing_into_the_returned_mask_changes_no_legality(game: str) -> None:
+    """The mask returned is the caller's buffer: the legality check reads the env's own copy,
+    so a mask the caller filled with ones admits nothing illegal, nor zeros refuse a legal
+    move."""
+    venv = koira_env.vector_env(4, game=game)
+    _, mask, _ = venv.reset(seed=3)
+    legal = mask.copy()
+    actions = random_actions(legal, random.Random(1))
+    illegal = int(np.flatnonzero(~legal[1])[0])
+    mask[:] = True
+    bad = actions.copy()
+    bad[1] = illegal
+    before = snapshot(venv)
+    with pytest.raises(ValueError, match=rf"env 1: action {illegal} is not legal"):
+        venv.step(bad)
+    assert snapshot(venv) == before
+    mask[:] = False
+    venv.step(actions)  # legal all the same
 @pytest.mark.parametrize(
     "actions",
     [

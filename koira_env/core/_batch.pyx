@@ -27,43 +27,44 @@ from koira_env.core.vector_env import game_seed
 
 
 cdef inline int write_row(
-    CompiledState state, float[:, ::1] obs, uint8_t[:, ::1] mask, int64_t[::1] player,
-    Py_ssize_t i
+    CompiledState state, float[:, ::1] obs, uint8_t[:, ::1] mask, uint8_t[:, ::1] legal,
+    int64_t[::1] player, Py_ssize_t i
 ) except -1:
-    cdef short legal[LEGAL_BUFFER]
+    """Env ``i``'s decision: the observation, the mask, the env's own copy of the mask
+    (``legal``, which ``first_illegal`` reads: the returned mask is the caller's to change)
+    and the acting seat."""
+    cdef short moves[LEGAL_BUFFER]
     cdef int count, k
     cdef int seat = state.head.current
     state.engine.write(state, seat, &obs[i, 0])
     memset(&mask[i, 0], 0, mask.shape[1])
-    count = state.legal_into(legal)
+    memset(&legal[i, 0], 0, legal.shape[1])
+    count = state.legal_into(moves)
     for k in range(count):
-        mask[i, legal[k]] = 1
+        mask[i, moves[k]] = 1
+        legal[i, moves[k]] = 1
     player[i] = seat
     return 0
 
 
-def write_decisions(list states, float[:, ::1] obs, uint8_t[:, ::1] mask, int64_t[::1] player):
+def write_decisions(
+    list states, float[:, ::1] obs, uint8_t[:, ::1] mask, uint8_t[:, ::1] legal,
+    int64_t[::1] player
+):
     """Every env's acting seat, its observation and its legal moves (after a reset)."""
     cdef Py_ssize_t i
     for i in range(len(states)):
-        write_row(<CompiledState>states[i], obs, mask, player, i)
+        write_row(<CompiledState>states[i], obs, mask, legal, player, i)
 
 
-def first_illegal(list states, const int64_t[::1] ids, const int64_t[::1] actions):
-    """The first position ``k`` whose action is not legal in env ``ids[k]``, or -1."""
-    cdef short legal[LEGAL_BUFFER]
+def first_illegal(const uint8_t[:, ::1] legal, const int64_t[::1] ids, const int64_t[::1] actions):
+    """The first position ``k`` whose action is not legal in env ``ids[k]`` (by the env's
+    copy of its mask, written with its decision: a look-up, not the rules again), or -1."""
     cdef Py_ssize_t k
-    cdef int count, j
     cdef int64_t action
-    cdef CompiledState state
     for k in range(ids.shape[0]):
-        state = <CompiledState>states[ids[k]]
         action = actions[k]
-        count = state.legal_into(legal)
-        for j in range(count):
-            if legal[j] == action:
-                break
-        else:
+        if not (0 <= action < legal.shape[1] and legal[ids[k], action]):
             return k
     return -1
 
@@ -74,6 +75,7 @@ def step(
     const int64_t[::1] actions,
     float[:, ::1] obs,
     uint8_t[:, ::1] mask,
+    uint8_t[:, ::1] legal,
     int64_t[::1] player,
     int64_t[::1] lengths,
     float[:, ::1] rewards,
@@ -108,9 +110,9 @@ def step(
                 ended.append(i)
                 continue
             states[i] = state = <CompiledState?>deal(i, games[i])
-        write_row(state, obs, mask, player, i)
+        write_row(state, obs, mask, legal, player, i)
     if ended:
-        deal_ended(states, ended, games, seed, deal, obs, mask, player)
+        deal_ended(states, ended, games, seed, deal, obs, mask, legal, player)
 
 
 cdef int deal_ended(
@@ -121,6 +123,7 @@ cdef int deal_ended(
     deal,
     float[:, ::1] obs,
     uint8_t[:, ::1] mask,
+    uint8_t[:, ::1] legal,
     int64_t[::1] player,
 ) except -1:
     """The next games of the envs ``ended`` (their finished states still in ``states``) by
@@ -140,7 +143,7 @@ cdef int deal_ended(
         if fresh is None or fresh.head.is_terminal:  # the Python deal (and its error)
             fresh = <CompiledState?>deal(i, games[i])
         states[i] = fresh
-        write_row(fresh, obs, mask, player, i)
+        write_row(fresh, obs, mask, legal, player, i)
     return 0
 
 

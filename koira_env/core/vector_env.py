@@ -67,6 +67,9 @@ class VectorEnv:
         self._obs = np.zeros((n, game.observation_size), np.float32)
         self._mask = np.zeros((n, game.num_actions), bool)
         self._mask_bytes = self._mask.view(np.uint8)  # the same memory, as the C loop writes it
+        # the compiled path's own copy of the mask, which the legality check reads: the mask
+        # returned is the caller's to change
+        self._legal_bytes = np.zeros_like(self._mask_bytes) if self._batch is not None else None
         self._player = np.zeros(n, np.int64)
         self._rows = np.arange(n, dtype=np.int64)
         self._rewards = np.zeros((n, p), np.float32)
@@ -113,7 +116,9 @@ class VectorEnv:
         self._lengths.fill(0)
         self._games.fill(0)
         if self._batch is not None:
-            self._batch.write_decisions(states, self._obs, self._mask_bytes, self._player)
+            self._batch.write_decisions(
+                states, self._obs, self._mask_bytes, self._legal_bytes, self._player
+            )
             return self._obs, self._mask, self._player
         observation, obs = self._observation, self._obs
         for i, state in enumerate(states):
@@ -141,7 +146,7 @@ class VectorEnv:
         batch = self._batch
         if batch is not None:
             array = np.ascontiguousarray(array, np.int64)
-            bad = batch.first_illegal(self.states, ids, array)
+            bad = batch.first_illegal(self._legal_bytes, ids, array)
             if bad >= 0:
                 i = int(ids[bad])
                 self._illegal(i, int(array[bad]), self.states[i].legal_actions())
@@ -163,6 +168,7 @@ class VectorEnv:
                 array,
                 self._obs,
                 self._mask_bytes,
+                self._legal_bytes,
                 self._player,
                 self._lengths,
                 self._rewards,
