@@ -190,8 +190,6 @@ def test_an_illegal_action_names_the_env_and_moves_no_env() -> None:
     assert snapshot(venv) == before
 
 
-
-
 @pytest.mark.parametrize("game", ["koira", "teka", "red7"])
 def test_writing_into_the_returned_mask_changes_no_legality(game: str) -> None:
     """The mask returned is the caller's buffer: the legality check reads the env's own copy,
@@ -211,6 +209,8 @@ def test_writing_into_the_returned_mask_changes_no_legality(game: str) -> None:
     assert snapshot(venv) == before
     mask[:] = False
     venv.step(actions)  # legal all the same
+
+
 @pytest.mark.parametrize(
     "actions",
     [
