@@ -11,10 +11,11 @@
 # from ``copy_into``), and ``_bind`` (after the base's, it keeps what it reads of the engine);
 # the protocol's attributes, ``legal_actions``, ``apply``, ``clone``, pickling and the wording
 # of an illegal action are the base's. ``engine_type`` (a class attribute) is the core's Engine.
-# A core may also write ``deal_size`` and ``_start`` (the base's: 0, none), so that the base's
-# ``deal_next`` deals the batched env's next game without going through Python, and
-# ``result_into`` (the base's reads ``returns()`` and ``outcome()``), a finished game's result
-# likewise.
+# A core starts a game in ``_begin`` (the base's ``__init__`` binds the game, sets the
+# protocol's fields and zeroes the struct first), and may write ``deal_size`` (the base's: 0),
+# so that the base's ``deal_next`` deals the batched env's next game without going through
+# Python, and ``result_into`` (the base's reads ``returns()`` and ``outcome()``), a finished
+# game's result likewise.
 #
 #     from koira_env.core._engine cimport CompiledEngine, CompiledState, Header
 
@@ -59,7 +60,8 @@ cdef class CompiledState:
     cdef void _bind(self, game) except *
     cdef int deal_size(self) noexcept  # optional: the cards of deal_next's deck (0: none)
     cdef CompiledState deal_next(self, object seed, list deck)  # from deal_size and _start
-    cdef int _start(self, deck, seed, log) except -1  # optional: __init__ after the binding
+    cdef int _start(self, deck, seed, log) except -1  # __init__ after the binding: _begin
+    cdef int _begin(self) except -1  # the core's start of a game (its struct zeroed)
     cdef int result_into(self, float* returns, int64_t* places) except -1
     # the mechanism
     cdef int copy_into(self, CompiledState c) except -1

@@ -6,7 +6,7 @@ writes)."""
 
 cimport numpy as cnp
 from libc.stdint cimport int64_t
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 from koira_env.core._lists cimport int_list
 from koira_env.core._mask cimport legal_mask
@@ -121,7 +121,7 @@ cdef class CompiledState:
         deck (``deck_for_hand(seed, 0, deal_size())``, which the caller shuffled with others
         at once). The batched env deals its next games this way: for a game of a few steps
         the Python round trip was most of its cost. None where the core has none; a core
-        that has it writes ``deal_size`` and ``_start``, and this builds the state."""
+        that has it writes ``deal_size``, and this builds the state (``_start``)."""
         cdef CompiledState c
         if not self.deal_size():
             return None
@@ -130,9 +130,25 @@ cdef class CompiledState:
         c._start(deck, seed, None)
         return c
 
+    def __init__(self, game, deck, seed, log=False):
+        """engine.State.__init__: a new game of ``game`` dealt from ``deck``, the later decks
+        shuffled by ``seed``; ``log`` keeps the event log."""
+        self._bind(game)
+        self._start(deck, seed, [] if log else None)
+
     cdef int _start(self, deck, seed, log) except -1:
-        """``__init__`` after the binding: a new game dealt from ``deck`` (cores with
-        ``deal_next``)."""
+        """``__init__`` after the binding (and ``deal_next``'s): the protocol's fields, the
+        core's struct zeroed, then the core's own start (``_begin``)."""
+        memset(self.head, 0, self.data_size)
+        self.deck = deck
+        self.seed = seed
+        self.log = log
+        self.history = []
+        return self._begin()
+
+    cdef int _begin(self) except -1:
+        """The core's start of a game, its struct zeroed and the protocol's fields set: the
+        rest of its fields, then the first deal."""
         raise NotImplementedError
 
     cdef int result_into(self, float* returns, int64_t* places) except -1:

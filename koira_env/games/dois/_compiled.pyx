@@ -140,18 +140,10 @@ cdef class State:
         self.head = &self.d.h
         self.data_size = sizeof(Data)
 
-    def __init__(self, game, deck, seed, log=False):
-        """engine.State.__init__"""
-        cdef Data* d = &self.d
-        self._bind(game)
-        memset(d, 0, sizeof(Data))
-        d.n = self.opt.players
-        self.deck = deck
-        self.seed = seed
-        self.log = [] if log else None
-        self.history = []
-        self.result = None
-        self._deal()
+    cdef int _begin(self) except -1:
+        """engine.State.__init__ (``CompiledState._start`` set the rest): the first deal."""
+        self.d.n = self.opt.players
+        return self._deal()
 
     engine_type = Engine
 

@@ -139,21 +139,12 @@ cdef class State:
         self.head = &self.d.h
         self.data_size = sizeof(Data)
 
-    def __init__(self, game, deck, seed, log=False):
-        """engine.State.__init__"""
-        cdef Data* d = &self.d
+    cdef int _begin(self) except -1:
+        """engine.State.__init__ (``CompiledState._start`` set the rest): the first deal."""
         cdef int p
-        self._bind(game)
-        memset(d, 0, sizeof(Data))
-        self.deck = deck
-        self.seed = seed
-        self.log = [] if log else None
-        self.history = []
-        self.result = None
         for p in range(PLAYERS):
-            d.vc[p] = self.opt.victory_cards
-        d.hand_no = 0
-        self._deal()
+            self.d.vc[p] = self.opt.victory_cards
+        return self._deal()
 
     engine_type = Engine
 

@@ -85,19 +85,14 @@ cdef class State:
         self.head = &self.d.h
         self.data_size = sizeof(Data)
 
-    def __init__(self, game, deck, seed, log=False):
-        """engine.State.__init__: deal ``deck`` (the cards in play) one card at a time from
-        player_0, ``len(deck) // n`` each; the rest is out of play, face up."""
+    cdef int _begin(self) except -1:
+        """engine.State.__init__ (``CompiledState._start`` set the rest): deal ``deck`` (the
+        cards in play) one card at a time from player_0, ``len(deck) // n`` each; the rest is
+        out of play, face up."""
         cdef Data* d = &self.d
         cdef int n, dealt, i, card, p, size
-        self._bind(game)
-        memset(d, 0, sizeof(Data))
+        deck = self.deck
         memset(d.loc, ABSENT, sizeof(d.loc))
-        self.deck = deck
-        self.seed = seed
-        self.log = [] if log else None
-        self.history = []
-        self.result = None
         n = self.opt.n
         dealt = self.opt.num_tricks * n
         size = self.opt.deck_size
@@ -123,6 +118,7 @@ cdef class State:
             self.log.append(
                 {"cards": [NAMES[deck[i]] for i in range(dealt, size)], "type": "out_of_play"}
             )
+        return 0
 
     engine_type = Engine
 

@@ -259,19 +259,8 @@ cdef class State:
         self.head = &self.d.h
         self.data_size = sizeof(Data)
 
-    def __init__(self, game, deck, seed, log=False):
-        """engine.State.__init__"""
-        self._bind(game)
-        self._start(deck, seed, [] if log else None)
-
-    cdef int _start(self, deck, seed, log) except -1:
-        """engine.State.__init__ after the binding: a new game dealt from ``deck``."""
-        memset(&self.d, 0, sizeof(Data))
-        self.deck = deck
-        self.seed = seed
-        self.log = log
-        self.history = []
-        self.result = None
+    cdef int _begin(self) except -1:
+        """engine.State.__init__ (``CompiledState._start`` set the rest): the first deal."""
         self.d.winner = -1
         return self._deal()
 

@@ -132,7 +132,6 @@ cdef class State(StateAttributes):
     cdef readonly object result  # the Outcome, built once by outcome()
 
     cdef State clone_c(self)
-    cdef int _start(self, deck, seed, log) except -1  # __init__ after the binding
     # engine.py State methods of the same names
     cdef int _deal(self) except -1
     cdef int _next_seat(self, int p) noexcept
