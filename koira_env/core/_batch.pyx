@@ -17,7 +17,7 @@ several seed faster side by side); elsewhere ``deal`` (Python) deals it.
 """
 
 from libc.stdint cimport int64_t, uint8_t
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from koira_env.core._engine cimport LEGAL_BUFFER, CompiledState
 from koira_env.core._lists cimport int_list
@@ -37,12 +37,11 @@ cdef inline int write_row(
     cdef int count, k
     cdef int seat = state.head.current
     state.engine.write(state, seat, &obs[i, 0])
-    memset(&mask[i, 0], 0, mask.shape[1])
     memset(&legal[i, 0], 0, legal.shape[1])
     count = state.legal_into(moves)
     for k in range(count):
-        mask[i, moves[k]] = 1
         legal[i, moves[k]] = 1
+    memcpy(&mask[i, 0], &legal[i, 0], legal.shape[1])
     player[i] = seat
     return 0
 

@@ -12,7 +12,8 @@
 # the protocol's attributes, ``legal_actions``, ``apply``, ``clone``, pickling and the wording
 # of an illegal action are the base's. ``engine_type`` (a class attribute) is the core's Engine.
 # A core starts a game in ``_begin`` (the base's ``__init__`` binds the game, sets the
-# protocol's fields and zeroes the struct first), and may write ``deal_size`` (the base's: 0),
+# protocol's fields and zeroes the struct first; Koira's core, which takes its ``seed`` after
+# ``log``, writes an ``__init__`` of its own), and may write ``deal_size`` (the base's: 0),
 # so that the base's ``deal_next`` deals the batched env's next game without going through
 # Python, and ``result_into`` (the base's reads ``returns()`` and ``outcome()``), a finished
 # game's result likewise.
