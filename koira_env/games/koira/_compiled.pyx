@@ -784,9 +784,8 @@ cdef class State:
         else:
             first = RUN_FIRST[action - FIRST_RUN]
             size = RUN_SIZE[action - FIRST_RUN]
-        for c in range(first, first + size):
-            d.hand[p] &= ~bit(c)
-            d.loc[c] = d.pub[c] = TRICK
+        d.hand[p] &= ~(((<uint64_t>1 << size) - 1) << first)
+        place_run(d, first, size, TRICK)
         leading = d.trick_len == 0
         if leading:
             d.led_suit = first // 13
@@ -835,7 +834,7 @@ cdef class State:
             d.trick_len -= 1
         for c in range(first, first + size):
             hand_add(d, p, c)
-            d.loc[c] = d.pub[c] = HAND + p
+        place_run(d, first, size, HAND + p)
         if self.log is not None:
             self.log.append({"player": p, "cards": run_names(first, size), "type": "take"})
         if d.trick_len:
@@ -854,10 +853,9 @@ cdef class State:
     cdef int _discard_trick(self, int winner) except -1:
         """engine.State._discard_trick: a complete trick leaves play; the winner leads."""
         cdef Data* d = &self.d
-        cdef int i, c
+        cdef int i
         for i in range(d.trick_len):
-            for c in range(d.trick_first[i], d.trick_first[i] + d.trick_size[i]):
-                d.loc[c] = d.pub[c] = DISCARD
+            place_run(d, d.trick_first[i], d.trick_size[i], DISCARD)
         if self.log is not None:
             cards = []
             for i in range(d.trick_len):

@@ -5,9 +5,12 @@
 ``solver.ReferenceSolver`` is the readable reference; the two give the same verdicts (tests).
 One working state is searched in place: a move is made by the core's own ``apply_legal``
 (the rules are decided there, once) and unmade by copying the saved ``Data`` back. Proven
-positions go to one table shared by the calls (open addressing; a generation per call, so
-nothing is ever cleared), keyed by the whole position, not a hash of it: two positions share
-an entry only if they are equal. Beyond the reference, and not changing any answer:
+positions go to one table shared by the calls (buckets of four slots; a generation per call,
+so nothing is ever cleared), keyed by the whole position, not a hash of it: two positions
+share an entry only if they are equal. A probe reads the bucket's four 16-byte heads
+(generation, a tag of the hash, df-pn's work) in one cache line, fetched while the
+position's moves are listed, and compares a key only where a tag agrees. Beyond the
+reference, and not changing any answer:
 
 moves are ordered (a move that empties the mover's hand first, then plays from the lowest
 card up, a take last), and ranks in keys are renumbered over the cards still in play. A
@@ -23,7 +26,7 @@ Not reentrant: the buffers and the table are the module's, and a search holds th
 cimport cython
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, malloc
-from libc.string cimport memcmp, memcpy, memset
+from libc.string cimport memcpy, memset
 
 from koira_env.core._bits cimport lowest, popcount
 
@@ -38,6 +41,17 @@ from koira_env.games.koira._compiled cimport (
 )
 
 from .heuristics import ACT_LEN, ACT_RANK
+
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <xmmintrin.h>
+    static inline void solver_fetch(const void* p) { _mm_prefetch((const char*)p, _MM_HINT_T0); }
+    #else
+    static inline void solver_fetch(const void* p) { __builtin_prefetch(p); }
+    #endif
+    """
+    void fetch_line "solver_fetch"(const void* p) noexcept nogil  # a cache line
 
 cdef enum:
     KEY_WORDS = 11  # eight hands, two words of trick plays, one of counters
@@ -57,13 +71,17 @@ cdef enum:
 cdef uint32_t INF = 0x7FFFFFFF
 
 
+cdef struct Head:  # what a probe reads first: a bucket's PROBES heads share one cache line
+    uint32_t gen
+    uint32_t tag  # the hash's high half: the key is compared only where the tag agrees
+    uint32_t work  # df-pn: positions expanded under it (which entry a full bucket replaces)
+    uint32_t proven  # pn or dn is 0 (kept before unproven entries)
+
 cdef struct Entry:
     uint64_t key[KEY_WORDS]
-    uint32_t gen
     int value  # the depth-first search's verdict: 1, 0 or UNKNOWN (df-pn's unproven entries)
     uint32_t pn  # df-pn: the proof and disproof numbers of "seat escapes"
     uint32_t dn
-    uint32_t work  # df-pn: positions expanded under it (which entry a full run replaces)
 
 cdef struct Ctx:
     int seat
@@ -79,6 +97,8 @@ cdef struct Ctx:
     long long dfs_nodes  # positions for the depth-first search before df-pn (< 0: all)
 
 cdef Entry* TABLE = NULL
+cdef Head* HEADS = NULL  # slot i's head, aligned to the cache line (HEADS_BLOCK)
+cdef void* HEADS_BLOCK = NULL
 cdef uint32_t GEN = 0
 # The slots a call uses, less one: the least power of two holding a quarter of its budget in
 # positions (``_start``; 2^20 without a budget). A call stores at most one entry per position
@@ -95,25 +115,48 @@ cdef uint32_t* CHILD_DN = NULL  # and their disproof numbers
 # per action id (heuristics.py's tables): cards it puts on the table, rank of its lowest card
 cdef signed char A_LEN[MAX_LEGAL]
 cdef signed char A_RANK[MAX_LEGAL]
+cdef uint8_t SUIT_OF[NUM_CARDS]
+cdef uint64_t MIX[KEY_WORDS]  # hash_key's odd constant per key word
+
+
+cdef uint64_t splitmix(uint64_t z) noexcept:
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
 
 
 cdef void _allocate() except *:
-    global TABLE, SAVED, MOVES, LINE, CHILD_PN, CHILD_DN
+    global TABLE, HEADS, HEADS_BLOCK, SAVED, MOVES, LINE, CHILD_PN, CHILD_DN
     cdef int a
     TABLE = <Entry*>calloc(1 << TABLE_BITS, sizeof(Entry))
+    HEADS_BLOCK = calloc((1 << TABLE_BITS) + PROBES, sizeof(Head))
+    HEADS = <Head*>((<size_t>HEADS_BLOCK + 63) & ~(<size_t>63))
     SAVED = <Data*>malloc(MAX_DEPTH * sizeof(Data))
     MOVES = <short*>malloc((MAX_DEPTH + 1) * MAX_LEGAL * sizeof(short))
     LINE = <uint64_t*>malloc(MAX_DEPTH * KEY_WORDS * sizeof(uint64_t))
     CHILD_PN = <uint32_t*>malloc(MAX_DEPTH * MAX_LEGAL * sizeof(uint32_t))
     CHILD_DN = <uint32_t*>malloc(MAX_DEPTH * MAX_LEGAL * sizeof(uint32_t))
-    if not (TABLE and SAVED and MOVES and LINE and CHILD_PN and CHILD_DN):
+    if not (TABLE and HEADS_BLOCK and SAVED and MOVES and LINE and CHILD_PN and CHILD_DN):
         raise MemoryError("the Koira solver could not allocate its table")
+    for a in range(NUM_CARDS):
+        SUIT_OF[a] = a // 13
+    for a in range(KEY_WORDS):  # splitmix64's outputs, made odd
+        MIX[a] = splitmix(<uint64_t>0x9E3779B97F4A7C15 * (a + 1)) | 1
     for a in range(MAX_LEGAL):
         A_LEN[a] = ACT_LEN[a] if a < len(ACT_LEN) else 0
         A_RANK[a] = ACT_RANK[a] if a < len(ACT_RANK) else -1
 
 
 _allocate()
+
+
+cdef size_t DATA_BYTES = sizeof(Data)  # not a constant to the compiler: see copy_data
+
+
+cdef inline void copy_data(Data* to, const Data* source) noexcept nogil:
+    """The state's 900 bytes, by libc's ``memcpy`` (vector moves): with a size it knows, the
+    compiler wrote ``rep movsq``, 3% slower on the hard positions of docs/solver.md."""
+    memcpy(to, source, DATA_BYTES)
 
 
 cdef inline void make_key(Data* d, Ctx* c, uint64_t* key) noexcept nogil:
@@ -150,44 +193,43 @@ cdef inline void renumber(Data* d, Ctx* c, uint8_t* code) noexcept nogil:
     suits (``ACROSS_SUITS``: ``take="lowest"`` compares face ranks of different suits). With
     runs (``c.runs``) a run of ranks no live card holds counts as one rank, before the first
     live rank too: cards are consecutive in codes only if they are in play, and a 2 stays a 2
-    (``sequences_from_two``)."""
-    cdef uint64_t live = 0
-    cdef int i, s, r, k
-    cdef int rank_code[13]
-    cdef bint gap
+    (``sequences_from_two``). Only the live cards get a code (the keys read no other): the
+    loops visit them alone, not all 52 cards."""
+    cdef uint64_t live = 0, ranks
+    cdef int i, s, r, k, prev
+    cdef uint8_t rank_code[13]
     for i in range(c.n):
         live |= d.hand[i]
     for i in range(d.trick_len):
         live |= ((<uint64_t>1 << d.trick_size[i]) - 1) << d.trick_first[i]
     if c.compress == PER_SUIT:
         for s in range(4):
+            ranks = (live >> (13 * s)) & 0x1FFF
             k = 0
-            gap = False
-            for r in range(13):
-                if live >> (13 * s + r) & 1:
-                    k += gap and c.runs
-                    code[13 * s + r] = 13 * s + k
-                    k += 1
-                    gap = False
-                else:
-                    gap = True
+            prev = -1
+            while ranks:
+                r = lowest(ranks)
+                ranks &= ranks - 1
+                k += c.runs and r > prev + 1
+                code[13 * s + r] = 13 * s + k
+                k += 1
+                prev = r
         return
+    ranks = (live | live >> 13 | live >> 26 | live >> 39) & 0x1FFF  # ranks any suit holds
     k = 0
-    gap = False
-    for r in range(13):
-        for s in range(4):
-            if live >> (13 * s + r) & 1:
-                k += gap and c.runs
-                gap = False
-                break
-        else:
-            gap = True
+    prev = -1
+    while ranks:
+        r = lowest(ranks)
+        ranks &= ranks - 1
+        k += c.runs and r > prev + 1
         rank_code[r] = k
-        if not gap:
-            k += 1
-    for s in range(4):
-        for r in range(13):
-            code[13 * s + r] = 13 * s + rank_code[r]
+        k += 1
+        prev = r
+    while live:
+        i = lowest(live)
+        live &= live - 1
+        s = SUIT_OF[i]
+        code[i] = 13 * s + rank_code[i - 13 * s]
 
 
 cdef inline uint64_t recode(uint64_t mask, uint8_t* code) noexcept nogil:
@@ -199,56 +241,78 @@ cdef inline uint64_t recode(uint64_t mask, uint8_t* code) noexcept nogil:
 
 
 cdef inline uint64_t hash_key(uint64_t* key) noexcept nogil:
-    cdef uint64_t h = <uint64_t>0x9E3779B97F4A7C15
+    """Each word times its own odd constant, summed, then mixed: the products do not wait on
+    each other, where a word-by-word mix made the table's address wait on eleven multiplies
+    in a row."""
+    cdef uint64_t h = 0
     cdef int i
     for i in range(KEY_WORDS):
-        h ^= key[i]
-        h *= <uint64_t>0xBF58476D1CE4E5B9
-        h ^= h >> 31
-    return h
+        h += key[i] * MIX[i]
+    h ^= h >> 32
+    h *= <uint64_t>0xBF58476D1CE4E5B9
+    return h ^ (h >> 29)
+
+
+cdef inline bint same_key(const uint64_t* a, const uint64_t* b) noexcept nogil:
+    """Two keys equal, word by word: most slots probed differ in the first word, where
+    ``memcmp`` would be a call into libc comparing all 88 bytes."""
+    cdef int i
+    for i in range(KEY_WORDS):
+        if a[i] != b[i]:
+            return False
+    return True
+
+
+cdef inline size_t bucket(uint64_t h) noexcept nogil:
+    """The first of the PROBES slots hash ``h`` may use (their heads: one cache line)."""
+    return h & SLOTS & ~(<size_t>PROBES - 1)
 
 
 cdef inline Entry* probe(uint64_t* key, uint64_t h) noexcept nogil:
-    """df-pn: the position's entry of this call, else NULL (any slot of the run: entries are
-    replaced in place, so a free slot does not end the run)."""
-    cdef int i
-    cdef Entry* e
-    for i in range(PROBES):
-        e = &TABLE[(h + i) & SLOTS]
-        if e.gen == GEN and memcmp(e.key, key, KEY_WORDS * sizeof(uint64_t)) == 0:
-            return e
+    """The position's entry of this call, else NULL (any slot of the bucket: entries are
+    replaced in place, so a free slot does not end the search)."""
+    cdef size_t b = bucket(h), i
+    cdef uint32_t tag = <uint32_t>(h >> 32)
+    cdef Head* head
+    for i in range(b, b + PROBES):
+        head = &HEADS[i]
+        if head.gen == GEN and head.tag == tag and same_key(TABLE[i].key, key):
+            return &TABLE[i]
     return NULL
 
 
 cdef inline void put(
     uint64_t* key, uint64_t h, uint32_t pn, uint32_t dn, uint32_t work
 ) noexcept nogil:
-    """df-pn: store the numbers in the position's own slot, else a free one, else over the
-    run's entry of least work (proven entries are kept before unproven ones)."""
-    cdef int i
+    """Store the numbers in the position's own slot, else a free one, else over the bucket's
+    entry of least work (proven entries are kept before unproven ones)."""
+    cdef size_t b = bucket(h), i, victim = b + PROBES
+    cdef uint32_t tag = <uint32_t>(h >> 32)
     cdef uint64_t cost, least = <uint64_t>-1
-    cdef Entry* e
-    cdef Entry* victim = NULL
-    for i in range(PROBES):
-        e = &TABLE[(h + i) & SLOTS]
-        if e.gen != GEN:
-            if victim == NULL or victim.gen == GEN:
-                victim = e
+    cdef Head* head
+    for i in range(b, b + PROBES):
+        head = &HEADS[i]
+        if head.gen != GEN:
+            if victim == b + PROBES or HEADS[victim].gen == GEN:
+                victim = i
                 least = 0
             continue
-        if memcmp(e.key, key, KEY_WORDS * sizeof(uint64_t)) == 0:
-            victim = e
+        if head.tag == tag and same_key(TABLE[i].key, key):
+            victim = i
             break
-        cost = e.work + ((<uint64_t>1 << 32) if e.pn == 0 or e.dn == 0 else 0)
+        cost = head.work + ((<uint64_t>1 << 32) if head.proven else 0)
         if cost < least:
-            victim = e
+            victim = i
             least = cost
-    memcpy(victim.key, key, KEY_WORDS * sizeof(uint64_t))
-    victim.gen = GEN
-    victim.value = 1 if pn == 0 else 0 if dn == 0 else UNKNOWN
-    victim.pn = pn
-    victim.dn = dn
-    victim.work = work
+    head = &HEADS[victim]
+    head.gen = GEN
+    head.tag = tag
+    head.work = work
+    head.proven = pn == 0 or dn == 0
+    memcpy(TABLE[victim].key, key, KEY_WORDS * sizeof(uint64_t))
+    TABLE[victim].value = 1 if pn == 0 else 0 if dn == 0 else UNKNOWN
+    TABLE[victim].pn = pn
+    TABLE[victim].dn = dn
 
 
 cdef inline int lookup(uint64_t* key, uint64_t h) noexcept nogil:
@@ -304,7 +368,9 @@ cdef inline int settled_c(Data* d, Ctx* c) noexcept:
 
 cdef int search(State st, Ctx* c) except -1:
     """The verdict for ``c.seat`` in ``st`` (not finished, the seat still in): 1 escapes,
-    0 caught, ``UNKNOWN`` undecided within the node budget or the depth limit."""
+    0 caught, ``UNKNOWN`` undecided within the node budget or the depth limit. ``st`` is left
+    as the last move searched made it: the caller puts back its own copy (one copy of the
+    900-byte state a position fewer)."""
     cdef Data* d = &st.d
     cdef uint64_t key[KEY_WORDS]
     cdef uint64_t h
@@ -314,27 +380,33 @@ cdef int search(State st, Ctx* c) except -1:
     cdef long long repeats
     make_key(d, c, key)
     h = hash_key(key)
+    # the position's slot is fetched while its moves are listed: most positions are new, and
+    # the table's read, a miss to the processor's last cache, was the search's longest wait
+    fetch_line(&HEADS[bucket(h)])
+    depth = c.depth
+    moves = &MOVES[depth * MAX_LEGAL]
+    count = order_moves(d, moves, st.legal_into(moves))
     v = lookup(key, h)
     if v != UNKNOWN:
         return v
     if c.cycles:
         for i in range(c.depth):
-            if memcmp(&LINE[i * KEY_WORDS], key, KEY_WORDS * sizeof(uint64_t)) == 0:
+            if same_key(&LINE[i * KEY_WORDS], key):
                 c.repeats += 1
                 return 1  # an endless game: nobody loses
     if c.depth >= MAX_DEPTH or (c.max_nodes >= 0 and c.nodes >= c.max_nodes):
         return UNKNOWN
     c.nodes += 1
-    depth = c.depth
-    moves = &MOVES[depth * MAX_LEGAL]
-    count = order_moves(d, moves, st.legal_into(moves))
     seat_moves = d.h.current == c.seat
-    SAVED[depth] = d[0]
+    if count > 1:  # a forced move needs no copy: the caller puts its own back
+        copy_data(&SAVED[depth], d)
     memcpy(&LINE[depth * KEY_WORDS], key, KEY_WORDS * sizeof(uint64_t))
     repeats = c.repeats
     c.depth = depth + 1
     verdict = 0 if seat_moves else 1
     for i in range(count):
+        if i:  # the position back before the next move (the caller restores after the last)
+            copy_data(d, &SAVED[depth])
         st.apply_legal(moves[i])
         if d.phase == GAME_OVER:
             v = d.h.truncated or d.placements[d.placed - 1] != c.seat
@@ -342,7 +414,6 @@ cdef int search(State st, Ctx* c) except -1:
             v = 1
         else:
             v = search(st, c)
-        d[0] = SAVED[depth]
         if v == UNKNOWN:
             undecided = True
         elif v == seat_moves:  # an escape at the seat's turn, a catch at another's
@@ -372,7 +443,7 @@ cdef int mid(State st, Ctx* c, uint32_t thpn, uint32_t thdn, uint32_t* result) e
     cdef Data* d = &st.d
     cdef uint64_t key[KEY_WORDS]
     cdef uint64_t child[KEY_WORDS]
-    cdef uint64_t h, total, first, second
+    cdef uint64_t h, hc, total, first, second
     cdef uint64_t pn, dn, child_thpn, child_thdn
     cdef uint32_t got[2]
     cdef short* moves
@@ -384,6 +455,9 @@ cdef int mid(State st, Ctx* c, uint32_t thpn, uint32_t thdn, uint32_t* result) e
     cdef long long start = c.nodes
     make_key(d, c, key)
     h = hash_key(key)
+    fetch_line(&HEADS[bucket(h)])  # as in search: the slot is read after the moves are listed
+    moves = &MOVES[depth * MAX_LEGAL]
+    count = order_moves(d, moves, st.legal_into(moves))
     e = probe(key, h)
     if e != NULL and (e.pn >= thpn or e.dn >= thdn):
         result[0] = e.pn
@@ -393,28 +467,28 @@ cdef int mid(State st, Ctx* c, uint32_t thpn, uint32_t thdn, uint32_t* result) e
         c.aborted = True
         return 0
     c.nodes += 1
-    moves = &MOVES[depth * MAX_LEGAL]
     cpn = &CHILD_PN[depth * MAX_LEGAL]
     cdn = &CHILD_DN[depth * MAX_LEGAL]
-    count = order_moves(d, moves, st.legal_into(moves))
-    SAVED[depth] = d[0]
+    copy_data(&SAVED[depth], d)
     for i in range(count):
         st.apply_legal(moves[i])
         v = settled_c(d, c)
         if v == UNKNOWN:
             make_key(d, c, child)
-            e = probe(child, hash_key(child))
+            hc = hash_key(child)
+            fetch_line(&HEADS[bucket(hc)])
+            v = st.legal_into(&MOVES[(depth + 1) * MAX_LEGAL])  # df-pn+'s mobility start
+            e = probe(child, hc)
             if e != NULL:
                 cpn[i] = e.pn
                 cdn[i] = e.dn
-            else:  # a new position: its moves count (df-pn+'s mobility start)
-                v = st.legal_into(&MOVES[(depth + 1) * MAX_LEGAL])
+            else:  # a new position: its moves count
                 cpn[i] = 1 if d.h.current == c.seat else v
                 cdn[i] = v if d.h.current == c.seat else 1
         else:
             cpn[i] = 0 if v else INF
             cdn[i] = INF if v else 0
-        d[0] = SAVED[depth]
+        copy_data(d, &SAVED[depth])
     c.depth = depth + 1
     while True:
         best = 0
@@ -441,7 +515,7 @@ cdef int mid(State st, Ctx* c, uint32_t thpn, uint32_t thdn, uint32_t* result) e
             child_thpn = capped(thpn - pn + cpn[best])
         st.apply_legal(moves[best])
         mid(st, c, <uint32_t>child_thpn, <uint32_t>child_thdn, got)
-        d[0] = SAVED[depth]
+        copy_data(d, &SAVED[depth])
         if c.aborted:
             c.depth = depth
             return 0
@@ -474,7 +548,7 @@ cdef void _start(Ctx* c, State st, int seat, max_nodes, long long dfs_nodes) noe
     SLOTS = (<size_t>1 << bits) - 1
     GEN += 1
     if GEN == 0:  # wrapped: forget every generation
-        memset(TABLE, 0, (1 << TABLE_BITS) * sizeof(Entry))
+        memset(HEADS, 0, (1 << TABLE_BITS) * sizeof(Head))
         GEN = 1
     c.seat = seat
     c.n = st.opt.n
@@ -495,6 +569,7 @@ cdef void _start(Ctx* c, State st, int seat, max_nodes, long long dfs_nodes) noe
 cdef object _answer(State st, Ctx* c):
     """The verdict of ``st`` (a copy the search may use) as True, False or None."""
     cdef Data* d = &st.d
+    cdef Data root
     cdef int v
     cdef uint32_t got[2]
     cdef long long budget
@@ -507,7 +582,9 @@ cdef object _answer(State st, Ctx* c):
         budget = c.max_nodes
         if c.dfs_nodes > 0 and not 0 <= budget <= c.dfs_nodes:
             c.max_nodes = c.dfs_nodes
+        root = d[0]
         v = search(st, c)
+        d[0] = root
         c.max_nodes = budget
         if v != UNKNOWN or c.cycles or c.dfs_nodes < 0 or c.nodes >= budget >= 0:
             return None if v == UNKNOWN else v == 1
@@ -559,11 +636,13 @@ def nodes_searched(State state, int seat, max_nodes=None, long long dfs_nodes=DF
 
 
 def rank_codes(State state):
-    """``renumber``'s code of every card in ``state``'s keys, by card id (tests: the codes
-    must keep every order and every adjacency in play that the rules read)."""
+    """``renumber``'s code of every card in ``state``'s keys, by card id, ``None`` for a card
+    out of play (tests: the codes must keep every order and every adjacency in play that the
+    rules read)."""
     cdef Ctx c
     cdef uint8_t code[NUM_CARDS]
     cdef int card
     _start(&c, state, 0, None, DFS_NODES)
+    memset(code, 255, NUM_CARDS)
     renumber(&state.d, &c, code)
-    return [code[card] for card in range(NUM_CARDS)]
+    return [None if code[card] == 255 else code[card] for card in range(NUM_CARDS)]

@@ -95,6 +95,16 @@ cdef inline int in_order(Data* d, uint64_t mask, bint by_arrival, uint8_t* out) 
     return count
 
 
+cdef inline void place_run(Data* d, int first, int size, uint8_t where) noexcept nogil:
+    """``loc`` and ``pub`` of a run's cards. One card, the usual play, is two stores: written
+    as a loop over the run, the compiler made each field a call to libc's ``memset``."""
+    if size == 1:
+        d.loc[first] = d.pub[first] = where
+    else:
+        memset(&d.loc[first], where, size)
+        memset(&d.pub[first], where, size)
+
+
 cdef inline void hand_add(Data* d, int p, int card) noexcept nogil:
     d.hand[p] |= bit(card)
     d.stamp[card] = d.next_stamp
