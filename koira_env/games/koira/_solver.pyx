@@ -29,6 +29,7 @@ from libc.stdlib cimport calloc, malloc
 from libc.string cimport memcpy, memset
 
 from koira_env.core._bits cimport lowest, popcount
+from koira_env.core._rng cimport Rng, next_u64
 
 from koira_env.games.koira._compiled cimport (
     GAME_OVER,
@@ -119,15 +120,10 @@ cdef uint8_t SUIT_OF[NUM_CARDS]
 cdef uint64_t MIX[KEY_WORDS]  # hash_key's odd constant per key word
 
 
-cdef uint64_t splitmix(uint64_t z) noexcept:
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-
 cdef void _allocate() except *:
     global TABLE, HEADS, HEADS_BLOCK, SAVED, MOVES, LINE, CHILD_PN, CHILD_DN
     cdef int a
+    cdef Rng mix
     TABLE = <Entry*>calloc(1 << TABLE_BITS, sizeof(Entry))
     HEADS_BLOCK = calloc((1 << TABLE_BITS) + PROBES, sizeof(Head))
     HEADS = <Head*>((<size_t>HEADS_BLOCK + 63) & ~(<size_t>63))
@@ -140,8 +136,9 @@ cdef void _allocate() except *:
         raise MemoryError("the Koira solver could not allocate its table")
     for a in range(NUM_CARDS):
         SUIT_OF[a] = a // 13
-    for a in range(KEY_WORDS):  # splitmix64's outputs, made odd
-        MIX[a] = splitmix(<uint64_t>0x9E3779B97F4A7C15 * (a + 1)) | 1
+    mix.s = 0
+    for a in range(KEY_WORDS):  # the suite's splitmix64 stream from 0, made odd
+        MIX[a] = next_u64(&mix) | 1
     for a in range(MAX_LEGAL):
         A_LEN[a] = ACT_LEN[a] if a < len(ACT_LEN) else 0
         A_RANK[a] = ACT_RANK[a] if a < len(ACT_RANK) else -1
@@ -225,7 +222,7 @@ cdef inline void renumber(Data* d, Ctx* c, uint8_t* code) noexcept nogil:
         rank_code[r] = k
         k += 1
         prev = r
-    while live:
+    while live:  # one loop over the live cards (per suit, 4% slower on the hard positions)
         i = lowest(live)
         live &= live - 1
         s = SUIT_OF[i]
