@@ -1,5 +1,6 @@
 """The batched env's C paths against the Python ones they replace: many shuffles seeded at once
-(``_shuffle.shuffle_many``), a hand's deck (``hand_deck_into``), a core's next deal
+(``_shuffle.shuffle_many``), shuffles drawn in C from a ``random.Random``'s state (the search's
+constrained deals), a hand's deck (``hand_deck_into``), a core's next deal
 (``deal_next``, Red7 and Teka) against ``Game.new_state`` and a core's result
 (``result_into``) against ``returns()`` and ``outcome().places``. ``tests/test_vector_env.py``
 checks the whole loop against the reference engine."""
@@ -15,7 +16,7 @@ import pytest
 
 import koira_env
 from koira_env.core import _batch
-from koira_env.core._shuffle import _hand_deck, _shuffle_many
+from koira_env.core._shuffle import _hand_deck, _random_draws, _shuffle_many
 from koira_env.core.deck import hand_deck
 from koira_env.core.game import Game, python_shuffled, shuffled
 from koira_env.core.vector_env import VectorEnv, game_seed
@@ -44,6 +45,30 @@ def test_many_shuffles_at_once_are_each_seeds_shuffle(size: int) -> None:
         assert _shuffle_many(size, chosen) == [shuffled(size, s) for s in chosen], count
     for seed in pool[:60]:
         assert shuffled(size, seed) == python_shuffled(size, seed)
+
+
+def test_shuffles_drawn_in_c_from_a_random_are_its_own() -> None:
+    """``_random_draws`` (a ``Random``'s state loaded, shuffled from in C, saved back) gives
+    ``Random.shuffle``'s orders and leaves the generator where ``shuffle`` leaves it, from
+    any point of its stream: fresh, mid-way, across the state's twists, after ``gauss``."""
+    rng = random.Random(5)
+    for trial in range(200):
+        ours = random.Random(rng.getrandbits(rng.choice([8, 64, 300])))
+        for _ in range(rng.randrange(700)):
+            ours.getrandbits(32)
+        if trial % 7 == 0:
+            ours.gauss(0.0, 1.0)  # a second normal deviate waits in the state
+        theirs = random.Random()
+        theirs.setstate(ours.getstate())
+        lengths = [rng.choice([0, 1, 2, rng.randrange(257)]) for _ in range(rng.randrange(1, 9))]
+        expected = []
+        for m in lengths:
+            order = list(range(m))
+            theirs.shuffle(order)
+            expected.append(order)
+        assert _random_draws(ours, lengths) == expected
+        assert ours.getstate() == theirs.getstate()
+        assert ours.gauss(0.0, 1.0) == theirs.gauss(0.0, 1.0)
 
 
 def test_a_hand_deck_in_c_is_hand_deck() -> None:

@@ -7,7 +7,29 @@
 #     shuffle_into(52, seed, order)   # core.game.shuffled(52, seed), into a C array
 #     hand_deck_into(state.deck, state.seed, hand, 52, order)  # core.deck.hand_deck, likewise
 #     shuffle_many(52, seeds, orders)  # shuffle_into of each seed, to orders + 52 * s
+#
+# and to go on drawing from a `random.Random` the caller passed, in C, as the Random would:
+#
+#     cdef RandomState g
+#     if random_in_c(rng):
+#         rest = random_load(rng, &g)
+#         random_shuffle(&g, items, count)      # rng.shuffle of a list of count ints
+#         j = random_below(&g, n)               # rng._randbelow(n), n >= 1
+#         random_save(rng, &g, rest)            # rng goes on from there
+
+from libc.stdint cimport uint32_t
 
 cdef int shuffle_into(int size, object seed, int* out) except -1
 cdef int hand_deck_into(object deck, object seed, int hand, int size, int* out) except -1
 cdef int shuffle_many(int size, list seeds, int* out) except -1  # one order per seed, faster
+
+
+cdef struct RandomState:  # a random.Random's Mersenne Twister as its getstate() holds it
+    uint32_t mt[624]
+    int index
+
+cdef bint random_in_c(object rng) noexcept
+cdef object random_load(object rng, RandomState* g)
+cdef int random_save(object rng, RandomState* g, object rest) except -1
+cdef int random_below(RandomState* g, int n) noexcept
+cdef void random_shuffle(RandomState* g, int* items, int count) noexcept

@@ -66,20 +66,37 @@ cdef extern from *:
         g->index = 0;
     }
 
-    static uint32_t koira_mt_next(koira_mt* g) {
-        uint32_t* mt = g->mt;
-        int k = g->index;
+    /* the twist of word k: words k + 1 and k + 397 are still the old ones when k < 227, word
+       k - 227 the new one after, as in the whole twist (words 0..623 in turn) */
+    static inline void koira_mt_twist(uint32_t* mt, int k) {
         uint32_t y = (mt[k] & 0x80000000U) | (mt[k == 623 ? 0 : k + 1] & 0x7fffffffU);
-        /* the twist of word k: words k + 1 and k + 397 are still the old ones when k < 227,
-           word k - 227 the new one after, as in the whole twist */
         mt[k] = mt[k < 227 ? k + 397 : k - 227] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
-        g->index = k == 623 ? 0 : k + 1;
-        y = mt[k];
+    }
+
+    static inline uint32_t koira_mt_temper(uint32_t y) {
         y ^= (y >> 11);
         y ^= (y << 7) & 0x9d2c5680U;
         y ^= (y << 15) & 0xefc60000U;
         y ^= (y >> 18);
         return y;
+    }
+
+    static uint32_t koira_mt_next(koira_mt* g) {
+        int k = g->index;
+        koira_mt_twist(g->mt, k);
+        g->index = k == 623 ? 0 : k + 1;
+        return koira_mt_temper(g->mt[k]);
+    }
+
+    /* a random.Random's generator in CPython's own form (its getstate): the whole state
+       twisted at once when index reaches 624 */
+    static uint32_t koira_random_next(uint32_t* mt, int* index) {
+        int k;
+        if (*index >= 624) {
+            for (k = 0; k < 624; k++) koira_mt_twist(mt, k);
+            *index = 0;
+        }
+        return koira_mt_temper(mt[(*index)++]);
     }
 
     /* koira_mt_seed of KOIRA_LANES keys side by side, word k of lane l at mt[k][l]: a seeding
@@ -145,6 +162,7 @@ cdef extern from *:
     void koira_mt_init() noexcept nogil
     void koira_mt_seed(koira_mt* generator, const uint32_t* key, int length) noexcept nogil
     uint32_t koira_mt_next(koira_mt* generator) noexcept nogil
+    uint32_t koira_random_next(uint32_t* mt, int* index) noexcept nogil
     void koira_mt_seed_lanes(koira_lanes* lanes) noexcept nogil
     void koira_mt_lane(koira_mt* out, const koira_lanes* lanes, int lane) noexcept nogil
 
@@ -365,6 +383,76 @@ def shuffled(int size, seed):
     return int_list(order, size)
 
 
+# ============================================================================ a Random's stream
+cdef bint RANDOM_STATES = True  # cleared by _self_check if a Random draws otherwise
+
+
+cdef bint random_in_c(object rng) noexcept:
+    """Whether ``rng``'s draws can be made here: a plain ``random.Random`` (a subclass may
+    draw otherwise) on a CPython whose ``shuffle`` this module reproduces."""
+    return RANDOM_STATES and type(rng) is Random
+
+
+cdef object random_load(object rng, RandomState* g):
+    """``rng``'s generator into ``g``, to draw from in C; returns the rest of its state
+    (``random_save`` puts both back)."""
+    cdef int k
+    version, words, gauss = rng.getstate()
+    for k in range(624):
+        g.mt[k] = words[k]
+    g.index = words[624]
+    return (version, gauss)
+
+
+cdef int random_save(object rng, RandomState* g, object rest) except -1:
+    """``g``, drawn from since ``random_load``, back into ``rng``: its next draws follow on."""
+    cdef int k
+    version, gauss = rest
+    rng.setstate((version, tuple([g.mt[k] for k in range(624)] + [g.index]), gauss))
+    return 0
+
+
+cdef int random_below(RandomState* g, int n) noexcept:
+    """``Random._randbelow(n)`` for ``n >= 1``: ``getrandbits(k)``, ``k`` the bit length of
+    ``n``, until the draw is below ``n``."""
+    cdef int k = 0, j
+    while n >> k:
+        k += 1
+    while True:
+        j = koira_random_next(g.mt, &g.index) >> (32 - k)
+        if j < n:
+            return j
+
+
+cdef void random_shuffle(RandomState* g, int* items, int count) noexcept:
+    """``Random.shuffle`` of ``count`` items in place."""
+    cdef int i, j, tmp
+    for i in range(count - 1, 0, -1):
+        j = random_below(g, i + 1)
+        tmp = items[i]
+        items[i] = items[j]
+        items[j] = tmp
+
+
+def _random_draws(rng, list lengths):
+    """``random_shuffle`` of ``range(m)`` for each ``m`` of ``lengths`` in turn, drawn from
+    ``rng``'s state and saved back, as lists (the tests against ``Random.shuffle``)."""
+    cdef RandomState g
+    cdef int stack[256]
+    cdef int m, i
+    rest = random_load(rng, &g)
+    out = []
+    for m in lengths:
+        if not 0 <= m <= 256:
+            raise ValueError(f"lengths must be in 0..256, got {m}")
+        for i in range(m):
+            stack[i] = i
+        random_shuffle(&g, stack, m)
+        out.append(int_list(stack, m))
+    random_save(rng, &g, rest)
+    return out
+
+
 def _reference(size, seed):
     order = list(range(size))
     Random(seed).shuffle(order)
@@ -372,14 +460,27 @@ def _reference(size, seed):
 
 
 def _self_check():
-    """Turn off a C seeding that does not give ``Random``'s decks (then Random is used)."""
-    global INT_SEEDS, TEXT_SEEDS
+    """Turn off a C seeding that does not give ``Random``'s decks, or C draws from a Random's
+    state that do not give its shuffles (then Random is used)."""
+    global INT_SEEDS, TEXT_SEEDS, RANDOM_STATES
     for seed in (0, 7, -3, 2**40 + 1, 2**300 + 5):
         if shuffled(52, seed) != _reference(52, seed):
             INT_SEEDS = False
     for seed in ("7/1", "x", b"seed", bytearray(b"12/3")):
         if shuffled(49, seed) != _reference(49, seed):
             TEXT_SEEDS = False
+    lengths = [2, 1, 5, 64, 0, 3, 200, 7, 12, 33, 256, 256]  # past a twist of the state
+    for seed in (0, 11, 2**70):
+        ours, theirs = Random(seed), Random(seed)
+        ours.random()  # mid-stream: the state's index not at its end
+        theirs.random()
+        expected = []
+        for m in lengths:
+            order = list(range(m))
+            theirs.shuffle(order)
+            expected.append(order)
+        if _random_draws(ours, lengths) != expected or ours.getstate() != theirs.getstate():
+            RANDOM_STATES = False
 
 
 _self_check()
