@@ -28,15 +28,15 @@ in the reference.
 
 The module is split by concern, each part mirroring a reference module: ``_observation.pxi``
 (game.py's observation: ``Engine`` and ``write_observation``), ``_hidden.pxi`` (engine.py's
-determinize: the caps and needs of the hidden hands and their constrained re-deal, calling
-the reference's ``_constrained_deal``) and ``_adapters.pxi`` (engine.State's attributes, on
+determinize: the caps and needs of the hidden hands and their constrained re-deal, the
+reference's ``_constrained_deal`` in C) and ``_adapters.pxi`` (engine.State's attributes, on
 the base class ``StateAttributes``). The rules, ``State``, are here.
 """
 
 cimport cython
 cimport numpy as cnp
 from libc.stdint cimport uint8_t
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from koira_env.core._lists cimport int_list
 
@@ -547,17 +547,21 @@ cdef class State:
 
     def _caps(self, int p):
         """engine.State._caps: per kind, the most ``p`` can hold now."""
-        return caps_of(self, p)
+        cdef int caps[NUM_KINDS]
+        caps_into(&self.d, p, caps)
+        return int_list(caps, NUM_KINDS)
 
     def _needs(self, int p):
         """engine.State._needs: the suit and number cards ``p`` must still hold."""
-        return needs_of(&self.d, p)
+        cdef int needs[2]
+        needs_into(&self.d, p, needs)
+        return needs[0], needs[1]
 
     def determinize(self, int seat, rng):
         """engine.State.determinize: a copy with the cards ``seat`` cannot see (the other
         hands and the undealt cards) dealt again within everything public (the reference's
-        ``_constrained_deal``, called with its arguments, so the same ``rng`` gives the same
-        deal); no history, log or deck, and a fresh seed."""
+        ``_constrained_deal``, in C, drawing from ``rng`` as it does: the same ``rng`` gives
+        the same deal); no history, log or deck, and a fresh seed."""
         cdef State c = self.clone_c()
         c.history = []
         c.log = None

@@ -38,6 +38,7 @@ import koira_env
 from koira_env.core.agent import Turn
 from koira_env.core.record import game_record
 from koira_env.games.dois import _compiled, search
+from koira_env.games.dois import engine as reference
 from koira_env.games.dois.bots import CounterBot, GreedyBot, greedy_rollout
 from koira_env.games.dois.cards import DECK_SIZE, card_name
 from koira_env.games.dois.engine import State as ReferenceState
@@ -161,6 +162,62 @@ def test_redeals_deal_show_and_determinize_alike(n: int, redeal: str) -> None:
             com.apply(action)
         assert snapshot(com) == snapshot(ref) and game_record(com) == game_record(ref)
     assert (shows > 0) == (redeal == "player")
+
+
+def _deal_problems(count: int, monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
+    """``engine._constrained_deal``'s arguments as ``determinize`` builds them, for every seat
+    and for none, at every step of the first hand of games whose first hand was shown."""
+    problems: list[tuple[Any, ...]] = []
+    deal = reference._constrained_deal
+
+    def capture(pool, rooms, caps, needs, rng, groups=()):
+        problems.append((bytearray(pool), list(rooms), caps, needs, list(groups)))
+        return deal(pool, rooms, caps, needs, rng, groups)
+
+    py, _ = games(4, {"hands": 2, "redeal": "player"})
+    with monkeypatch.context() as patch:
+        patch.setattr(reference, "_constrained_deal", capture)
+        for seed in _redealt_seeds(4, "player", count):
+            state = py.new_state(seed=seed)
+            rng = random.Random(seed)
+            while state.hand_no == 0 and not state.is_terminal:
+                for seat in range(-1, 5):
+                    state.determinize(seat, random.Random(seed))
+                state.apply(rng.choice(state.legal_actions()))
+    return problems
+
+
+def test_the_constrained_deal_in_c_draws_the_reference_deal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``_constrained_deal`` in C gives the reference's deal and leaves the generator where
+    the reference leaves it, on the problems of real shown redeals: at the usual budget, at
+    budgets of 1-20 steps (the depth-first deal starts again many times), and through
+    ``determinize`` with a ``Random`` subclass, which the reference's own function deals."""
+    problems = _deal_problems(3, monkeypatch)
+    assert len(problems) > 200 and any(p[4] for p in problems)
+    for i, (pool, rooms, caps, needs, groups) in enumerate(problems):
+        for steps in (None, 1 + i % 20):
+            theirs, ours = random.Random(i), random.Random(i)
+            with monkeypatch.context() as patch:
+                if steps is not None:
+                    patch.setattr(reference, "SEARCH_STEPS", steps)
+                expected = reference._constrained_deal(pool, rooms, caps, needs, theirs, groups)
+            got = _compiled.py_constrained_deal(pool, rooms, caps, needs, ours, groups, steps)
+            assert got == expected and ours.getstate() == theirs.getstate(), (i, steps)
+
+    class Other(random.Random):
+        """A generator C does not follow: ``determinize`` deals by the reference's function."""
+
+    _, co = games(4, {"hands": 2, "redeal": "player"})
+    for seed in _redealt_seeds(4, "player", 2):
+        com = co.new_state(seed=seed)
+        for seat in range(4):
+            a = com.determinize(seat, random.Random(seed))
+            b = com.determinize(seat, Other(seed))
+            assert (a.hands, a.remains) == (b.hands, b.remains)
+    with pytest.raises(ValueError, match=r"random\.Random"):
+        _compiled.py_constrained_deal(*problems[0][:4], Other(1), problems[0][4])
 
 
 def test_the_differential_games_reach_every_event():
