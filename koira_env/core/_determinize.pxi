@@ -12,16 +12,30 @@
 from libc.stdint cimport uint8_t
 
 from koira_env.core._hidden cimport MAX_HIDDEN, Hidden, copy_order, hidden_list
+from koira_env.core._shuffle cimport RandomState, random_in_c, random_load, random_save, random_shuffle
 
 
 cdef int deal_hidden(State state, State copy, int seat, rng) except -1:
     """Deal the cards ``seat`` cannot see in ``state`` afresh into ``copy`` (a clone of
-    ``state``), with one ``rng.shuffle``: engine.State.determinize's deal."""
+    ``state``), with one ``rng.shuffle``: engine.State.determinize's deal. The shuffle is made
+    in C from ``rng``'s own generator where core/_shuffle can follow it (the same draws)."""
     cdef Hidden h
+    cdef RandomState generator
     cdef uint8_t order[MAX_HIDDEN]
+    cdef int cards[MAX_HIDDEN]
+    cdef int i
     find_hidden(&state.d, seat, &h)
-    shuffled = hidden_list(&h)
-    rng.shuffle(shuffled)
-    copy_order(&h, shuffled, order)
+    if random_in_c(rng):
+        for i in range(h.count):
+            cards[i] = h.cards[i]
+        rest = random_load(rng, &generator)
+        random_shuffle(&generator, cards, h.count)
+        random_save(rng, &generator, rest)
+        for i in range(h.count):
+            order[i] = cards[i]
+    else:
+        shuffled = hidden_list(&h)
+        rng.shuffle(shuffled)
+        copy_order(&h, shuffled, order)
     place_hidden(&copy.d, &state.d, &h, order, state.opt.n, seat)
     return 0

@@ -15,6 +15,7 @@
 #         rest = random_load(rng, &g)
 #         random_shuffle(&g, items, count)      # rng.shuffle of a list of count ints
 #         j = random_below(&g, n)               # rng._randbelow(n), n >= 1
+#         w = random_word(&g)                   # rng.getrandbits(32)
 #         random_save(rng, &g, rest)            # rng goes on from there
 
 from libc.stdint cimport uint32_t
@@ -25,11 +26,14 @@ cdef int shuffle_many(int size, list seeds, int* out) except -1  # one order per
 
 
 cdef struct RandomState:  # a random.Random's Mersenne Twister as its getstate() holds it
-    uint32_t mt[624]
-    int index
+    uint32_t* mt  # the Random's own words in place, or own_mt
+    int* index
+    uint32_t own_mt[624]  # a copy, where the Random cannot be read in place
+    int own_index
 
 cdef bint random_in_c(object rng) noexcept
 cdef object random_load(object rng, RandomState* g)
 cdef int random_save(object rng, RandomState* g, object rest) except -1
+cdef uint32_t random_word(RandomState* g) noexcept
 cdef int random_below(RandomState* g, int n) noexcept
 cdef void random_shuffle(RandomState* g, int* items, int count) noexcept

@@ -19,6 +19,14 @@ C interface (``_shuffle.pxd``): ``shuffle_into(size, seed, int* out)`` writes th
 C array, for compiled game cores that deal without a Python list; ``hand_deck_into`` is
 ``core.deck.hand_deck`` the same way (a hand's deck from the state's decks, shuffling and
 appending the ones not dealt yet).
+
+The compiled cores' ``determinize`` draws from a ``random.Random`` the caller passes, as the
+reference engines do, and must leave it where they leave it: ``RandomState`` draws from that
+generator itself (``random_shuffle``, ``random_below`` and ``random_word`` are ``shuffle``,
+``_randbelow`` and ``getrandbits(32)``). It reads the generator in place where the Random's C
+layout is CPython's (checked at import against ``getstate()``: a Python-level shuffle of 40
+cards took longer than the whole deal around it), else through ``getstate``/``setstate``, and
+only for a plain ``Random`` whose draws the import's check reproduced.
 """
 
 from libc.stdint cimport uint32_t, uint64_t
@@ -28,6 +36,8 @@ from koira_env.core._lists cimport int_list
 
 from hashlib import sha512
 from random import Random
+
+from _random import Random as _random_type
 
 cdef extern from *:
     """
@@ -87,6 +97,10 @@ cdef extern from *:
         g->index = k == 623 ? 0 : k + 1;
         return koira_mt_temper(g->mt[k]);
     }
+
+    /* CPython's random.Random object (Modules/_randommodule.c): its generator in place. The
+       import checks the layout against getstate() before anything reads it this way. */
+    typedef struct { PyObject_HEAD int index; uint32_t state[624]; } koira_random_object;
 
     /* a random.Random's generator in CPython's own form (its getstate): the whole state
        twisted at once when index reaches 624 */
@@ -163,6 +177,9 @@ cdef extern from *:
     void koira_mt_seed(koira_mt* generator, const uint32_t* key, int length) noexcept nogil
     uint32_t koira_mt_next(koira_mt* generator) noexcept nogil
     uint32_t koira_random_next(uint32_t* mt, int* index) noexcept nogil
+    ctypedef struct koira_random_object:
+        int index
+        uint32_t state[624]
     void koira_mt_seed_lanes(koira_lanes* lanes) noexcept nogil
     void koira_mt_lane(koira_mt* out, const koira_lanes* lanes, int lane) noexcept nogil
 
@@ -385,6 +402,7 @@ def shuffled(int size, seed):
 
 # ============================================================================ a Random's stream
 cdef bint RANDOM_STATES = True  # cleared by _self_check if a Random draws otherwise
+cdef bint IN_PLACE = False  # set by _self_check where Random's C layout is CPython's
 
 
 cdef bint random_in_c(object rng) noexcept:
@@ -394,22 +412,39 @@ cdef bint random_in_c(object rng) noexcept:
 
 
 cdef object random_load(object rng, RandomState* g):
-    """``rng``'s generator into ``g``, to draw from in C; returns the rest of its state
-    (``random_save`` puts both back)."""
+    """``rng``'s generator, to draw from in C: in place where CPython's layout was checked at
+    import (no copy: nothing to put back), else a copy of its ``getstate()``. Returns what
+    ``random_save`` needs."""
+    cdef koira_random_object* raw
     cdef int k
+    if IN_PLACE:
+        raw = <koira_random_object*><void*>rng
+        g.mt = raw.state
+        g.index = &raw.index
+        return None
     version, words, gauss = rng.getstate()
     for k in range(624):
-        g.mt[k] = words[k]
-    g.index = words[624]
+        g.own_mt[k] = words[k]
+    g.own_index = words[624]
+    g.mt = g.own_mt
+    g.index = &g.own_index
     return (version, gauss)
 
 
 cdef int random_save(object rng, RandomState* g, object rest) except -1:
-    """``g``, drawn from since ``random_load``, back into ``rng``: its next draws follow on."""
+    """``g``, drawn from since ``random_load``, back into ``rng`` (a copy only): its next
+    draws follow on."""
     cdef int k
+    if rest is None:
+        return 0
     version, gauss = rest
-    rng.setstate((version, tuple([g.mt[k] for k in range(624)] + [g.index]), gauss))
+    rng.setstate((version, tuple([g.mt[k] for k in range(624)] + [g.index[0]]), gauss))
     return 0
+
+
+cdef uint32_t random_word(RandomState* g) noexcept:
+    """The generator's next 32-bit output (``getrandbits(32)``; ``random()`` takes two)."""
+    return koira_random_next(g.mt, g.index)
 
 
 cdef int random_below(RandomState* g, int n) noexcept:
@@ -419,7 +454,7 @@ cdef int random_below(RandomState* g, int n) noexcept:
     while n >> k:
         k += 1
     while True:
-        j = koira_random_next(g.mt, &g.index) >> (32 - k)
+        j = koira_random_next(g.mt, g.index) >> (32 - k)
         if j < n:
             return j
 
@@ -434,17 +469,24 @@ cdef void random_shuffle(RandomState* g, int* items, int count) noexcept:
         items[j] = tmp
 
 
-def _random_draws(rng, list lengths):
+def _random_draws(rng, list lengths, bint copy=False):
     """``random_shuffle`` of ``range(m)`` for each ``m`` of ``lengths`` in turn, drawn from
-    ``rng``'s state and saved back, as lists (the tests against ``Random.shuffle``)."""
+    ``rng``'s generator (a copy of its state with ``copy``, else as ``random_load`` reads
+    it) and saved back, as lists (the tests against ``Random.shuffle``)."""
+    global IN_PLACE
     cdef RandomState g
     cdef int stack[256]
     cdef int m, i
-    rest = random_load(rng, &g)
+    cdef bint in_place = IN_PLACE
+    if any(not 0 <= m <= 256 for m in lengths):
+        raise ValueError(f"lengths must be in 0..256, got {lengths}")
+    IN_PLACE = in_place and not copy
+    try:
+        rest = random_load(rng, &g)
+    finally:
+        IN_PLACE = in_place
     out = []
     for m in lengths:
-        if not 0 <= m <= 256:
-            raise ValueError(f"lengths must be in 0..256, got {m}")
         for i in range(m):
             stack[i] = i
         random_shuffle(&g, stack, m)
@@ -461,26 +503,37 @@ def _reference(size, seed):
 
 def _self_check():
     """Turn off a C seeding that does not give ``Random``'s decks, or C draws from a Random's
-    state that do not give its shuffles (then Random is used)."""
-    global INT_SEEDS, TEXT_SEEDS, RANDOM_STATES
+    generator that do not give its shuffles (then Random is used); read a Random's generator
+    in place only where its C layout is CPython's, checked against ``getstate()``."""
+    global INT_SEEDS, TEXT_SEEDS, RANDOM_STATES, IN_PLACE
     for seed in (0, 7, -3, 2**40 + 1, 2**300 + 5):
         if shuffled(52, seed) != _reference(52, seed):
             INT_SEEDS = False
     for seed in ("7/1", "x", b"seed", bytearray(b"12/3")):
         if shuffled(49, seed) != _reference(49, seed):
             TEXT_SEEDS = False
+    probe = Random(12345)
+    probe.getrandbits(32 * 700)  # past a twist: index and words both tell
+    words = probe.getstate()[1]
+    if _random_type.__basicsize__ == sizeof(koira_random_object):
+        raw = <koira_random_object*><void*>probe
+        IN_PLACE = raw.index == words[624] and all(raw.state[k] == words[k] for k in range(624))
     lengths = [2, 1, 5, 64, 0, 3, 200, 7, 12, 33, 256, 256]  # past a twist of the state
     for seed in (0, 11, 2**70):
-        ours, theirs = Random(seed), Random(seed)
-        ours.random()  # mid-stream: the state's index not at its end
-        theirs.random()
-        expected = []
-        for m in lengths:
-            order = list(range(m))
-            theirs.shuffle(order)
-            expected.append(order)
-        if _random_draws(ours, lengths) != expected or ours.getstate() != theirs.getstate():
-            RANDOM_STATES = False
+        for copy in (True, False):
+            ours, theirs = Random(seed), Random(seed)
+            ours.random()  # mid-stream: the state's index not at its end
+            theirs.random()
+            expected = []
+            for m in lengths:
+                order = list(range(m))
+                theirs.shuffle(order)
+                expected.append(order)
+            drawn = _random_draws(ours, lengths, copy)
+            if drawn != expected or ours.getstate() != theirs.getstate():
+                if copy:
+                    RANDOM_STATES = False
+                IN_PLACE = False
 
 
 _self_check()
