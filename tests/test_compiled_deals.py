@@ -1,9 +1,10 @@
-"""The batched env's C paths against the Python ones they replace: many shuffles seeded at once
-(``_shuffle.shuffle_many``), shuffles drawn in C from a ``random.Random``'s state (the search's
-constrained deals), a hand's deck (``hand_deck_into``), a core's next deal
-(``deal_next``, Red7 and Teka) against ``Game.new_state`` and a core's result
-(``result_into``) against ``returns()`` and ``outcome().places``. ``tests/test_vector_env.py``
-checks the whole loop against the reference engine."""
+"""The compiled deals against the Python ones they replace: many shuffles seeded at once
+(``_shuffle.shuffle_many``), shuffles drawn in C from a ``random.Random``'s own generator and
+``core.deal.constrained_deal`` in C (``_deal``: the compiled cores' ``determinize``), a hand's
+deck (``hand_deck_into``), a core's next deal (``deal_next``, Red7 and Teka) against
+``Game.new_state`` and a core's result (``result_into``) against ``returns()`` and
+``outcome().places``. ``tests/test_vector_env.py`` checks the batched env's whole loop
+against the reference engine."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import numpy as np
 import pytest
 
 import koira_env
-from koira_env.core import _batch
+from koira_env.core import _batch, _deal, deal
 from koira_env.core._shuffle import _hand_deck, _random_draws, _shuffle_many
 from koira_env.core.deck import hand_deck
 from koira_env.core.game import Game, python_shuffled, shuffled
@@ -66,9 +67,56 @@ def test_shuffles_drawn_in_c_from_a_random_are_its_own() -> None:
             order = list(range(m))
             theirs.shuffle(order)
             expected.append(order)
-        assert _random_draws(ours, lengths) == expected
+        assert _random_draws(ours, lengths, copy=trial % 2 == 1) == expected
         assert ours.getstate() == theirs.getstate()
         assert ours.gauss(0.0, 1.0) == theirs.gauss(0.0, 1.0)
+
+
+def _deal_problem(rng: random.Random) -> tuple[Any, ...]:
+    """Random ``constrained_deal`` arguments: cards in any order, seats by any ids, rooms that
+    add up, forbidden cards and needs dense enough that plain shuffles often fail, some with
+    no deal at all (those few cards: the backtracking proves it by trying every deal)."""
+    density = rng.choice([0.0, 0.2, 0.5, 0.8])
+    count = rng.randrange(0, 53 if density < 0.5 else 13)  # a dense problem may have no deal
+    cards = rng.sample(range(52), count)
+    seats = rng.sample(range(8), rng.randrange(1, 6))
+    cuts = sorted(rng.choices(range(count + 1), k=len(seats) - 1))
+    sizes = [b - a for a, b in zip([0, *cuts], [*cuts, count], strict=True)]
+    room = dict(zip(seats, sizes, strict=True))
+    forbidden = {p: {c for c in cards if rng.random() < density} for p in seats}
+    needs = [
+        (rng.choice(seats), frozenset(rng.sample(range(52), rng.randrange(1, 5))))
+        for _ in range(rng.choice([0, 0, 1, 2, 3]))
+    ]
+    return cards, seats, forbidden, room, needs
+
+
+def test_the_constrained_deal_in_c_is_the_reference_deal() -> None:
+    """``_deal.constrained_deal`` returns what ``core.deal.constrained_deal`` returns (a deal
+    or ``None``) and leaves the generator where it leaves it: plain shuffles that fit, needs
+    met by every pick order, clashing picks, backtracking, no deal; beyond what C holds (a
+    card id over 63, a subclass of ``Random``) the reference deals."""
+    rng = random.Random(9)
+    outcomes = set()
+    for trial in range(3000):
+        cards, seats, forbidden, room, needs = _deal_problem(rng)
+        if trial % 500 == 0:
+            cards = [*cards[:-1], 70] if cards else cards
+        theirs, ours = random.Random(trial), random.Random(trial)
+        expected = deal.constrained_deal(cards, seats, forbidden, dict(room), theirs, needs)
+        got = _deal.constrained_deal(cards, seats, forbidden, dict(room), ours, needs)
+        assert got == expected and ours.getstate() == theirs.getstate(), trial
+        outcomes.add((expected is None, bool(needs)))
+    assert outcomes == {(True, True), (True, False), (False, True), (False, False)}
+
+    class Other(random.Random):
+        """A generator C does not follow."""
+
+    cards, seats, forbidden, room, needs = _deal_problem(random.Random(4))
+    theirs, ours = random.Random(1), Other(1)
+    assert _deal.constrained_deal(cards, seats, forbidden, dict(room), ours, needs) == (
+        deal.constrained_deal(cards, seats, forbidden, dict(room), theirs, needs)
+    )
 
 
 def test_a_hand_deck_in_c_is_hand_deck() -> None:

@@ -39,7 +39,7 @@ from koira_env.core._bits cimport cards_of, lowest, sparse_popcount
 from koira_env.core._lists cimport int_list
 
 from ...core import events
-from ...core.deal import constrained_deal
+from koira_env.core._deal import constrained_deal
 from ...core.deck import hand_deck
 from ...core.game import IllegalActionError, outcome_by_scores
 from . import cards as card_tables

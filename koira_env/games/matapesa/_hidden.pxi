@@ -33,7 +33,7 @@ cdef void place_hidden(
 
 
 from koira_env.core._hidden cimport hidden_list
-from koira_env.core.deal import constrained_deal
+from koira_env.core._deal import constrained_deal
 
 
 cdef list forbidden_sets(State state, int seat):

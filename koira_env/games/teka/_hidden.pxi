@@ -9,7 +9,7 @@ from libc.stdint cimport uint64_t
 
 from koira_env.core._bits cimport popcount
 
-from ...core.deal import constrained_deal
+from koira_env.core._deal import constrained_deal
 
 cdef object HONOURS_SET = reference.HONOURS_SET
 cdef tuple SUIT_CARDS = reference.SUIT_CARDS
