@@ -1,6 +1,7 @@
 """Dealing the cards a seat cannot see so that the deal agrees with what the play showed: the
-reference engines' ``determinize`` (Kop, Teka) under voids, refusals and "this seat holds one
-of these" needs, written once."""
+reference engines' ``determinize`` (Kop, Teka, Mätäpesä) under voids, refusals and "this seat
+holds one of these" needs, written once. ``core/_deal.pyx`` is the same deal in C, drawing
+the same numbers from the same generator, for the compiled cores."""
 
 from __future__ import annotations
 
