@@ -6,6 +6,8 @@
 #     cdef int rollout(State s, short* legal, int count) noexcept  # the rollout policy's move
 #     cdef void returns_into(State s, double* out) noexcept  # a finished game's returns
 #     cdef int refuse(State state) except -1  # raise for a state its search cannot read
+#     cdef void reseed(State s, Rng* rng) noexcept  # after a deal: what else a deal makes anew
+#                                                   # (Whist 22: the seed of the hands to come)
 #
 # and then includes this file; the game's State is final, so every call here is direct.
 
@@ -34,6 +36,10 @@ cdef class GameSearch(Search):
 
     cdef void place(self, const uint8_t* shuffled) noexcept:
         place_hidden(&self.s.d, &self.root, &self.hidden, shuffled, self.s.opt.n, self.seat)
+
+    cdef void deal(self, Rng* rng) noexcept:
+        Search.deal(self, rng)
+        reseed(self.s, rng)
 
     cdef int legal(self, short* out, int* mover) noexcept:
         if self.s.d.h.is_terminal:
@@ -67,7 +73,7 @@ cdef int check(State state, int seat) except -1:
 
 
 def hidden_cards(State state, int seat):
-    """The cards ``seat`` cannot see, in id order (engine.State.determinize's ``hidden``)."""
+    """The cards ``seat`` cannot see, in the order engine.State.determinize shuffles them."""
     return GameSearch(state, seat).hidden_cards()
 
 

@@ -65,14 +65,15 @@ cdef class Search:
         """The deal that puts ``shuffled`` (the hidden cards in some order) where the hidden
         cards lie, for the tests against the reference's ``State.determinize``."""
         cdef uint8_t order[MAX_HIDDEN]
-        if sorted(shuffled) != hidden_list(&self.hidden):
+        if sorted(shuffled) != sorted(hidden_list(&self.hidden)):
             raise ValueError("shuffled must be the hidden cards in some order")
         copy_order(&self.hidden, list(shuffled), order)
         self.place(order)
         return 0
 
     def hidden_cards(self) -> list:
-        """The cards the seat cannot see, in id order (``State.determinize``'s ``hidden``)."""
+        """The cards the seat cannot see, in ``find_hidden``'s order (``State.determinize``
+        shuffles this list: id order, or Whist 22's other hands, then the cards set aside)."""
         return hidden_list(&self.hidden)
 
     cdef dict visits(self, int iterations, double exploration, uint64_t seed, max_seconds):

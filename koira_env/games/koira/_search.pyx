@@ -14,6 +14,7 @@ deals: the reference's distribution), the rollout policy (``dumper``: the move
 ``bots.dumper_move`` on many states; ``hidden_cards`` and ``determinized`` expose the deals.
 """
 
+from koira_env.core._rng cimport Rng
 from koira_env.games.koira._compiled cimport (
     GAME_OVER,
     MAX_LEGAL,
@@ -147,6 +148,11 @@ cdef void returns_into(State s, double* out) noexcept:
 cdef int refuse(State state) except -1:
     """Every state of a game in progress can be searched."""
     return 0
+
+
+cdef inline void reseed(State s, Rng* rng) noexcept:
+    """A deal makes nothing anew but the hidden cards."""
+    pass
 
 
 cdef inline int rollout(State s, short* legal, int count) noexcept:

@@ -22,6 +22,7 @@ so that tests can compare them with ``bots.thrifty_rollout``, ``engine.State.det
 """
 
 
+from koira_env.core._rng cimport Rng
 from koira_env.games.red7._compiled cimport (
     MAX_LEGAL,
     MAX_PLAYERS,
@@ -110,6 +111,11 @@ cdef int refuse(State state) except -1:
     if state.opt.points:
         raise ValueError("search plays one round: a points game deals rounds it cannot know")
     return 0
+
+
+cdef inline void reseed(State s, Rng* rng) noexcept:
+    """A deal makes nothing anew but the hidden cards."""
+    pass
 
 
 cdef inline int rollout(State s, short* legal, int count) noexcept:

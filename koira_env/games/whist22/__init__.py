@@ -10,6 +10,8 @@ SPEC = GameSpec(
     "Whist 22",
     (3, 4),
     pimc="search.move_values",
+    search="bots.SEARCH",
+    flat="bots.FLAT",
     single_hand={"max_hands": 1},
     choices=AgentChoices(
         rank_by="win_rate",

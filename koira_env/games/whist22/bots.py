@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.agent import Turn
+from ...core.compiled_search import compiled_plugins
 from .engine import BID, BIDDING, FOOL, FOOL_HIGH, NUM_CARDS, PLAYING, State, WhistView
 
 GREEDY_HIGH = 15  # greedy bids one trick per card at least this high, plus the Fool
@@ -149,3 +150,5 @@ def greedy(arg: str | None = None) -> GreedyBot:
 
 BOTS = {"counter": counter, "greedy": greedy}
 ROLLOUT = greedy_rollout
+# ISMCTS and flat Monte Carlo in C with greedy rollouts (``_search.pyx``)
+SEARCH, FLAT = compiled_plugins(__package__)

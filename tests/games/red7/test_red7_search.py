@@ -18,13 +18,13 @@ from typing import Any
 
 import pytest
 from helpers import walk
+from searches import check_deals, check_invariants, check_plugins
 from test_red7_compiled import MIXES, snapshot
 
 from koira_agents.base import play_game
 from koira_agents.flat import FlatAgent, action_values
-from koira_agents.ismcts import ISMCTSAgent
 from koira_agents.registry import make_agent, resolve
-from koira_env.core.agent import Turn
+from koira_env.games.red7 import _search as red7_search
 from koira_env.games.red7 import bots
 from koira_env.games.red7._search import action_values as compiled_values
 from koira_env.games.red7._search import (
@@ -78,27 +78,14 @@ def test_the_rollout_policy_is_thriftys_move(n: int) -> None:
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_the_search_deals_a_shuffle_where_the_reference_puts_it(n: int) -> None:
-    """For the same shuffle of the hidden cards, the search's deal is the state the reference
-    ``determinize`` makes (its ``getrandbits`` and ``shuffle`` replayed on a copy of the
-    generator), for every seat, in play and out."""
-    rng = random.Random(n)
-    checked = 0
-    for mix in MIXES:
-        for k, state in enumerate(random_states(n, mix, games=8)):
-            if k % 3 or state.is_terminal:
-                continue
-            seat = k % n
-            replay = random.Random()
-            replay.setstate(rng.getstate())
-            replay.getrandbits(63)  # the reference's fresh seed comes first
-            shuffled = hidden_cards(state, seat)
-            replay.shuffle(shuffled)
-            expected = state.determinize(seat, rng)
-            got = determinized(state, seat, shuffled)
-            got.seed = expected.seed
-            assert snapshot(got) == snapshot(expected)
-            checked += 1
-    assert checked > 50
+    """For every seat, in play and out (``searches.check_deals``)."""
+    cases = [
+        (state, k % n)
+        for mix in MIXES
+        for k, state in enumerate(random_states(n, mix, games=8))
+        if k % 3 == 0 and not state.is_terminal
+    ]
+    assert check_deals(cases, red7_search, snapshot, random.Random(n)) > 50
 
 
 def test_a_bad_shuffle_is_refused() -> None:
@@ -123,38 +110,16 @@ def test_the_search_credits_the_engines_returns(n: int) -> None:
         search_returns(points)
 
 
-def test_legal_moves_only_one_root_visit_per_iteration_and_the_same_for_a_seed() -> None:
+def test_the_search_keeps_its_invariants() -> None:
+    """``searches.check_invariants``, at every table size and in an elimination game."""
     for n in (2, 3, 4):
-        for state in decisions(n, 3, seed=10 * n) + decisions(n, 2, places="elimination"):
-            legal = state.legal_actions()
-            seat = state.current
-            for rollout in (False, True):
-                visits = search(state, seat, 200, 0.7, rollout, 11)
-                assert set(visits) <= set(legal) and sum(visits.values()) == 200
-                assert visits == search(state, seat, 200, 0.7, rollout, 11)
-                values = compiled_values(state, seat, 20, 5, rollout)
-                assert [a for a, _ in values] == legal
-                assert all(-1.0 <= v <= 1.0 for _, v in values)
-                assert values == compiled_values(state, seat, 20, 5, rollout)
-            assert sum(search(state, seat, 300, 0.7, False, 1, max_seconds=0.0).values()) == 1
-
-
-def test_the_search_leaves_the_state_alone() -> None:
-    state = decisions(4, 1, seed=5)[0]
-    before = snapshot(state)
-    search(state, state.current, 200, 0.7, False, 5)
-    compiled_values(state, state.current, 30, 5)
-    assert snapshot(state) == before
+        states = decisions(n, 3, seed=10 * n) + decisions(n, 2, places="elimination")
+        check_invariants(states, red7_search, snapshot)
 
 
 def test_bad_arguments_are_refused_with_a_reason() -> None:
     state = decisions(3, 1)[0]
     seat = state.current
-    other = (seat + 1) % 3
-    with pytest.raises(ValueError, match=f"player_{other} is not to act"):
-        search(state, other, 10, 0.7, False, 1)
-    with pytest.raises(ValueError, match=f"player_{other} is not to act"):
-        compiled_values(state, other, 10, 1)
     with pytest.raises(ValueError, match="at least 1 iteration"):
         search(state, seat, 0, 0.7, False, 1)
     with pytest.raises(ValueError, match="playouts must be at least 1"):
@@ -193,24 +158,13 @@ def test_pass_is_valued_as_the_certain_loss_it_is() -> None:
             assert min(values.values()) == values[0]
 
 
-def turn_of(state: Any, seed: int) -> Turn:
-    return Turn(state.view(state.current), state.game, random.Random(seed), state)
-
-
 def test_the_agents_use_the_compiled_loops_and_fall_back_to_the_references() -> None:
+    """``searches.check_plugins``: the reference engine's states and a points game (which the
+    search refuses) go to the reference loops."""
     state = decisions(4, 1, seed=3)[0]
-    assert bots.FLAT(turn_of(state, 1), 10, 7) == compiled_values(state, state.current, 10, 7)
-    assert bots.SEARCH(turn_of(state, 1), 50, 0.7, False, 7, None) == search(
-        state, state.current, 50, 0.7, False, 7
-    )
     python = make_game(4, engine="python").new_state(seed=state.seed)
     points = make_game(4, scoring="points").new_state(seed=3)
-    for other in (python, points):
-        assert bots.FLAT(turn_of(other, 1), 10, 7) is None
-        assert bots.SEARCH(turn_of(other, 1), 10, 0.7, False, 7, None) is None
-        values = FlatAgent(4).values(turn_of(other, 1))  # the reference loop runs
-        assert [a for a, _ in values] == other.legal_actions()
-        assert sum(ISMCTSAgent(20).search(turn_of(other, 1)).values()) == 20
+    check_plugins(state, [python, points], bots, red7_search)
 
 
 def test_champion_is_flat_monte_carlo_and_plays_whole_games_for_a_seed() -> None:

@@ -1,0 +1,95 @@
+"""Checks every compiled search (a game's ``_search.pyx`` on ``core/_search.pxi``) must pass,
+written once; each game's ``test_<game>_search.py`` calls them with its own states and
+modules, and keeps what only the game has (its rollout policy, its returns, its refusals).
+
+The compiled loops draw other random numbers than the references (``agents/ismcts.py``,
+``agents/flat.py``), so what must agree is every part that is not random and the search's
+invariants.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import pytest
+
+from koira_agents.flat import FlatAgent
+from koira_agents.ismcts import ISMCTSAgent
+from koira_env.core.agent import Turn
+
+
+def turn_of(state: Any, seed: int) -> Turn:
+    """The turn of ``state``'s mover, drawing from ``random.Random(seed)``."""
+    return Turn(state.view(state.current), state.game, random.Random(seed), state)
+
+
+def check_deals(
+    cases: Iterable[tuple[Any, int]],
+    search: Any,
+    snapshot: Callable[[Any], Any],
+    rng: random.Random,
+    fresh: tuple[str, ...] = ("seed",),
+) -> int:
+    """For the same shuffle of the hidden cards, the search's deal (``search.determinized``)
+    is the state ``determinize`` makes (its ``getrandbits`` and ``shuffle`` replayed on a
+    copy of the generator), for each ``(state, seat)``; ``fresh`` are the attributes a
+    deal makes anew (the reference's from its generator). Returns how many were checked."""
+    checked = 0
+    for state, seat in cases:
+        replay = random.Random()
+        replay.setstate(rng.getstate())
+        replay.getrandbits(63)  # the reference's fresh seed comes first
+        shuffled = search.hidden_cards(state, seat)
+        replay.shuffle(shuffled)
+        expected = state.determinize(seat, rng)
+        got = search.determinized(state, seat, shuffled)
+        for name in fresh:
+            setattr(got, name, getattr(expected, name))
+        assert snapshot(got) == snapshot(expected)
+        checked += 1
+    return checked
+
+
+def check_invariants(states: Iterable[Any], search: Any, snapshot: Callable[[Any], Any]) -> None:
+    """Legal moves only, one root visit per iteration, the same result for a seed, flat values
+    in legal order within [-1, 1], one iteration when the time is up, and the state left as
+    it was; a seat not to act is refused."""
+    for state in states:
+        legal = state.legal_actions()
+        seat = state.current
+        before = snapshot(state)
+        for rollout in (False, True):
+            visits = search.search(state, seat, 200, 0.7, rollout, 11)
+            assert set(visits) <= set(legal) and sum(visits.values()) == 200
+            assert visits == search.search(state, seat, 200, 0.7, rollout, 11)
+            values = search.action_values(state, seat, 20, 5, rollout)
+            assert [a for a, _ in values] == legal
+            assert all(-1.0 <= v <= 1.0 for _, v in values)
+            assert values == search.action_values(state, seat, 20, 5, rollout)
+        assert sum(search.search(state, seat, 300, 0.7, False, 1, max_seconds=0.0).values()) == 1
+        assert snapshot(state) == before
+        other = (seat + 1) % state.n
+        with pytest.raises(ValueError, match=f"player_{other} is not to act"):
+            search.search(state, other, 10, 0.7, False, 1)
+        with pytest.raises(ValueError, match=f"player_{other} is not to act"):
+            search.action_values(state, other, 10, 1)
+
+
+def check_plugins(state: Any, others: Iterable[Any], bots: Any, search: Any) -> None:
+    """``bots.FLAT`` and ``bots.SEARCH`` run the compiled loops on a compiled ``state`` and
+    return None for ``others`` (the reference engine's states, or ones the search refuses),
+    where the agents run their reference loops."""
+    seat = state.current
+    assert bots.FLAT(turn_of(state, 1), 10, 7) == search.action_values(state, seat, 10, 7)
+    assert bots.SEARCH(turn_of(state, 1), 50, 0.7, False, 7, None) == search.search(
+        state, seat, 50, 0.7, False, 7
+    )
+    assert sum(ISMCTSAgent(20).search(turn_of(state, 1)).values()) == 20
+    for other in others:
+        assert bots.FLAT(turn_of(other, 1), 10, 7) is None
+        assert bots.SEARCH(turn_of(other, 1), 10, 0.7, False, 7, None) is None
+        values = FlatAgent(4).values(turn_of(other, 1))  # the reference loop runs
+        assert [a for a, _ in values] == other.legal_actions()
+        assert sum(ISMCTSAgent(20).search(turn_of(other, 1)).values()) == 20
