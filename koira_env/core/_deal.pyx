@@ -203,29 +203,34 @@ def constrained_deal(cards, seats, forbidden, room, rng, needs=()):
     cdef int need_seats[MAX_NEEDS]
     cdef uint64_t need_cards[MAX_NEEDS]
     cdef int8_t owner[MAX_CARDS]
-    cdef int i, p, found
+    cdef int i, p, found, total = 0
     if (
         not random_in_c(rng)
         or len(cards) > MAX_CARDS
         or len(seats) > MAX_SEATS
         or len(needs) > MAX_NEEDS
-        or any(not 0 <= p < MAX_SEATS for p in seats)
-        or any(not 0 <= card < MAX_CARDS for card in cards)
-        or sum(room[p] for p in seats) != len(cards)
-    ):  # beyond what the C deal holds: the reference's own
+    ):
         return reference.constrained_deal(cards, seats, forbidden, room, rng, needs)
     s.count = len(cards)
     for i in range(s.count):
-        card_ids[i] = cards[i]
+        card = cards[i]
+        if not 0 <= card < MAX_CARDS:  # beyond a card mask: the reference's own (nothing drawn)
+            return reference.constrained_deal(cards, seats, forbidden, room, rng, needs)
+        card_ids[i] = card
     s.seat_count = len(seats)
     for i in range(s.seat_count):
         p = seats[i]
+        if not 0 <= p < MAX_SEATS:
+            return reference.constrained_deal(cards, seats, forbidden, room, rng, needs)
         seat_ids[i] = p
         s.room[p] = room[p]
+        total += s.room[p]
         bans[p] = 0
         for card in forbidden[p]:
             if 0 <= card < MAX_CARDS:
                 bans[p] |= bit(card)
+    if total != s.count:  # rooms that do not hold the cards exactly: the reference's own
+        return reference.constrained_deal(cards, seats, forbidden, room, rng, needs)
     s.needs = len(needs)
     for i in range(s.needs):
         need_seats[i] = needs[i][0]

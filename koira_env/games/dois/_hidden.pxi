@@ -331,13 +331,13 @@ cdef int redeal(State state, State copy, int seat, rng) except -1:
     for k in range(NUM_KINDS):
         s.caps[last][k] = COPIES[k]
         s.pool[k] = d.remains[k]
-    s.rooms[last] = sum_counts(d.remains)
+    s.rooms[last] = suit_cards(d.remains) + number_cards(d.remains)
     s.needs[last][0] = s.needs[last][1] = 0
     for j in range(last):
         p = others[j]
         for k in range(NUM_KINDS):
             s.pool[k] += d.hands[p][k]
-        s.rooms[j] = sum_counts(d.hands[p])
+        s.rooms[j] = suit_cards(d.hands[p]) + number_cards(d.hands[p])
         caps_into(d, p, s.caps[j])
         needs_into(d, p, s.needs[j])
     show_groups_into(d, seat, others, &s)
@@ -407,10 +407,3 @@ def py_constrained_deal(pool, rooms, caps, needs, rng, groups=(), search_steps=N
     finally:
         random_save(rng, &generator, rest)
     return [[s.deal[j][k] for k in range(NUM_KINDS)] for j in range(s.places)]
-
-
-cdef inline int sum_counts(const uint8_t* counts) noexcept:
-    cdef int k, total = 0
-    for k in range(NUM_KINDS):
-        total += counts[k]
-    return total
