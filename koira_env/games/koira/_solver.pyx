@@ -64,7 +64,6 @@ cdef enum:
     # positions the depth-first search gets before df-pn takes over (emptied_trick="continues"):
     # it settles most positions in far fewer, df-pn the long ones (docs/solver.md)
     DFS_NODES = 100000
-    NO_COMPRESS = 0
     PER_SUIT = 1
     ACROSS_SUITS = 2
 
@@ -91,11 +90,15 @@ cdef struct Ctx:
     long long max_nodes  # < 0: no limit
     long long repeats
     bint cycles  # emptied_trick="ends": a position may repeat on a line
-    int compress  # how ranks are renumbered in keys: NO_COMPRESS, PER_SUIT or ACROSS_SUITS
+    int compress  # how ranks are renumbered in keys: PER_SUIT or ACROSS_SUITS
     bint runs  # sequences: a run of discarded ranks stays one rank (cards touch only if they did)
     int depth
     bint aborted  # df-pn: the budget or the depth limit was met
     long long dfs_nodes  # positions for the depth-first search before df-pn (< 0: all)
+    # make_key's renumbered ranks (``renumber``) and the cards in play they were made for:
+    # they change only when a trick is discarded, so most positions reuse them
+    uint64_t coded
+    uint8_t code[NUM_CARDS]
 
 cdef Entry* TABLE = NULL
 cdef Head* HEADS = NULL  # slot i's head, aligned to the cache line (HEADS_BLOCK)
@@ -159,19 +162,19 @@ cdef inline void copy_data(Data* to, const Data* source) noexcept nogil:
 cdef inline void make_key(Data* d, Ctx* c, uint64_t* key) noexcept nogil:
     """The position: hands, the trick's plays (first card and size: who made a play never
     matters again), counters, who is out and who moves. Ranks are renumbered over the cards
-    still in play (``c.compress``): positions that differ only in which cards were discarded
-    behave alike and share a key."""
+    still in play (``renumber``, made again only when they change): positions that differ
+    only in which cards were discarded behave alike and share a key."""
     cdef int p, i, n = c.n
-    cdef uint64_t play, outs = 0
-    cdef uint8_t code[NUM_CARDS]
+    cdef uint64_t play, outs = 0, live = live_cards(d, c)
+    cdef uint8_t* code = c.code
     memset(key, 0, KEY_WORDS * sizeof(uint64_t))
-    if c.compress != NO_COMPRESS:
-        renumber(d, c, code)
+    if live != c.coded:
+        renumber(live, c)
     for p in range(n):
-        key[p] = d.hand[p] if c.compress == NO_COMPRESS else recode(d.hand[p], code)
+        key[p] = recode(d.hand[p], code)
         outs |= (<uint64_t>(d.out[p] != 0)) << p
     for i in range(d.trick_len):  # at most MAX_PLAYERS plays, 10 bits each
-        play = d.trick_first[i] if c.compress == NO_COMPRESS else code[d.trick_first[i]]
+        play = code[d.trick_first[i]]
         play = (play << 4) | d.trick_size[i]
         key[8 + i // 6] |= play << (10 * (i % 6))
     key[10] = (
@@ -184,21 +187,30 @@ cdef inline void make_key(Data* d, Ctx* c, uint64_t* key) noexcept nogil:
     )
 
 
-cdef inline void renumber(Data* d, Ctx* c, uint8_t* code) noexcept nogil:
-    """``code[card]``: the card with its rank renumbered among the cards in hands or in the
-    trick, within its suit (``PER_SUIT``: ranks are compared only within a suit) or across
+cdef inline uint64_t live_cards(Data* d, Ctx* c) noexcept nogil:
+    """The cards in play: in hands or in the trick (the others never matter again)."""
+    cdef uint64_t live = 0
+    cdef int i
+    for i in range(c.n):
+        live |= d.hand[i]
+    for i in range(d.trick_len):
+        live |= ((<uint64_t>1 << d.trick_size[i]) - 1) << d.trick_first[i]
+    return live
+
+
+cdef inline void renumber(uint64_t live, Ctx* c) noexcept nogil:
+    """``c.code[card]``: each ``live`` card with its rank renumbered among the cards in play
+    (in hands or in the trick), within its suit (``PER_SUIT``: ranks are compared only within a suit) or across
     suits (``ACROSS_SUITS``: ``take="lowest"`` compares face ranks of different suits). With
     runs (``c.runs``) a run of ranks no live card holds counts as one rank, before the first
     live rank too: cards are consecutive in codes only if they are in play, and a 2 stays a 2
     (``sequences_from_two``). Only the live cards get a code (the keys read no other): the
     loops visit them alone, not all 52 cards."""
-    cdef uint64_t live = 0, ranks
+    cdef uint64_t ranks
+    cdef uint8_t* code = c.code
     cdef int i, s, r, k, prev
     cdef uint8_t rank_code[13]
-    for i in range(c.n):
-        live |= d.hand[i]
-    for i in range(d.trick_len):
-        live |= ((<uint64_t>1 << d.trick_size[i]) - 1) << d.trick_first[i]
+    c.coded = live
     if c.compress == PER_SUIT:
         for s in range(4):
             ranks = (live >> (13 * s)) & 0x1FFF
@@ -552,6 +564,7 @@ cdef void _start(Ctx* c, State st, int seat, max_nodes, long long dfs_nodes) noe
     c.max_nodes = -1 if max_nodes is None else max_nodes
     c.dfs_nodes = dfs_nodes
     c.nodes = 0
+    c.coded = 0
     c.repeats = 0
     c.depth = 0
     c.aborted = False
@@ -637,9 +650,9 @@ def rank_codes(State state):
     out of play (tests: the codes must keep every order and every adjacency in play that the
     rules read)."""
     cdef Ctx c
-    cdef uint8_t code[NUM_CARDS]
+    cdef uint64_t live
     cdef int card
     _start(&c, state, 0, None, DFS_NODES)
-    memset(code, 255, NUM_CARDS)
-    renumber(&state.d, &c, code)
-    return [None if code[card] == 255 else code[card] for card in range(NUM_CARDS)]
+    live = live_cards(&state.d, &c)
+    renumber(live, &c)
+    return [c.code[card] if live >> card & 1 else None for card in range(NUM_CARDS)]
