@@ -89,13 +89,26 @@ ctypedef struct Data:
     # cards arrived in) comes from `stamp`, a per-card arrival counter.
     Header h  # current, actions_taken, truncated, is_terminal (first: CompiledState.head)
     int phase
-    bint hands_sorted  # phase two reached: hands read in card order, not arrival order
+    # from `h` to `hands_sorted`, everything a phase-two move writes: the solver copies
+    # only these to take a move back (tests/games/koira/test_koira_solver.py checks it)
     uint8_t loc[NUM_CARDS]
     uint8_t pub[NUM_CARDS]
     uint64_t hand[MAX_PLAYERS]
-    uint64_t won[MAX_PLAYERS]
     uint32_t stamp[NUM_CARDS]
     uint32_t next_stamp
+    # phase two: each play is a run of `trick_size` consecutive cards from `trick_first`
+    uint8_t trick_player[NUM_CARDS]
+    uint8_t trick_first[NUM_CARDS]
+    uint8_t trick_size[NUM_CARDS]
+    int trick_len
+    int trick_count
+    int trick_needed
+    int led_suit
+    uint8_t out[MAX_PLAYERS]
+    uint8_t placements[MAX_PLAYERS]
+    int placed
+    bint hands_sorted  # phase two reached: hands read in card order, not arrival order
+    uint64_t won[MAX_PLAYERS]
     uint8_t stock[NUM_CARDS]  # stock[stock_len - 1] is the top card
     int stock_len
     int trump_card
@@ -117,17 +130,6 @@ ctypedef struct Data:
     int war_depth
     uint8_t dropped[MAX_PLAYERS]
     int dropped_len
-    # phase two: each play is a run of `trick_size` consecutive cards from `trick_first`
-    uint8_t trick_player[NUM_CARDS]
-    uint8_t trick_first[NUM_CARDS]
-    uint8_t trick_size[NUM_CARDS]
-    int trick_len
-    int trick_count
-    int trick_needed
-    int led_suit
-    uint8_t out[MAX_PLAYERS]
-    uint8_t placements[MAX_PLAYERS]
-    int placed
 
 
 cdef class Engine(CompiledEngine):

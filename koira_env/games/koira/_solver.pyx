@@ -150,12 +150,17 @@ cdef void _allocate() except *:
 _allocate()
 
 
-cdef size_t DATA_BYTES = sizeof(Data)  # not a constant to the compiler: see copy_data
+cdef Data _LAYOUT
+# the bytes of ``Data`` a phase-two move may write: those before ``hands_sorted`` (the core
+# orders its fields so), 596 of 904; not a constant to the compiler (``copy_data``)
+cdef size_t DATA_BYTES = <char*>&_LAYOUT.hands_sorted - <char*>&_LAYOUT
+COPIED_BYTES = DATA_BYTES  # for the test that phase-two moves write nothing beyond them
 
 
 cdef inline void copy_data(Data* to, const Data* source) noexcept nogil:
-    """The state's 900 bytes, by libc's ``memcpy`` (vector moves): with a size it knows, the
-    compiler wrote ``rep movsq``, 3% slower on the hard positions of docs/solver.md."""
+    """The state's bytes a phase-two move may change (``DATA_BYTES``; the whole state took
+    4-5% more time on the hard positions of docs/solver.md), by libc's ``memcpy`` (vector
+    moves): with a size it knows, the compiler wrote ``rep movsq``, 3% slower."""
     memcpy(to, source, DATA_BYTES)
 
 
@@ -379,7 +384,7 @@ cdef int search(State st, Ctx* c) except -1:
     """The verdict for ``c.seat`` in ``st`` (not finished, the seat still in): 1 escapes,
     0 caught, ``UNKNOWN`` undecided within the node budget or the depth limit. ``st`` is left
     as the last move searched made it: the caller puts back its own copy (one copy of the
-    900-byte state a position fewer)."""
+    state a position fewer)."""
     cdef Data* d = &st.d
     cdef uint64_t key[KEY_WORDS]
     cdef uint64_t h

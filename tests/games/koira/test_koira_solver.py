@@ -80,6 +80,25 @@ def test_solver_agrees_with_the_reference_and_brute_force(table, engine):
     assert verdicts == {True, False}  # the positions test both answers
 
 
+@pytest.mark.parametrize("table", TABLES, ids=table_id)
+def test_phase_two_moves_write_only_what_the_solver_copies_back(table):
+    """The solver takes a move back by copying the state's first ``COPIED_BYTES`` (the core
+    orders its fields so): no phase-two move, to the game's end, may write beyond them."""
+    from koira_env.games.koira import _solver
+
+    preset, n, options = table
+    rng = random.Random(3)
+    moves = 0
+    for state in positions(preset, n, options, 10, 52, engine="compiled", seed=1):
+        while not state.is_terminal:
+            before = state.__reduce__()[1][2]
+            state.apply(rng.choice(state.legal_actions()))
+            after = state.__reduce__()[1][2]
+            assert after[_solver.COPIED_BYTES :] == before[_solver.COPIED_BYTES :]
+            moves += 1
+    assert moves >= 30
+
+
 @pytest.mark.parametrize("table", TABLES[:8] + TABLES[-2:], ids=table_id)
 def test_solver_is_consistent_with_its_children(table):
     preset, n, options = table
