@@ -94,8 +94,6 @@ ctypedef struct Data:
     uint8_t loc[NUM_CARDS]
     uint8_t pub[NUM_CARDS]
     uint64_t hand[MAX_PLAYERS]
-    uint32_t stamp[NUM_CARDS]
-    uint32_t next_stamp
     # phase two: each play is a run of `trick_size` consecutive cards from `trick_first`
     uint8_t trick_player[NUM_CARDS]
     uint8_t trick_first[NUM_CARDS]
@@ -108,6 +106,8 @@ ctypedef struct Data:
     uint8_t placements[MAX_PLAYERS]
     int placed
     bint hands_sorted  # phase two reached: hands read in card order, not arrival order
+    uint32_t stamp[NUM_CARDS]  # read in phase one only
+    uint32_t next_stamp
     uint64_t won[MAX_PLAYERS]
     uint8_t stock[NUM_CARDS]  # stock[stock_len - 1] is the top card
     int stock_len

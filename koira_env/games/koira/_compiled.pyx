@@ -815,7 +815,7 @@ cdef class State:
         """engine.State._take: take from the trick (rule: what is taken)."""
         cdef Data* d = &self.d
         cdef int i = 0
-        cdef int k, first, size, c, leader
+        cdef int k, first, size, leader
         if self.opt.take_lowest:  # lowest face rank; the earlier play on equal ranks
             for k in range(1, d.trick_len):
                 if d.trick_first[k] % 13 < d.trick_first[i] % 13:
@@ -832,8 +832,7 @@ cdef class State:
             memmove(&d.trick_first[i], &d.trick_first[i + 1], k)
             memmove(&d.trick_size[i], &d.trick_size[i + 1], k)
             d.trick_len -= 1
-        for c in range(first, first + size):
-            hand_add(d, p, c)
+        d.hand[p] |= ((<uint64_t>1 << size) - 1) << first  # no stamps: hands are sorted now
         place_run(d, first, size, HAND + p)
         if self.log is not None:
             self.log.append({"player": p, "cards": run_names(first, size), "type": "take"})

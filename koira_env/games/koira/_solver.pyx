@@ -152,14 +152,14 @@ _allocate()
 
 cdef Data _LAYOUT
 # the bytes of ``Data`` a phase-two move may write: those before ``hands_sorted`` (the core
-# orders its fields so), 596 of 904; not a constant to the compiler (``copy_data``)
+# orders its fields so), 384 of 904; not a constant to the compiler (``copy_data``)
 cdef size_t DATA_BYTES = <char*>&_LAYOUT.hands_sorted - <char*>&_LAYOUT
 COPIED_BYTES = DATA_BYTES  # for the test that phase-two moves write nothing beyond them
 
 
 cdef inline void copy_data(Data* to, const Data* source) noexcept nogil:
     """The state's bytes a phase-two move may change (``DATA_BYTES``; the whole state took
-    4-5% more time on the hard positions of docs/solver.md), by libc's ``memcpy`` (vector
+    7-10% more time on the hard positions of docs/solver.md), by libc's ``memcpy`` (vector
     moves): with a size it knows, the compiler wrote ``rep movsq``, 3% slower."""
     memcpy(to, source, DATA_BYTES)
 
