@@ -521,11 +521,13 @@ cdef int mid(State st, Ctx* c, uint32_t thpn, uint32_t thdn, uint32_t* result) e
         dn = capped(total) if seat_moves else first
         if pn >= thpn or dn >= thdn:
             break
+        # the child may run until it passes the second best by the second best's number
+        # (1+ε with ε = 1: fewer returns to this position than ε = 1/2, docs/solver.md)
         if seat_moves:
-            child_thpn = min(thpn, second + 1 + (second >> 1))
+            child_thpn = min(thpn, second + 1 + second)
             child_thdn = capped(thdn - dn + cdn[best])
         else:
-            child_thdn = min(thdn, second + 1 + (second >> 1))
+            child_thdn = min(thdn, second + 1 + second)
             child_thpn = capped(thpn - pn + cpn[best])
         st.apply_legal(moves[best])
         mid(st, c, <uint32_t>child_thpn, <uint32_t>child_thdn, got)
