@@ -205,12 +205,12 @@ cdef inline uint64_t live_cards(Data* d, Ctx* c) noexcept nogil:
 
 cdef inline void renumber(uint64_t live, Ctx* c) noexcept nogil:
     """``c.code[card]``: each ``live`` card with its rank renumbered among the cards in play
-    (in hands or in the trick), within its suit (``PER_SUIT``: ranks are compared only within a suit) or across
-    suits (``ACROSS_SUITS``: ``take="lowest"`` compares face ranks of different suits). With
-    runs (``c.runs``) a run of ranks no live card holds counts as one rank, before the first
-    live rank too: cards are consecutive in codes only if they are in play, and a 2 stays a 2
-    (``sequences_from_two``). Only the live cards get a code (the keys read no other): the
-    loops visit them alone, not all 52 cards."""
+    (in hands or in the trick), within its suit (``PER_SUIT``: ranks are compared only within
+    a suit) or across suits (``ACROSS_SUITS``: ``take="lowest"`` compares face ranks of
+    different suits). With runs (``c.runs``) a run of ranks no live card holds counts as one
+    rank, before the first live rank too: cards are consecutive in codes only if they are in
+    play, and a 2 stays a 2 (``sequences_from_two``). Only the live cards get a code (the keys
+    read no other): the loops visit them alone, not all 52 cards."""
     cdef uint64_t ranks
     cdef uint8_t* code = c.code
     cdef int i, s, r, k, prev
