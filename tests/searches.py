@@ -10,12 +10,12 @@ invariants.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import pytest
 
-from koira_agents.flat import FlatAgent
+from koira_agents.flat import FlatAgent, action_values
 from koira_agents.ismcts import ISMCTSAgent
 from koira_env.core.agent import Turn
 
@@ -93,3 +93,26 @@ def check_plugins(state: Any, others: Iterable[Any], bots: Any, search: Any) -> 
         values = FlatAgent(4).values(turn_of(other, 1))  # the reference loop runs
         assert [a for a, _ in values] == other.legal_actions()
         assert sum(ISMCTSAgent(20).search(turn_of(other, 1)).values()) == 20
+
+
+def flat_gaps(
+    states: Iterable[Any],
+    search: Any,
+    rollout: Callable[[Any], int],
+    playouts: int,
+    centre: Callable[[list[tuple[int, float]]], dict[int, float]] = dict,
+) -> Iterator[tuple[list[float], list[float]]]:
+    """Per state, how far the compiled loop's flat value of each legal move (``search``'s
+    ``action_values``) lies from the reference loop's (``koira_agents.flat.action_values``
+    with ``rollout``), ``playouts`` each: with the game's rollout policy, then with random
+    rollouts (the compiled loop's). ``centre`` maps a loop's values to ``{move: value}``."""
+    for state in states:
+        seat = state.current
+        reference = centre(action_values(state, seat, playouts, random.Random(1), rollout))
+        fast = centre(search.action_values(state, seat, playouts, 2))
+        random_rollout = centre(search.action_values(state, seat, playouts, 2, True))
+        assert fast.keys() == reference.keys()
+        yield (
+            [abs(fast[a] - reference[a]) for a in fast],
+            [abs(random_rollout[a] - reference[a]) for a in fast],
+        )

@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 from helpers import walk
-from searches import check_deals, check_invariants, check_plugins
+from searches import check_deals, check_invariants, check_plugins, flat_gaps
 from test_red7_compiled import MIXES, snapshot
 
 from koira_agents.base import play_game
-from koira_agents.flat import FlatAgent, action_values
+from koira_agents.flat import FlatAgent
 from koira_agents.registry import make_agent, resolve
 from koira_env.games.red7 import _search as red7_search
 from koira_env.games.red7 import bots
@@ -136,14 +136,8 @@ def test_both_flat_loops_value_the_turns_alike() -> None:
     (``koira_agents.flat.action_values`` with ``bots.thrifty_rollout``), 600 playouts each on the
     same positions: close (measured: 0.016-0.023 apart on average, at most 0.071), while
     random rollouts on the compiled loop are 3-7 times further off."""
-    for state in decisions(3, 2, seed=20) + decisions(4, 2, seed=30):
-        seat = state.current
-        reference = dict(action_values(state, seat, 600, random.Random(1), bots.thrifty_rollout))
-        fast = dict(compiled_values(state, seat, 600, 2))
-        random_rollout = dict(compiled_values(state, seat, 600, 2, True))
-        assert fast.keys() == reference.keys()
-        same = [abs(fast[a] - reference[a]) for a in fast]
-        other = [abs(random_rollout[a] - reference[a]) for a in fast]
+    states = decisions(3, 2, seed=20) + decisions(4, 2, seed=30)
+    for same, other in flat_gaps(states, red7_search, bots.thrifty_rollout, 600):
         assert max(same) < 0.12 and sum(same) / len(same) < 0.04, same
         assert sum(other) > 2 * sum(same), (same, other)
 

@@ -15,10 +15,9 @@ from typing import Any
 
 import pytest
 from helpers import walk
-from searches import check_deals, check_invariants, check_plugins
+from searches import check_deals, check_invariants, check_plugins, flat_gaps
 from test_whist22_compiled import MIXES, snapshot
 
-from koira_agents.flat import action_values
 from koira_env.games.whist22 import _search as whist22_search
 from koira_env.games.whist22 import bots
 from koira_env.games.whist22._search import action_values as compiled_values
@@ -104,16 +103,11 @@ def test_both_flat_loops_value_the_moves_alike() -> None:
     common deals shift all of a loop's values together): close (measured: at most 0.07 apart,
     0.04 on average), and random rollouts several times further off."""
     same, other = [], []
-    for state in decisions(3, 2, seed=20) + decisions(4, 2, seed=30):
-        seat = state.current
-        reference = centred(action_values(state, seat, 400, random.Random(1), bots.greedy_rollout))
-        fast = centred(compiled_values(state, seat, 400, 2))
-        random_rollout = centred(compiled_values(state, seat, 400, 2, True))
-        assert fast.keys() == reference.keys()
-        gaps = [abs(fast[a] - reference[a]) for a in fast]
+    states = decisions(3, 2, seed=20) + decisions(4, 2, seed=30)
+    for gaps, random_gaps in flat_gaps(states, whist22_search, bots.greedy_rollout, 400, centred):
         assert max(gaps) < 0.12 and sum(gaps) / len(gaps) < 0.05, gaps
         same += gaps
-        other += [abs(random_rollout[a] - reference[a]) for a in fast]
+        other += random_gaps
     assert sum(other) > 2 * sum(same), (same, other)
 
 
