@@ -75,7 +75,7 @@ cdef struct Head:  # what a probe reads first: a bucket's PROBES heads share one
     uint32_t gen
     uint32_t tag  # the hash's high half: the key is compared only where the tag agrees
     uint32_t work  # df-pn: positions expanded under it (which entry a full bucket replaces)
-    uint32_t proven  # pn or dn is 0 (kept before unproven entries)
+    uint32_t pad  # four heads to a cache line
 
 cdef struct Entry:
     uint64_t key[KEY_WORDS]
@@ -299,10 +299,12 @@ cdef inline void put(
     uint64_t* key, uint64_t h, uint32_t pn, uint32_t dn, uint32_t work
 ) noexcept nogil:
     """Store the numbers in the position's own slot, else a free one, else over the bucket's
-    entry of least work (proven entries are kept before unproven ones)."""
+    entry of least work, proven or not: a proof of the depth-first search (work 1) is cheap
+    to find again, and keeping every proof before df-pn's own positions left more positions
+    undecided (docs/solver.md)."""
     cdef size_t b = bucket(h), i, victim = b + PROBES
     cdef uint32_t tag = <uint32_t>(h >> 32)
-    cdef uint64_t cost, least = <uint64_t>-1
+    cdef uint32_t least = <uint32_t>-1
     cdef Head* head
     for i in range(b, b + PROBES):
         head = &HEADS[i]
@@ -314,15 +316,13 @@ cdef inline void put(
         if head.tag == tag and same_key(TABLE[i].key, key):
             victim = i
             break
-        cost = head.work + ((<uint64_t>1 << 32) if head.proven else 0)
-        if cost < least:
+        if head.work < least:
             victim = i
-            least = cost
+            least = head.work
     head = &HEADS[victim]
     head.gen = GEN
     head.tag = tag
     head.work = work
-    head.proven = pn == 0 or dn == 0
     memcpy(TABLE[victim].key, key, KEY_WORDS * sizeof(uint64_t))
     TABLE[victim].value = 1 if pn == 0 else 0 if dn == 0 else UNKNOWN
     TABLE[victim].pn = pn
