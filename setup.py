@@ -13,6 +13,7 @@ install (the pure-Python reference engine works without it: ``engine="python"``)
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import numpy
@@ -44,14 +45,26 @@ class BuildExt(build_ext):
             raise SystemExit(f"error: {NEEDS}\n(the compiler said: {err})") from err
 
 
+# where the compiled cores' structs are declared: a pickled state records their digest
+# (``core/_engine.pyx``'s ``LAYOUT``), so a state of another layout is refused
+DECLARATIONS = sorted(Path("koira_env").rglob("*.pxd"))
+LAYOUT = hashlib.sha256(b"".join(path.read_bytes() for path in DECLARATIONS)).hexdigest()[:16]
+
+
 def extension(pyx: Path) -> Extension:
     """One compiled module per ``.pyx`` file under koira_env (the Koira core, its batched env
-    and search, other games' cores): each builds the same way."""
+    and search, other games' cores): each builds the same way; the engine base, which
+    pickles states, is built again whenever a declaration changes."""
+    engine = pyx == Path("koira_env/core/_engine.pyx")
     return Extension(
         ".".join(pyx.with_suffix("").parts),
         [str(pyx)],
         include_dirs=[numpy.get_include()],
-        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        define_macros=[
+            ("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION"),
+            *([("SUITE_LAYOUT", f'"{LAYOUT}"')] if engine else []),
+        ],
+        depends=[str(path) for path in DECLARATIONS] if engine else [],
     )
 
 

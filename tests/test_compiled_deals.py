@@ -152,7 +152,7 @@ def dealer_id(value: Any) -> str:
 def snapshot(state: Any) -> tuple[Any, ...]:
     """Everything a compiled state holds (its struct's bytes, deck, seed, history, log) and
     what every seat observes."""
-    _restore, (cls, game, data, deck, seed, history, log) = state.__reduce__()
+    _restore, (cls, game, data, deck, seed, history, log, _layout) = state.__reduce__()
     seen = [state.game.observation(state, seat).tobytes() for seat in range(state.n)]
     return cls, game, data, deck, seed, history, log, seen, state.legal_actions()
 

@@ -70,11 +70,30 @@ cdef extern from "Python.h":
     long PyLong_AsLongAndOverflow(object value, int* overflow) except? -1
 
 
-def _restore(cls, game, bytes data, deck, seed, history, log):
-    """Unpickle a compiled state (``CompiledState.__reduce__``)."""
+cdef extern from *:
+    """
+    #ifndef SUITE_LAYOUT
+    #define SUITE_LAYOUT "unrecorded"
+    #endif
+    """
+    const char* SUITE_LAYOUT  # setup.py: a digest of every .pxd, where the cores' structs are
+
+# the layout of every core's ``Data`` in this build: a pickled state records it, and a state
+# of another layout is refused, even of the same size (its fields would be misread)
+LAYOUT = SUITE_LAYOUT.decode()
+
+
+def _restore(cls, game, bytes data, deck, seed, history, log, layout=None):
+    """Unpickle a compiled state (``CompiledState.__reduce__``); ``layout`` is None in
+    pickles of builds that did not record it."""
     cdef CompiledState state = cls.__new__(cls)
-    if len(data) != state.data_size:
-        raise ValueError(f"pickled {cls.__module__}.State from another build of the core")
+    if len(data) != state.data_size or layout != LAYOUT:
+        raise ValueError(
+            f"pickled {cls.__module__}.State from another build of the core (its struct "
+            f"layout {layout or 'unrecorded'}, {len(data)} bytes; this build's {LAYOUT}, "
+            f"{state.data_size} bytes): keep a game as its deck, seed and history to replay it "
+            "in any build"
+        )
     state._bind(game)
     memcpy(state.head, <char*>data, state.data_size)
     state.deck, state.seed, state.history, state.log = deck, seed, history, log
@@ -186,7 +205,8 @@ cdef class CompiledState:
 
     def __reduce__(self):
         data = (<char*>self.head)[:self.data_size]
-        return _restore, (type(self), self.game, data, self.deck, self.seed, self.history, self.log)
+        args = (type(self), self.game, data, self.deck, self.seed, self.history, self.log)
+        return _restore, (*args, LAYOUT)
 
     def legal_actions(self):
         """Legal action ids for ``current`` in increasing order (empty once the game is over)."""
