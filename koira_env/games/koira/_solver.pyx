@@ -80,9 +80,8 @@ cdef struct Head:  # what a probe reads first: a bucket's PROBES heads share one
 
 cdef struct Entry:
     uint64_t key[KEY_WORDS]
-    int value  # the depth-first search's verdict: 1, 0 or UNKNOWN (df-pn's unproven entries)
-    uint32_t pn  # df-pn: the proof and disproof numbers of "seat escapes"
-    uint32_t dn
+    uint32_t pn  # the proof and disproof numbers of "seat escapes" (pn 0: it escapes, dn 0:
+    uint32_t dn  # it is caught; the depth-first search's verdicts are stored so too)
 
 cdef struct Ctx:
     int seat
@@ -333,7 +332,6 @@ cdef inline void put(
     head.tag = tag
     head.work = work
     memcpy(TABLE[victim].key, key, KEY_WORDS * sizeof(uint64_t))
-    TABLE[victim].value = 1 if pn == 0 else 0 if dn == 0 else UNKNOWN
     TABLE[victim].pn = pn
     TABLE[victim].dn = dn
 
@@ -341,7 +339,9 @@ cdef inline void put(
 cdef inline int lookup(uint64_t* key, uint64_t h) noexcept nogil:
     """The depth-first search's verdict for the position, else ``UNKNOWN``."""
     cdef Entry* e = probe(key, h)
-    return UNKNOWN if e == NULL else e.value
+    if e == NULL:
+        return UNKNOWN
+    return 1 if e.pn == 0 else 0 if e.dn == 0 else UNKNOWN
 
 
 cdef inline void store(uint64_t* key, uint64_t h, int value) noexcept nogil:
