@@ -477,6 +477,8 @@ cdef int mid(
     cdef uint64_t spare[KEY_WORDS]
     cdef const uint64_t* key = known
     cdef uint64_t* child
+    cdef uint64_t* keys  # the keys and hashes of this position's first KEPT moves
+    cdef uint64_t* hashes
     cdef uint64_t h = known_hash, hc, total, first, second
     cdef uint64_t pn, dn, child_thpn, child_thdn
     cdef uint32_t got[2]
@@ -499,16 +501,18 @@ cdef int mid(
     c.nodes += 1
     cpn = &CHILD_PN[depth * MAX_LEGAL]
     cdn = &CHILD_DN[depth * MAX_LEGAL]
+    keys = &CHILD_KEY[depth * KEPT * KEY_WORDS]
+    hashes = &CHILD_HASH[depth * KEPT]
     copy_data(&SAVED[depth], d)
     for i in range(count):
         st.apply_legal(moves[i])
         v = settled_c(d, c)
         if v == UNKNOWN:
-            child = &CHILD_KEY[(depth * KEPT + i) * KEY_WORDS] if i < KEPT else spare
+            child = &keys[i * KEY_WORDS] if i < KEPT else spare
             make_key(d, c, child)
             hc = hash_key(child)
             if i < KEPT:
-                CHILD_HASH[depth * KEPT + i] = hc
+                hashes[i] = hc
             fetch_line(&HEADS[bucket(hc)])
             v = st.legal_into(&MOVES[(depth + 1) * MAX_LEGAL])  # df-pn+'s mobility start
             e = probe(child, hc)
@@ -549,11 +553,9 @@ cdef int mid(
             child_thdn = min(thdn, second + 1 + second)
             child_thpn = capped(thpn - pn + cpn[best])
         st.apply_legal(moves[best])
-        i = depth * KEPT + best  # the move's key and hash, if kept
-        mid(
+        mid(  # with the move's key and hash, if kept
             st, c, <uint32_t>child_thpn, <uint32_t>child_thdn, got,
-            &CHILD_KEY[i * KEY_WORDS] if best < KEPT else NULL,
-            CHILD_HASH[i] if best < KEPT else 0,
+            &keys[best * KEY_WORDS] if best < KEPT else NULL, hashes[best] if best < KEPT else 0,
         )
         copy_data(d, &SAVED[depth])
         if c.aborted:
