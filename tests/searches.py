@@ -52,6 +52,20 @@ def check_deals(
     return checked
 
 
+def check_redeals(
+    cases: Iterable[tuple[Any, int]], search: Any, snapshot: Callable[[Any], Any]
+) -> int:
+    """A search whose deal is the core's own (core/_search_redeal.pxi) deals, for a seed, the
+    state ``determinize`` makes from ``random.Random`` of that seed, for each ``(state,
+    seat)``. Returns how many were checked."""
+    checked = 0
+    for k, (state, seat) in enumerate(cases):
+        expected = state.determinize(seat, random.Random(k))
+        assert snapshot(search.dealt(state, seat, k)) == snapshot(expected)
+        checked += 1
+    return checked
+
+
 def check_invariants(states: Iterable[Any], search: Any, snapshot: Callable[[Any], Any]) -> None:
     """Legal moves only, one root visit per iteration, the same result for a seed, flat values
     in legal order within [-1, 1], one iteration when the time is up, and the state left as

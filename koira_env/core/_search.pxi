@@ -1,27 +1,31 @@
 # A compiled core's search, written once: the class that gives core/_tree.pyx's loops
 # (SO-ISMCTS, flat Monte Carlo) the core's moves, and the module's functions. A game's
-# _search.pyx cimports from its _compiled ``State``, ``Data``, ``MAX_LEGAL``, ``find_hidden``
-# and ``place_hidden``, defines
+# _search.pyx cimports from its _compiled ``State``, ``Data`` and ``MAX_LEGAL``, defines
 #
 #     cdef int rollout(State s, short* legal, int count) noexcept  # the rollout policy's move
 #     cdef void returns_into(State s, double* out) noexcept  # a finished game's returns
 #     cdef int refuse(State state) except -1  # raise for a state its search cannot read
-#     cdef void reseed(State s, Rng* rng) noexcept  # after a deal: what else a deal makes anew
-#                                                   # (Whist 22: the seed of the hands to come)
 #
-# and then includes this file; the game's State is final, so every call here is direct.
+# then includes the file of its deals, which defines ``Deals`` (the working state, and a deal
+# of the hidden cards into it):
+#
+# * core/_search_shuffle.pxi where ``determinize`` is one shuffle of the hidden cards into
+#   the places they lay (Koira, Red7, Whist 22): the search shuffles them on its own
+#   generator, with the core's ``find_hidden`` and ``place_hidden``;
+# * core/_search_redeal.pxi where the public play constrains the deal (voids, a public call,
+#   a shown card; Kop, Teka, Dois, Mätäpesä): each deal is the core's own ``deal_hidden``,
+#   drawing from a ``random.Random`` seeded from the search's generator;
+#
+# and then this file. The game's State is final, so every call here is direct.
 
-from libc.stdint cimport uint8_t, uint64_t
+from libc.stdint cimport int64_t, uint64_t
 
 from koira_env.core._rng cimport Rng, below
-from koira_env.core._tree cimport Search
+from koira_env.core._tree cimport MAX_SEATS
 
 
-cdef class GameSearch(Search):
+cdef class GameSearch(Deals):
     """The game's part of the searches from ``seat``'s information set in ``state``."""
-
-    cdef State s  # the working state: a deal, then the moves of one iteration
-    cdef Data root
 
     def __init__(self, State state, int seat, bint random_rollout=False):
         self.root = state.d
@@ -32,14 +36,7 @@ cdef class GameSearch(Search):
         self.num_actions = state.engine.num_actions
         self.max_legal = MAX_LEGAL
         self.random_rollout = random_rollout
-        find_hidden(&self.root, seat, &self.hidden)
-
-    cdef void place(self, const uint8_t* shuffled) noexcept:
-        place_hidden(&self.s.d, &self.root, &self.hidden, shuffled, self.s.opt.n, self.seat)
-
-    cdef void deal(self, Rng* rng) noexcept:
-        Search.deal(self, rng)
-        reseed(self.s, rng)
+        self.start(state)
 
     cdef int legal(self, short* out, int* mover) noexcept:
         if self.s.d.h.is_terminal:
@@ -72,22 +69,6 @@ cdef int check(State state, int seat) except -1:
     return 0
 
 
-def hidden_cards(State state, int seat):
-    """The cards ``seat`` cannot see, in the order engine.State.determinize shuffles them."""
-    return GameSearch(state, seat).hidden_cards()
-
-
-def determinized(State state, int seat, shuffled):
-    """``state`` with the hidden cards (``hidden_cards``) replaced by ``shuffled``, in that
-    order, as the search deals them (for tests: engine.State.determinize places the same
-    shuffle the same way)."""
-    cdef GameSearch search = GameSearch(state, seat)
-    search.deal_as(shuffled)
-    search.s.deck = search.s.deck[:0]
-    search.s.history = []
-    return search.s
-
-
 def search(
     State state,
     int seat,
@@ -115,3 +96,19 @@ def action_values(State state, int seat, int playouts, uint64_t seed, bint rando
     (``agents/flat.py``)."""
     check(state, seat)
     return GameSearch(state, seat, random_rollout).values(playouts, seed)
+
+
+cdef void result_returns(State s, double* out) noexcept:
+    """``returns_into`` for a core that writes ``result_into`` in C: the finished game's
+    returns as the vector env's (float32, within 1e-7 of ``State.returns``); zeros before
+    the end and when truncated."""
+    cdef float returns[MAX_SEATS]
+    cdef int64_t places[MAX_SEATS]
+    cdef int p, n = s.engine.players
+    if s.d.h.is_terminal and not s.d.h.truncated:
+        s.result_into(returns, places)
+        for p in range(n):
+            out[p] = returns[p]
+    else:
+        for p in range(n):
+            out[p] = 0.0

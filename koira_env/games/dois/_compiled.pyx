@@ -569,5 +569,5 @@ cdef class State:
         c.seed = rng.getrandbits(63)
         if c.d.phase == OVER:
             return c
-        redeal(self, c, seat, rng)
+        deal_hidden(self, c, seat, rng)
         return c

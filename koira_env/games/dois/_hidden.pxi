@@ -313,7 +313,7 @@ cdef int constrained_deal(Deal* s) except -1:
         return 0
 
 
-cdef int redeal(State state, State copy, int seat, rng) except -1:
+cdef int deal_hidden(State state, State copy, int seat, rng) except -1:
     """engine.State.determinize after its ``_unseen_copy``: the hidden hands (every hand
     when ``seat`` is no seat) and the undealt cards dealt again within the caps, needs and
     shows' groups, from ``rng`` as the reference deals from it."""

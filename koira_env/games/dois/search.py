@@ -16,9 +16,9 @@ Two engines, differing only in their random streams:
 
 - ``"python"``, the readable reference: ``turn.sample_state()`` for each deal and
   ``model_move_values`` on it (the engine and ``bots.CounterBot`` themselves);
-- ``"auto"`` (where ``_search`` is built): the position read from the seat's view
+- ``"auto"`` (where ``_model`` is built): the position read from the seat's view
   (``view_position``), the deals drawn and every playout run in one compiled call
-  (``_search.model_totals``); the tests compare the two on the same deals. Where the deals
+  (``_model.model_totals``); the tests compare the two on the same deals. Where the deals
   are too constrained to draw by rejection, or a redeal showed a hand this hand (whose
   constraint only ``State.determinize`` applies), Python deals them.
 """
@@ -34,7 +34,7 @@ from .cards import MIN_OF_EACH, NUM_SUITS
 from .engine import FIRST, OVER, PHASE_NAMES, DoisView, State
 
 try:
-    from ._search import model_totals
+    from ._model import model_totals
 except ImportError:  # an unbuilt checkout: the reference runs
     model_totals = None
 

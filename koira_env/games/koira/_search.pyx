@@ -159,4 +159,5 @@ cdef inline int rollout(State s, short* legal, int count) noexcept:
     return dumper(s, legal, count)
 
 
+include "../../core/_search_shuffle.pxi"
 include "../../core/_search.pxi"

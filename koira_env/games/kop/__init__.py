@@ -10,6 +10,8 @@ SPEC = GameSpec(
     "Kop",
     (4, 4),
     pimc="search.move_values",
+    search="bots.SEARCH",
+    flat="bots.FLAT",
     single_hand={"single_hand": True},
     choices=AgentChoices(
         rank_by="win_rate",

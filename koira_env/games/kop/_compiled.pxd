@@ -7,6 +7,7 @@
 #     cdef int count = state.legal_into(buf)      # legal actions, increasing (as legal_actions)
 #     state.apply_legal(buf[0])                   # unchecked: an action legal_into gave
 #     cdef State twin = state.clone_c()           # a deep copy: one struct copy
+#     deal_hidden(state, copy, seat, rng)         # determinize's deal into copy (a clone)
 
 from libc.stdint cimport uint8_t, uint16_t
 
@@ -119,3 +120,4 @@ cdef class State(StateAttributes):
 
 cdef void sides(Data* d) noexcept
 cdef uint16_t forbidden_of(const Data* d, int seat) noexcept
+cdef int deal_hidden(State state, State copy, int seat, rng) except -1  # determinize's deal

@@ -32,10 +32,11 @@ rules, ``State``, are here.
 
 cimport cython
 cimport numpy as cnp
-from libc.stdint cimport uint8_t, uint16_t
+from libc.stdint cimport int64_t, uint8_t, uint16_t
 from libc.string cimport memset
 
 from koira_env.core._bits cimport cards_of, lowest, sparse_popcount
+from koira_env.core._engine cimport places_of_scores, returns_of_places
 from koira_env.core._lists cimport int_list
 
 from ...core import events
@@ -293,6 +294,20 @@ cdef class State:
                 )
         return self.result
 
+    cdef int result_into(self, float* returns, int64_t* places) except -1:
+        """``returns()`` and ``outcome().places`` of the finished game without building the
+        outcome (the batched env's and the search's result): places by the hand's
+        victory-card changes (single hand) or the victory cards, as ``outcome``."""
+        cdef Data* d = &self.d
+        cdef const int* by = &d.hand_delta[0] if self.opt.single_hand else &d.vc[0]
+        cdef double scores[PLAYERS]
+        cdef int p
+        for p in range(PLAYERS):
+            scores[p] = by[p]
+        places_of_scores(PLAYERS, scores, places)
+        returns_of_places(PLAYERS, places, returns)
+        return 0
+
     def public_call(self, int seat):
         """engine.State.public_call: the decision ``seat`` knows of."""
         cdef Data* d = &self.d
@@ -526,5 +541,5 @@ cdef class State:
         c.seed = rng.getrandbits(63)
         if c.d.phase == OVER:
             return c
-        redeal(self, c, seat, rng)
+        deal_hidden(self, c, seat, rng)
         return c

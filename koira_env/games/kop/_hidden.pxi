@@ -1,6 +1,6 @@
 # The cards a seat of the compiled Kop core cannot see, mirroring engine.py's
 # State.determinize (included by _compiled.pyx): ``forbidden_of`` is engine.State._forbidden
-# for one seat as a card mask, ``redeal`` the constrained re-deal, calling
+# for one seat as a card mask, ``deal_hidden`` the constrained re-deal, calling
 # ``core.deal.constrained_deal`` with the reference's arguments so the same ``rng`` draws the
 # same deal.
 
@@ -61,7 +61,7 @@ cdef uint16_t required_of(const Data* d, int seat) noexcept:
     return cards
 
 
-cdef int redeal(State state, State copy, int seat, rng) except -1:
+cdef int deal_hidden(State state, State copy, int seat, rng) except -1:
     """engine.State.determinize after its ``_unseen_copy``: the other hands' cards re-dealt
     (``constrained_deal``, the reference's arguments in its order), then the black queens'
     holder and its silence as the new deal has them, and the sides."""

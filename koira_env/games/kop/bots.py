@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.agent import Turn, no_argument
+from ...core.compiled_search import compiled_plugins
 from .cards import BLACK_QUEENS, JC, NUM_CARDS, POINTS, STRENGTH, SUIT_OF, TRUMP, beats
 from .engine import CALL, SILENT, SOLO, KopView, State
 
@@ -161,3 +162,4 @@ BOTS = {
     "counter": no_argument(CounterBot, CounterBot.name),
 }
 ROLLOUT = greedy_move
+SEARCH, FLAT = compiled_plugins(__package__)

@@ -8,7 +8,7 @@
 #     state.apply_legal(buf[0])                   # unchecked: an action legal_into gave
 #     cdef State twin = state.clone_c()           # a deep copy: one struct copy + list copies
 #     find_hidden(&state.d, seat, &hidden)        # the cards seat cannot see (core/_hidden.pxd)
-#     place_hidden(&out, &state.d, &hidden, shuffled, n, seat)  # a deal of them, as determinize's
+#     deal_hidden(state, copy, seat, rng)         # determinize's deal into copy (a clone)
 
 from libc.stdint cimport uint8_t
 
@@ -90,6 +90,4 @@ cdef class State(StateAttributes):
 
 
 cdef void find_hidden(const Data* d, int seat, Hidden* h) noexcept
-cdef void place_hidden(
-    Data* out, const Data* root, const Hidden* h, const uint8_t* shuffled, int n, int seat
-) noexcept
+cdef int deal_hidden(State state, State copy, int seat, rng) except -1  # determinize's deal

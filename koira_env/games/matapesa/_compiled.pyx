@@ -334,5 +334,5 @@ cdef class State:
         c.log = None
         c.deck = []
         c.seed = rng.getrandbits(63)
-        deal_constrained(self, c, seat, rng)
+        deal_hidden(self, c, seat, rng)
         return c

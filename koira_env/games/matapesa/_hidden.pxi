@@ -1,8 +1,7 @@
 # The cards a seat of the compiled Mätäpesä core cannot see, mirroring engine.py's
 # State.determinize (included by _compiled.pyx): ``find_hidden`` collects them (the other
-# hands), ``place_hidden`` puts a shuffle of them where they lay (the compiled search's deal),
-# ``forbidden_sets`` says which hidden cards each seat cannot hold by the play so far, and
-# ``deal_constrained``, State.determinize's deal, deals them with core.deal.constrained_deal.
+# hands), ``forbidden_sets`` says which hidden cards each seat cannot hold by the play so far, and
+# ``deal_hidden``, State.determinize's deal, deals them with core.deal.constrained_deal.
 
 cdef void find_hidden(const Data* d, int seat, Hidden* h) noexcept:
     """The cards ``seat`` cannot see and whose hand they are in (engine.State.determinize's:
@@ -13,23 +12,6 @@ cdef void find_hidden(const Data* d, int seat, Hidden* h) noexcept:
     for c in range(NUM_CARDS):
         if d.loc[c] < PLAYED and d.loc[c] != seat:
             hide(h, c, d.loc[c])
-
-
-cdef void place_hidden(
-    Data* out, const Data* root, const Hidden* h, const uint8_t* shuffled, int n, int seat
-) noexcept:
-    """``root`` with ``shuffled[i]`` put into the hand ``h.cards[i]`` lay in, the other seats'
-    rank counts rebuilt, as engine.State.determinize places its shuffle."""
-    cdef int i, p, card
-    out[0] = root[0]
-    for p in range(n):
-        if p != seat:
-            memset(out.counts[p], 0, NUM_RANKS)
-    for i in range(h.count):
-        card = shuffled[i]
-        p = h.places[i]
-        out.loc[card] = p
-        out.counts[p][rank_of(card)] += 1
 
 
 from koira_env.core._hidden cimport hidden_list
@@ -88,7 +70,7 @@ cdef list forbidden_sets(State state, int seat):
     return out
 
 
-cdef int deal_constrained(State state, State copy, int seat, rng) except -1:
+cdef int deal_hidden(State state, State copy, int seat, rng) except -1:
     """engine.State.determinize's deal: ``core.deal.constrained_deal`` called with the
     reference's arguments (the hidden cards in id order, the other seats in order,
     ``forbidden_sets``, the hand sizes), so ``rng`` is drawn from identically, the result

@@ -12,7 +12,7 @@ rank with the best mean return. Two modelling choices beyond the generic loop of
 - each seat of each playout plays ``shed`` or ``keeper``, drawn at random (``PLAYOUT``), not
   ``shed`` alone: the opponents' styles differ, and the value of a move depends on them.
 
-``_search`` plays these games on rank counts in C (suits never matter): its rules mirror the
+``_ranks`` plays these games on rank counts in C (suits never matter): its rules mirror the
 engine's, and ``tests/games/matapesa/test_matapesa_search.py`` replays its legal moves, playouts
 and move values on the engine and the bots (``reference_values`` is the Python side of that check).
 """
@@ -25,27 +25,27 @@ from typing import TYPE_CHECKING, Any
 from .bots import keeper_policy, shed_policy
 
 try:
-    from . import _search
+    from . import _ranks
 except ImportError:  # an unbuilt checkout: koira_agents.flat runs its reference loop
-    _search = None
+    _ranks = None
 
 if TYPE_CHECKING:
     from ...core.agent import Turn
     from .engine import MatapesaView, State
     from .game import MatapesaGame
 
-PLAYOUT = "mixed"  # every seat of every playout: shed or keeper at random (_search.POLICIES)
-POLICY_OF = {"shed": shed_policy, "keeper": keeper_policy}  # the bots _search's policies mirror
+PLAYOUT = "mixed"  # every seat of every playout: shed or keeper at random (_ranks.POLICIES)
+POLICY_OF = {"shed": shed_policy, "keeper": keeper_policy}  # the bots _ranks's policies mirror
 
 
 def rules_key(game: MatapesaGame) -> tuple[int, int, int, int]:
-    """``(n, follow_highest, lowest_anytime, tie_last)``: the rules as ``_search`` reads them."""
+    """``(n, follow_highest, lowest_anytime, tie_last)``: the rules as ``_ranks`` reads them."""
     return (game.num_players, game.follow_highest, game.lowest_anytime, game.tie_last)
 
 
 def table_key(view: MatapesaView) -> tuple[int, int, int, int, int, int, int]:
     """``(current, leader, need, high, winner, in_trick, tricks_left)``: the trick in play as
-    ``_search`` reads it, from the view of the seat to act."""
+    ``_ranks`` reads it, from the view of the seat to act."""
     high = max((card % 13 for _, card in view.trick), default=-1)
     return (
         view.seat,
@@ -84,12 +84,12 @@ def floors(view: MatapesaView, game: MatapesaGame) -> list[int]:
 
 def flat_values(turn: Turn, playouts: int, seed: int) -> list[tuple[int, float]] | None:
     """``[(rank, mean return)]`` in legal order (``GameSpec.flat``), or ``None`` where
-    ``_search`` is not built (then ``koira_agents.flat`` runs its reference loop)."""
-    if _search is None:
+    ``_ranks`` is not built (then ``koira_agents.flat`` runs its reference loop)."""
+    if _ranks is None:
         return None
     view: Any = turn.view
     game: Any = turn.game
-    return _search.action_values(
+    return _ranks.action_values(
         rules_key(game),
         table_key(view),
         view.hand_ranks,
@@ -104,7 +104,7 @@ def flat_values(turn: Turn, playouts: int, seed: int) -> list[tuple[int, float]]
 def reference_values(
     deals: Sequence[State], policies: Sequence[Sequence[str]]
 ) -> list[tuple[int, float]]:
-    """``_search.deal_values`` on the engine: ``[(rank, mean return of the mover)]`` in legal
+    """``_ranks.deal_values`` on the engine: ``[(rank, mean return of the mover)]`` in legal
     order, each full state of ``deals`` (the same mover and hand in all) finished by the bots
     named in ``policies`` (one list a deal, a name of ``POLICY_OF`` a seat)."""
     seat = deals[0].current

@@ -122,4 +122,5 @@ cdef inline int rollout(State s, short* legal, int count) noexcept:
     return thrifty(legal, count)
 
 
+include "../../core/_search_shuffle.pxi"
 include "../../core/_search.pxi"

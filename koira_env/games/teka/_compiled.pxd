@@ -7,6 +7,7 @@
 #     cdef int count = state.legal_into(buf)      # legal actions, increasing (as legal_actions)
 #     state.apply_legal(buf[0])                   # unchecked: an action legal_into gave
 #     cdef State twin = state.clone_c()           # a deep copy: one struct copy
+#     deal_hidden(state, copy, seat, rng)         # determinize's deal into copy (a clone)
 
 from libc.stdint cimport uint8_t, uint64_t
 
@@ -145,3 +146,6 @@ cdef class State(StateAttributes):
     cdef int _end_hand(self, bint made) except -1
     cdef int _next_hand(self, bint played) except -1
     cdef int _end_game(self, bint truncated) except -1
+
+
+cdef int deal_hidden(State state, State copy, int seat, rng) except -1  # determinize's deal

@@ -123,4 +123,5 @@ cdef inline int rollout(State s, short* legal, int count) noexcept:
     return greedy(s)
 
 
+include "../../core/_search_shuffle.pxi"
 include "../../core/_search.pxi"

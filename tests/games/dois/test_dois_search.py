@@ -16,7 +16,7 @@ from koira_agents.base import play_game
 from koira_agents.pimc import pimc
 from koira_agents.registry import make_agent, resolve
 from koira_env.core.agent import Turn
-from koira_env.games.dois import _search as compiled
+from koira_env.games.dois import _model as compiled
 from koira_env.games.dois import search
 from koira_env.games.dois.bots import CounterBot
 from koira_env.games.dois.cards import COPIES, HAND_SIZE, NUM_KINDS, NUM_SUITS
@@ -47,7 +47,7 @@ def _states(count: int, seed: int, players=(3, 4), steps=120) -> list[State]:
 
 
 def test_compiled_counter_is_the_bot():
-    """Every player's model: ``_search``'s ``counter`` bids and plays as ``CounterBot``, also
+    """Every player's model: ``_model``'s ``counter`` bids and plays as ``CounterBot``, also
     with another margin, in every phase."""
     checked = 0
     for margin in (0.1, 0.0):

@@ -1,4 +1,4 @@
-"""Mätäpesä's compiled flat Monte Carlo (``search.py``, ``_search.pyx``) against the engine.
+"""Mätäpesä's compiled flat Monte Carlo (``search.py``, ``_ranks.pyx``) against the engine.
 
 The compiled rank-count core must play exactly the engine's games: the same legal ranks in
 every position, the same loser when every seat plays ``shed`` or ``keeper`` (the bots), and
@@ -17,7 +17,7 @@ import pytest
 from koira_agents.base import play_game
 from koira_agents.registry import make_agent, resolve
 from koira_env.core.agent import Turn
-from koira_env.games.matapesa import _search, search
+from koira_env.games.matapesa import _ranks, search
 from koira_env.games.matapesa.bots import keeper_policy, shed_policy
 from koira_env.games.matapesa.engine import State
 from koira_env.games.matapesa.game import MatapesaGame
@@ -50,7 +50,7 @@ def counts(state: State) -> list[bytes]:
 
 
 def keys(state: State) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The rules and the trick of ``state`` as ``_search`` reads them."""
+    """The rules and the trick of ``state`` as ``_ranks`` reads them."""
     return search.rules_key(state.game), search.table_key(state.view(state.current))
 
 
@@ -69,10 +69,10 @@ def test_legal_ranks_and_playouts_are_the_engines(case):
     rng = random.Random(n)
     for state in positions(game, n, 40):
         rules, table = keys(state)
-        assert _search.legal(rules, table, counts(state)) == state.legal_actions()
+        assert _ranks.legal(rules, table, counts(state)) == state.legal_actions()
         names = [rng.choice(list(BOTS)) for _ in range(n)]
-        assert _search.playout(rules, table, counts(state), names) == finish(state, names)
-        loser = _search.playout(rules, table, counts(state), ["random"] * n, 5)
+        assert _ranks.playout(rules, table, counts(state), names) == finish(state, names)
+        loser = _ranks.playout(rules, table, counts(state), ["random"] * n, 5)
         assert 0 <= loser < n
 
 
@@ -85,7 +85,7 @@ def test_move_values_on_given_deals_are_the_engines(case):
         rules, table = keys(state)
         deals = [state.determinize(state.current, rng) for _ in range(4)]
         names = [[rng.choice(list(BOTS)) for _ in range(n)] for _ in deals]
-        compiled = _search.deal_values(rules, table, [counts(d) for d in deals], names)
+        compiled = _ranks.deal_values(rules, table, [counts(d) for d in deals], names)
         reference = search.reference_values(deals, names)
         assert [a for a, _ in compiled] == [a for a, _ in reference] == state.legal_actions()
         assert [v for _, v in compiled] == pytest.approx([v for _, v in reference], abs=1e-12)
@@ -112,7 +112,7 @@ def test_deals_keep_what_the_seat_knows():
         view = state.view(state.current)
         rules, table = keys(state)
         low = search.floors(view, game)
-        hands = _search.deal(rules, table, view.hand_ranks, view.unseen_ranks, low, 11)
+        hands = _ranks.deal(rules, table, view.hand_ranks, view.unseen_ranks, low, 11)
         assert hands[view.seat] == list(view.hand_ranks)
         assert [sum(h) for h in hands] == list(view.hand_sizes)
         in_hands = [sum(h[r] for h in hands) for r in range(13)]
@@ -124,7 +124,7 @@ def test_deals_keep_what_the_seat_knows():
     view = state.view(0)
     rules, table = keys(state)
     drawn = {
-        tuple(_search.deal(rules, table, view.hand_ranks, view.unseen_ranks, [0] * 5, s)[1])
+        tuple(_ranks.deal(rules, table, view.hand_ranks, view.unseen_ranks, [0] * 5, s)[1])
         for s in range(20)
     }
     assert len(drawn) == 20
@@ -149,25 +149,25 @@ def test_bad_arguments_are_refused():
     view = state.view(0)
     hand, hidden = view.hand_ranks, view.unseen_ranks
     with pytest.raises(ValueError, match="at least one playout"):
-        _search.action_values(rules, table, hand, hidden, [0] * 4, 0)
+        _ranks.action_values(rules, table, hand, hidden, [0] * 4, 0)
     with pytest.raises(ValueError, match="playout policy must be one of"):
-        _search.action_values(rules, table, hand, hidden, [0] * 4, 10, "greedy")
+        _ranks.action_values(rules, table, hand, hidden, [0] * 4, 10, "greedy")
     with pytest.raises(ValueError, match="playout policy must be one of"):
-        _search.playout(rules, table, counts(state), ["mixed"] * 4)
+        _ranks.playout(rules, table, counts(state), ["mixed"] * 4)
     with pytest.raises(ValueError, match="played by 3 to 8"):
-        _search.legal((9, 1, 1, 1), table, counts(state))
+        _ranks.legal((9, 1, 1, 1), table, counts(state))
     with pytest.raises(ValueError, match="not a Mätäpesä trick"):
-        _search.legal(rules, (1, *table[1:]), counts(state))  # not the leader's turn
+        _ranks.legal(rules, (1, *table[1:]), counts(state))  # not the leader's turn
     with pytest.raises(ValueError, match="holds 13 cards here"):
-        _search.legal(rules, table, [bytes(13)] * 4)
+        _ranks.legal(rules, table, [bytes(13)] * 4)
     with pytest.raises(ValueError, match="rank count is 0 to 4"):
-        _search.legal(rules, table, [bytes([5] + [1] * 12)] * 4)
+        _ranks.legal(rules, table, [bytes([5] + [1] * 12)] * 4)
     with pytest.raises(ValueError, match="the other hands hold 39 cards"):
-        _search.action_values(rules, table, hand, bytes(13), [0] * 4, 10)
+        _ranks.action_values(rules, table, hand, bytes(13), [0] * 4, 10)
     with pytest.raises(ValueError, match="one policy list each"):
-        _search.deal_values(rules, table, [counts(state)], [])
+        _ranks.deal_values(rules, table, [counts(state)], [])
     with pytest.raises(ValueError, match="one playout policy a seat"):
-        _search.playout(rules, table, counts(state), ["shed"])
+        _ranks.playout(rules, table, counts(state), ["shed"])
 
 
 def test_champion_plays_legal_moves_reproducibly_and_beats_shed():
