@@ -52,6 +52,32 @@ def check_deals(
     return checked
 
 
+def check_rollout(
+    states: Iterable[Any], action: Callable[[Any], int], reference: Callable[[Any], int]
+) -> int:
+    """The compiled rollout's move (``action``) is the reference policy's at every state that
+    is not over, and a finished state is refused. Returns how many states were checked."""
+    checked = 0
+    for state in states:
+        if state.is_terminal:
+            with pytest.raises(ValueError, match="game is over"):
+                action(state)
+            continue
+        assert action(state) == reference(state), state.history
+        checked += 1
+    return checked
+
+
+def check_returns(states: Iterable[Any], search: Any) -> int:
+    """The search credits each state with the engine's returns (float32 as the vector env's);
+    returns how many finished games (not truncated) were among them."""
+    ended = 0
+    for state in states:
+        assert search.search_returns(state) == pytest.approx(state.returns(), abs=1e-7)
+        ended += state.is_terminal and not state.truncated
+    return ended
+
+
 def check_redeals(
     cases: Iterable[tuple[Any, int]], search: Any, snapshot: Callable[[Any], Any]
 ) -> int:

@@ -12,6 +12,8 @@ SPEC = GameSpec(
     "Teka",
     (4, 4),
     pimc="search.move_values",
+    search="bots.SEARCH",
+    flat="bots.FLAT",
     single_hand={"single_hand": True},
     version=1,  # 1: cards_winning, cards_master and tricks_needed in the observation (0.4.0)
     choices=AgentChoices(

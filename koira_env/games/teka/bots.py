@@ -8,6 +8,7 @@ from typing import Any
 
 from ...cards import SUIT_OF
 from ...core.agent import Turn, no_argument
+from ...core.compiled_search import compiled_plugins
 from .engine import (
     BEHI_TER,
     BID,
@@ -294,3 +295,4 @@ BOTS = {
     "counter": no_argument(CounterBot, CounterBot.name),
 }
 ROLLOUT = greedy_move
+SEARCH, FLAT = compiled_plugins(__package__)

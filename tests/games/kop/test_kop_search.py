@@ -15,12 +15,20 @@ from typing import Any
 
 import pytest
 from helpers import walk
-from searches import check_invariants, check_plugins, check_redeals, flat_gaps
+from searches import (
+    check_invariants,
+    check_plugins,
+    check_redeals,
+    check_returns,
+    check_rollout,
+    flat_gaps,
+)
 from test_kop_compiled import MIXES, snapshot
 
 from koira_env.games.kop import _search as kop_search
 from koira_env.games.kop import bots
-from koira_env.games.kop._search import greedy_action, search, search_returns
+from koira_env.games.kop._search import greedy_action, search
+from koira_env.games.kop.engine import DECLARE, NUM_CARDS
 from koira_env.games.kop.game import make_game
 
 
@@ -35,16 +43,8 @@ def decisions(count: int, seed: int = 0, **mix: Any) -> list[Any]:
 
 
 def test_the_rollout_policy_is_greedy_moves() -> None:
-    states = 0
-    for mix in MIXES:
-        for state in random_states(mix, games=30):
-            if state.is_terminal:
-                with pytest.raises(ValueError, match="game is over"):
-                    greedy_action(state)
-                continue
-            assert greedy_action(state) == bots.greedy_move(state), state.history
-            states += 1
-    assert states > 2000
+    states = (state for mix in MIXES for state in random_states(mix, games=30))
+    assert check_rollout(states, greedy_action, bots.greedy_move) > 2000
 
 
 def test_the_search_deals_as_determinize() -> None:
@@ -59,19 +59,17 @@ def test_the_search_deals_as_determinize() -> None:
 
 
 def test_the_search_credits_the_engines_returns() -> None:
-    ended = 0
-    for mix in MIXES:
-        for state in random_states(mix, games=20):
-            assert search_returns(state) == pytest.approx(state.returns(), abs=1e-7)
-            ended += state.is_terminal and not state.truncated
-    assert ended > 100
+    states = (state for mix in MIXES for state in random_states(mix, games=20))
+    assert check_returns(states, kop_search) > 100
 
 
 def test_the_search_keeps_its_invariants() -> None:
     """``searches.check_invariants`` in the bidding and in play, one hand and whole games."""
-    declaring = [s for s in random_states({}, 60) if len(s.legal_actions()) > 1 and s.phase == 0]
+    declaring = [
+        s for s in random_states({}, 60) if len(s.legal_actions()) > 1 and s.phase == DECLARE
+    ]
     states = decisions(3, seed=1) + decisions(3, seed=2, single_hand=True) + declaring[:2]
-    assert any(a >= 16 for s in states for a in s.legal_actions())
+    assert any(a >= NUM_CARDS for s in states for a in s.legal_actions())
     check_invariants(states, kop_search, snapshot)
 
 

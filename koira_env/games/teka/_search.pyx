@@ -1,0 +1,164 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False, embedsignature=True
+"""Search on the compiled Teka core: Teka's parts of the loops of ``agents/ismcts.py`` and
+``agents/flat.py`` that ``koira_env/core/_tree.pyx`` runs for every compiled game, with
+``greedy_move`` as the rollout policy.
+
+``agents/ismcts.py`` and ``agents/flat.py`` are the readable references of the algorithms and
+call ``search`` / ``action_values`` here for a compiled Teka state (``bots.SEARCH``,
+``bots.FLAT``); the results differ from theirs only in the random streams. Every deal is
+``State.determinize``'s (core/_search_redeal.pxi): the other hands re-dealt within what the
+play showed (voids, the declarer's trump lead, an honour in every hand under
+``no_honours="redeal"``) and a fresh seed for the hands to come, which the core deals in C.
+Rollouts play ``greedy_move`` in every seat (``bots.greedy_move``) or uniformly random legal
+moves. Returns are the engine's (``State.result_into``).
+
+``greedy_action``, ``dealt`` and ``search_returns`` expose the pieces so that tests can
+compare them with ``bots.greedy_move``, ``State.determinize`` and ``State.returns``; the
+search class and ``search`` / ``action_values`` are core/_search.pxi's.
+"""
+
+from libc.stdint cimport uint64_t
+
+from koira_env.games.teka._compiled cimport (
+    BID,
+    DOUBLE,
+    MAX_LEGAL,
+    NEW_DEAL,
+    NUM_CARDS,
+    PASS,
+    PLAYERS,
+    TRUMP,
+    Data,
+    State,
+    deal_hidden,
+)
+
+from koira_env.games.teka import bots
+
+
+# ============================================================================ rollout policy
+cdef int HCP[NUM_CARDS]  # bots.HCP: J 1, Q 2, K 3, A 4
+
+
+cdef void _tables():
+    cdef int c
+    for c in range(NUM_CARDS):
+        HCP[c] = bots.HCP[c]
+
+
+_tables()
+
+
+cdef int longest_suit(uint64_t hand) noexcept:
+    """bots._longest_suit: the suit with the most cards, the most honour points on ties (the
+    first such suit)."""
+    cdef int c, suit, best = 0, best_key = -1
+    cdef int size[4]
+    cdef int points[4]
+    for suit in range(4):
+        size[suit] = points[suit] = 0
+    for c in range(NUM_CARDS):
+        if hand >> c & 1:
+            size[c // 13] += 1
+            points[c // 13] += HCP[c]
+    for suit in range(4):
+        if size[suit] * 64 + points[suit] > best_key:
+            best_key = size[suit] * 64 + points[suit]
+            best = suit
+    return best
+
+
+cdef inline int cheap_key(int card, int trump) noexcept:
+    """bots._cheapest's key (a trump, the rank), then the card: as one int."""
+    return ((card // 13 == trump) * 13 + card % 13) * 64 + card
+
+
+cdef inline bint beats(int card, int best, int trump) noexcept:
+    """engine.beats: higher in its suit, or a trump."""
+    if card // 13 == best // 13:
+        return card > best
+    return card // 13 == trump
+
+
+cdef int greedy(State s, const short* legal, int count) noexcept:
+    """bots.greedy_move: a new deal when allowed; the lowest legal bid with 16+ honour points
+    (else pass, or the lowest bid when forced); its longest suit as trumps; never a raise; in
+    play, the cheapest card that takes the trick from the opponents, else the cheapest."""
+    cdef Data* d = &s.d
+    cdef int p = d.h.current
+    cdef int i, a, points, bid = -1, winner = -1, cheapest = -1
+    cdef bint can_pass = False
+    if count == 1:
+        return legal[0]
+    if legal[0] >= NUM_CARDS:
+        for i in range(count):
+            a = legal[i]
+            if a == NEW_DEAL:
+                return NEW_DEAL
+            if a == PASS:
+                can_pass = True
+            elif BID <= a < DOUBLE and bid < 0:
+                bid = a
+        if legal[0] >= TRUMP:
+            return TRUMP + longest_suit(d.hand[p])
+        if bid >= 0:
+            if not can_pass:
+                return bid
+            points = 0
+            for i in range(NUM_CARDS):
+                if d.hand[p] >> i & 1:
+                    points += HCP[i]
+            if points >= 16:
+                return bid
+        return PASS if can_pass else DOUBLE
+    for i in range(count):
+        a = legal[i]
+        if a >= NUM_CARDS:
+            continue
+        if cheapest < 0 or cheap_key(a, d.trump) < cheap_key(cheapest, d.trump):
+            cheapest = a
+        if (
+            d.trick_len
+            and d.best_seat % 2 != p % 2
+            and beats(a, d.best, d.trump)
+            and (winner < 0 or cheap_key(a, d.trump) < cheap_key(winner, d.trump))
+        ):
+            winner = a
+    return winner if winner >= 0 else cheapest
+
+
+def greedy_action(State state):
+    """The move the compiled rollout plays in ``state`` (for the tests against
+    ``bots.greedy_move``)."""
+    cdef short legal[MAX_LEGAL]
+    cdef int count = state.legal_into(legal)
+    if count == 0:
+        raise ValueError("the game is over: no move to choose")
+    return greedy(state, legal, count)
+
+
+# ============================================================================ returns
+cdef inline void returns_into(State s, double* out) noexcept:
+    result_returns(s, out)
+
+
+def search_returns(State state):
+    """The returns the search credits for ``state`` (for the tests against
+    ``state.returns()``)."""
+    cdef double returns[PLAYERS]
+    returns_into(state, returns)
+    return [returns[p] for p in range(PLAYERS)]
+
+
+cdef int refuse(State state) except -1:
+    """Every state of a game in progress can be searched."""
+    return 0
+
+
+cdef inline int rollout(State s, short* legal, int count) noexcept:
+    return greedy(s, legal, count)
+
+
+include "../../core/_search_redeal.pxi"
+include "../../core/_search.pxi"
