@@ -6,15 +6,15 @@
 #
 # (``determinize``'s deal of ``state`` into its clone ``copy``, drawing from the
 # ``random.Random`` ``rng``) before including this file. Every deal is that deal, made as
-# ``determinize`` makes it (a fresh seed for the hands to come, then the deal) from a
-# generator seeded from the search's own: the reference's distribution, in C, without a new
-# State each time.
+# ``determinize`` makes it (a fresh seed for the hands to come, then the deal) from one
+# generator seeded with the search: the reference's distribution, in C, without a new State
+# each time.
 
 from libc.stdint cimport uint64_t
 
 from random import Random
 
-from koira_env.core._rng cimport Rng, next_u64
+from koira_env.core._rng cimport Rng
 from koira_env.core._tree cimport Search
 
 
@@ -24,7 +24,7 @@ cdef class Deals(Search):
     cdef State s  # the working state: a deal, then the moves of one iteration
     cdef Data root
     cdef State state  # the state searched from (its deal reads it)
-    cdef object draws  # the random.Random each deal draws from, seeded per deal
+    cdef object draws  # the random.Random the deals draw from, seeded with the search
 
     cdef int start(self, State state) except -1:
         self.state = state
@@ -32,15 +32,14 @@ cdef class Deals(Search):
         self.s.deck = []  # as determinize's copy: the hands to come from its fresh seed
         return 0
 
-    cdef void deal(self, Rng* rng) noexcept:
-        self.deal_seeded(next_u64(rng))
-
-    cdef int deal_seeded(self, uint64_t seed) except -1:
-        """The deal whose generator is ``random.Random(seed)``."""
-        self.s.d = self.root
+    cdef void begin(self, uint64_t seed) noexcept:
+        Search.begin(self, seed)
         self.draws.seed(seed)
+
+    cdef void deal(self, Rng* rng) noexcept:
+        self.s.d = self.root
         self.s.seed = self.draws.getrandbits(63)
-        return deal_hidden(self.state, self.s, self.seat, self.draws)
+        deal_hidden(self.state, self.s, self.seat, self.draws)
 
 
 def dealt(State state, int seat, uint64_t seed):
@@ -48,6 +47,7 @@ def dealt(State state, int seat, uint64_t seed):
     ``random.Random(seed)`` (for tests: ``state.determinize(seat, random.Random(seed))``
     makes the same state)."""
     cdef GameSearch search = GameSearch(state, seat)
-    search.deal_seeded(seed)
+    search.begin(seed)
+    search.deal(&search.rng)
     search.s.history = []
     return search.s

@@ -39,6 +39,7 @@ cdef class Search:
     cdef void finish(self, Rng* rng, double* returns) noexcept
 
     # the mechanism
+    cdef void begin(self, uint64_t seed) noexcept
     cdef void deal(self, Rng* rng) noexcept
     cdef int deal_as(self, shuffled) except -1
     cdef dict visits(self, int iterations, double exploration, uint64_t seed, max_seconds)

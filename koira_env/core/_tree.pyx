@@ -52,6 +52,11 @@ cdef class Search:
         and write every seat's return into ``returns`` (the game's)."""
         pass
 
+    cdef void begin(self, uint64_t seed) noexcept:
+        """Start the deals from ``seed``: the same seed gives the same deals (a subclass
+        whose deals draw from a generator of their own seeds it here too)."""
+        self.rng.s = seed
+
     cdef void deal(self, Rng* rng) noexcept:
         """A fresh deal: the hidden cards, a Fisher-Yates shuffle on ``rng``, placed."""
         cdef uint8_t shuffled[MAX_HIDDEN]
@@ -94,7 +99,7 @@ cdef class Search:
         try:
             if not (nodes and path and tag_of and seen_of and child_of and legal):
                 raise MemoryError()
-            self.rng.s = seed
+            self.begin(seed)
             for i in range(self.num_actions):
                 tag_of[i] = -1
                 seen_of[i] = -1
@@ -202,7 +207,7 @@ cdef class Search:
             num_moves = self.legal(moves, &mover)
             out = []
             for i in range(num_moves):
-                self.rng.s = seed
+                self.begin(seed)
                 total = 0.0
                 for it in range(playouts):
                     self.deal(&self.rng)

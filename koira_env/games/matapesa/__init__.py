@@ -15,6 +15,7 @@ SPEC = GameSpec(
     "Mätäpesä",
     (3, 8),
     flat="search.flat_values",
+    search="bots.SEARCH",
     choices=AgentChoices(
         rank_by="loss_rate",
         # flat Monte Carlo on the compiled rank-count core, and its distilled network

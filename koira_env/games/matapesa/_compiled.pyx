@@ -32,9 +32,10 @@ what the play so far shows) and ``_adapters.pxi`` (engine.State's attributes, on
 
 cimport cython
 cimport numpy as cnp
-from libc.stdint cimport uint8_t
+from libc.stdint cimport int64_t, uint8_t
 from libc.string cimport memset
 
+from koira_env.core._engine cimport returns_of_places
 from koira_env.core._hidden cimport hide
 from koira_env.core._lists cimport int_list
 
@@ -207,6 +208,15 @@ cdef class State:
                 },
             )
         return self.result
+
+    cdef int result_into(self, float* returns, int64_t* places) except -1:
+        """``returns()`` and ``outcome().places`` of the finished game without building the
+        outcome (the batched env's and the search's result): the loser last, the rest first."""
+        cdef int p, n = self.opt.n
+        for p in range(n):
+            places[p] = n if p == self.d.loser else 1
+        returns_of_places(n, places, returns)
+        return 0
 
     # ------------------------------------------------------------------ apply
     cdef int apply_c(self, int action) except -1:

@@ -7,7 +7,7 @@ this module only makes playouts cheap. Suits never matter, so a position here is
 engine's rank counts say: per seat 13 counts, the trick so far (the rank to reach, the highest
 rank, its seat, how many have played), the leader, the mover and the tricks left. The rules
 (``apply``, ``legal``) mirror ``State._act``, ``State._end_trick`` and ``State._legal``, and
-``tests/games/matapesa/test_matapesa_search.py`` plays both side by side.
+``tests/games/matapesa/test_matapesa_ranks.py`` plays both side by side.
 
 Hidden cards are dealt at rank level (``deal``): the ranks in the other hands, shuffled and
 handed out by hand size, each seat refusing ranks below its *floor* (a seat that gave up a

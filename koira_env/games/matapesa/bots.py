@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.agent import policy_bots
+from ...core.compiled_search import compiled_plugins
 
 if TYPE_CHECKING:
     from .engine import MatapesaView
@@ -60,3 +61,5 @@ def shed_rollout(state: Any) -> int:
 
 
 ROLLOUT = shed_rollout
+# SO-ISMCTS in C (flat Monte Carlo is the rank-count core's: GameSpec.flat)
+SEARCH = compiled_plugins(__package__)[0]

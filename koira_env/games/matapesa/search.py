@@ -13,7 +13,7 @@ rank with the best mean return. Two modelling choices beyond the generic loop of
   ``shed`` alone: the opponents' styles differ, and the value of a move depends on them.
 
 ``_ranks`` plays these games on rank counts in C (suits never matter): its rules mirror the
-engine's, and ``tests/games/matapesa/test_matapesa_search.py`` replays its legal moves, playouts
+engine's, and ``tests/games/matapesa/test_matapesa_ranks.py`` replays its legal moves, playouts
 and move values on the engine and the bots (``reference_values`` is the Python side of that check).
 """
 
