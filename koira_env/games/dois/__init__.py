@@ -15,6 +15,8 @@ SPEC = GameSpec(
     "Dois",
     (3, 4),
     pimc="search.move_values",
+    search="bots.SEARCH",
+    flat="bots.FLAT",
     single_hand={"hands": 1},
     # 1: the observation's derived trick fields (0.4.0); 2: a redraw's order from its deck's rank
     version=2,

@@ -35,9 +35,10 @@ the base class ``StateAttributes``). The rules, ``State``, are here.
 
 cimport cython
 cimport numpy as cnp
-from libc.stdint cimport uint8_t
+from libc.stdint cimport int64_t, uint8_t
 from libc.string cimport memcpy, memset
 
+from koira_env.core._engine cimport places_of_scores, returns_of_places
 from koira_env.core._lists cimport int_list
 
 from ...core import events
@@ -365,6 +366,17 @@ cdef class State:
                 [d.scores[p] for p in range(d.n)], extra={"hands": d.hand_no}
             )
         return self.result
+
+    cdef int result_into(self, float* returns, int64_t* places) except -1:
+        """``returns()`` and ``outcome().places`` of the finished game without building the
+        outcome (the batched env's and the search's result): places by total score."""
+        cdef double scores[MAXP]
+        cdef int p, n = self.d.n
+        for p in range(n):
+            scores[p] = self.d.scores[p]
+        places_of_scores(n, scores, places)
+        returns_of_places(n, places, returns)
+        return 0
 
     def public_bids(self, int seat):
         """engine.State.public_bids: all bids once bidding is over; while it lasts, those made

@@ -307,7 +307,8 @@ cdef double win_chance(Hand* s, int p, int* suits, int* numbers, int* unseen) no
     return chance
 
 
-cdef inline int shown_strength(int kind, int trump) noexcept:
+cdef int shown_strength(int kind, int trump) noexcept:
+    """``bots._shown_strength``: its number, or 9 for the trump suit."""
     if kind < NS:
         return 9 if kind == trump else 0
     return kind - NS + 1

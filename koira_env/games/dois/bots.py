@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from math import comb
 
 from ...core.agent import Turn, no_argument
+from ...core.compiled_search import compiled_plugins
 from .cards import COPIES, HAND_SIZE, NUM_KINDS, NUM_SUITS, number_of
 from .engine import (
     BID,
@@ -268,3 +269,4 @@ def counter(arg: str = "") -> CounterBot:
 
 BOTS = {"greedy": no_argument(GreedyBot, "greedy"), "counter": counter}
 ROLLOUT = greedy_rollout
+SEARCH, FLAT = compiled_plugins(__package__)
