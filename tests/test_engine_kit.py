@@ -188,13 +188,15 @@ def test_a_compiled_state_keeps_the_protocol_header_through_clones_and_pickles(g
     assert _restore(cls, *args).legal_actions() == state.legal_actions()
 
 
-@pytest.mark.parametrize("game_id", ["koira", "red7"])
-def test_the_compiled_searches_refuse_a_seat_not_to_act(game_id):
-    """``core/_search.pxi``, both cores' search: a search starts from its seat's turn."""
+@pytest.mark.parametrize("game_id", COMPILED)
+def test_every_game_searches_in_c_and_refuses_a_seat_not_to_act(game_id):
+    """``core/_search.pxi``, every core's search (the game's ``GameSpec.search``): a search
+    starts from its seat's turn."""
     from importlib import import_module
 
-    from koira_env.registry import make_game
+    from koira_env.registry import make_game, spec
 
+    assert spec(game_id).search == "bots.SEARCH"
     search = import_module(f"koira_env.games.{game_id}._search")
     state = make_game(game_id, 4).new_state(seed=3)
     other = (state.current + 1) % 4
