@@ -7,9 +7,11 @@ and ``agents/flat.py`` in C, written once for every game that has a compiled sea
 the results differ from theirs only in the random streams (splitmix64, ``_rng.pxd``). A game's
 ``_search.pyx`` subclasses ``Search`` with what only the game knows:
 
-* which cards its seat cannot see (``hidden``: the game's ``find_hidden`` fills it when the
-  search is made) and how a shuffle of them is placed into the working state (``place``: the
-  game's ``place_hidden``, as its ``State.determinize`` places the reference's shuffle);
+* its deals (``deal``, started from a seed by ``begin``): by default a shuffle of the cards
+  its seat cannot see (``hidden``) placed into the working state (``place``), as a
+  ``State.determinize`` that is one shuffle places it (core/_search_shuffle.pxi); a game
+  whose play constrains the deal makes ``determinize``'s own deal instead
+  (core/_search_redeal.pxi);
 * its legal moves and who moves (``legal``, 0 when the game is over) and a move (``play``);
 * its rollout policy and returns (``finish``: play the game out, write every seat's return).
 
