@@ -19,8 +19,8 @@ def test_both_engines_time_the_same_positions() -> None:
 def test_rows_per_game_with_the_speed_up_against_the_reference(tmp_path: Path) -> None:
     out = tmp_path / "search.json"
     argv = ["--games", "kop,matapesa", "--positions", "2", "--reps", "1", "--iterations", "5"]
-    bench.main([*argv, "--json", str(out)])
-    rows = json.loads(out.read_text())["results"]
+    rows = bench.main([*argv, "--json", str(out)])
+    assert json.loads(out.read_text())["results"] == rows
     assert [(r["game"], r["agent"].split(",")[1].strip()) for r in rows] == [
         (game, part)
         for game in ("kop", "matapesa")

@@ -16,7 +16,8 @@
 #   a shown card; Kop, Teka, Dois, Mätäpesä): each deal is the core's own ``deal_hidden``,
 #   drawing from a ``random.Random`` seeded from the search's generator;
 #
-# and then this file. The game's State is final, so every call here is direct.
+# and then this file. The game's State is final, so every call here is direct. ``rollout_action``
+# and ``search_returns`` expose the rollout and the returns to the tests.
 
 from libc.stdint cimport int64_t, uint64_t
 
@@ -96,6 +97,24 @@ def action_values(State state, int seat, int playouts, uint64_t seed, bint rando
     (``agents/flat.py``)."""
     check(state, seat)
     return GameSearch(state, seat, random_rollout).values(playouts, seed)
+
+
+def rollout_action(State state):
+    """The move the compiled rollout policy plays in ``state`` (for the tests against the
+    game's ``bots.ROLLOUT``)."""
+    cdef short legal[MAX_LEGAL]
+    if state.d.h.is_terminal:
+        raise ValueError("the game is over: no move to choose")
+    return rollout(state, legal, state.legal_into(legal))
+
+
+def search_returns(State state):
+    """The returns the search credits for ``state`` (for the tests against
+    ``state.returns()``); a state the search refuses is refused."""
+    cdef double returns[MAX_SEATS]
+    refuse(state)
+    returns_into(state, returns)
+    return [returns[p] for p in range(state.engine.players)]
 
 
 cdef void result_returns(State s, double* out) noexcept:

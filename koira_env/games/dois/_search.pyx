@@ -13,7 +13,7 @@ hands shown for a redeal) and a fresh seed for the hands to come. Rollouts play
 ``greedy_rollout`` in every seat (``bots.greedy_rollout``) or uniformly random legal moves.
 Returns are the engine's (``State.result_into``).
 
-``greedy_action``, ``dealt`` and ``search_returns`` expose the pieces so that tests can
+``rollout_action``, ``dealt`` and ``search_returns`` expose the pieces so that tests can
 compare them with ``bots.greedy_rollout``, ``State.determinize`` and ``State.returns``; the
 search class and ``search`` / ``action_values`` are core/_search.pxi's.
 """
@@ -94,27 +94,9 @@ cdef int greedy(State s, const short* legal, int count) noexcept:
     return pick
 
 
-def greedy_action(State state):
-    """The move the compiled rollout plays in ``state`` (for the tests against
-    ``bots.greedy_rollout``)."""
-    cdef short legal[MAX_LEGAL]
-    cdef int count = state.legal_into(legal)
-    if count == 0:
-        raise ValueError("the game is over: no move to choose")
-    return greedy(state, legal, count)
-
-
 # ============================================================================ returns
 cdef inline void returns_into(State s, double* out) noexcept:
     result_returns(s, out)
-
-
-def search_returns(State state):
-    """The returns the search credits for ``state`` (for the tests against
-    ``state.returns()``)."""
-    cdef double returns[MAXP]
-    returns_into(state, returns)
-    return [returns[p] for p in range(state.d.n)]
 
 
 cdef int refuse(State state) except -1:

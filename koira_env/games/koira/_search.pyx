@@ -10,7 +10,7 @@ them is placed (``_compiled``'s ``find_hidden`` and ``place_hidden``, as ``State
 deals: the reference's distribution), the rollout policy (``dumper``: the move
 ``bots.dumper_move`` picks, or uniformly random moves) and the returns (``returns_into``).
 
-``dumper_action(state)`` exposes the rollout policy so that a test can compare it with
+``rollout_action(state)`` exposes the rollout policy so that a test can compare it with
 ``bots.dumper_move`` on many states; ``hidden_cards`` and ``determinized`` expose the deals.
 """
 
@@ -116,15 +116,6 @@ cdef int dumper(State s, short* legal, int count) noexcept:
         if key < best_key:
             best, best_key = a, key
     return TAKE if best < 0 else best
-
-
-def dumper_action(State state):
-    """The rollout policy's move in ``state`` (for tests: it must be ``bots.dumper_move``'s)."""
-    cdef short legal[MAX_LEGAL]
-    cdef int count = state.legal_into(legal)
-    if count == 0:
-        raise ValueError("the game is over: no move to choose")
-    return dumper(state, legal, count)
 
 
 cdef void returns_into(State s, double* out) noexcept:

@@ -13,7 +13,7 @@ and the sides as the deal has them, and a fresh seed for the hands to come. Roll
 ``greedy_move`` in every seat (``bots.greedy_move``) or uniformly random legal moves.
 Returns are the engine's (``State.result_into``).
 
-``greedy_action``, ``dealt`` and ``search_returns`` expose the pieces so that tests can
+``rollout_action``, ``dealt`` and ``search_returns`` expose the pieces so that tests can
 compare them with ``bots.greedy_move``, ``State.determinize`` and ``State.returns``; the
 search class and ``search`` / ``action_values`` are core/_search.pxi's.
 """
@@ -83,27 +83,9 @@ cdef int greedy(State s, const short* legal, int count) noexcept:
     return least(legal, count, CHEAP)
 
 
-def greedy_action(State state):
-    """The move the compiled rollout plays in ``state`` (for the tests against
-    ``bots.greedy_move``)."""
-    cdef short legal[MAX_LEGAL]
-    cdef int count = state.legal_into(legal)
-    if count == 0:
-        raise ValueError("the game is over: no move to choose")
-    return greedy(state, legal, count)
-
-
 # ============================================================================ returns
 cdef inline void returns_into(State s, double* out) noexcept:
     result_returns(s, out)
-
-
-def search_returns(State state):
-    """The returns the search credits for ``state`` (for the tests against
-    ``state.returns()``)."""
-    cdef double returns[PLAYERS]
-    returns_into(state, returns)
-    return [returns[p] for p in range(PLAYERS)]
 
 
 cdef int refuse(State state) except -1:

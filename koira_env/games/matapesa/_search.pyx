@@ -13,14 +13,13 @@ Returns are the engine's (``State.result_into``). Flat Monte Carlo is the rank-c
 (``_ranks.pyx``, ``GameSpec.flat``), whose playouts mix ``shed`` and ``keeper``; this module's
 ``action_values`` plays the same loop on the full core, with ``shed`` alone.
 
-``shed_action``, ``dealt`` and ``search_returns`` expose the pieces so that tests can compare
+``rollout_action``, ``dealt`` and ``search_returns`` expose the pieces so that tests can compare
 them with ``bots.shed_rollout``, ``State.determinize`` and ``State.returns``; the search class
 and ``search`` / ``action_values`` are core/_search.pxi's.
 """
 
 from koira_env.games.matapesa._compiled cimport (
     MAX_LEGAL,
-    MAX_PLAYERS,
     Data,
     State,
     deal_hidden,
@@ -33,27 +32,9 @@ cdef inline int shed(const short* legal, int count) noexcept:
     return legal[count - 1]
 
 
-def shed_action(State state):
-    """The rank the compiled rollout plays in ``state`` (for the tests against
-    ``bots.shed_rollout``)."""
-    cdef short legal[MAX_LEGAL]
-    cdef int count = state.legal_into(legal)
-    if count == 0:
-        raise ValueError("the game is over: no rank to play")
-    return shed(legal, count)
-
-
 # ============================================================================ returns
 cdef inline void returns_into(State s, double* out) noexcept:
     result_returns(s, out)
-
-
-def search_returns(State state):
-    """The returns the search credits for ``state`` (for the tests against
-    ``state.returns()``)."""
-    cdef double returns[MAX_PLAYERS]
-    returns_into(state, returns)
-    return [returns[p] for p in range(state.opt.n)]
 
 
 cdef int refuse(State state) except -1:

@@ -16,7 +16,7 @@ engine's (``returns_from_places`` of the places). A points game (``scoring="poin
 new rounds from its deck, which a deal of the hidden cards cannot know, so this module
 refuses it and the reference loops run.
 
-``thrifty_action``, ``hidden_cards``, ``determinized`` and ``search_returns`` expose the pieces
+``rollout_action``, ``hidden_cards``, ``determinized`` and ``search_returns`` expose the pieces
 so that tests can compare them with ``bots.thrifty_rollout``, ``engine.State.determinize`` and
 ``State.returns``; the search class and ``search`` / ``action_values`` are core/_search.pxi's.
 """
@@ -25,7 +25,6 @@ so that tests can compare them with ``bots.thrifty_rollout``, ``engine.State.det
 from koira_env.core._rng cimport Rng
 from koira_env.games.red7._compiled cimport (
     MAX_LEGAL,
-    MAX_PLAYERS,
     NUM_ACTIONS,
     PASS,
     SLOTS,
@@ -66,16 +65,6 @@ cdef inline int thrifty(const short* legal, int count) noexcept nogil:
     return best
 
 
-def thrifty_action(State state):
-    """The turn the compiled rollout plays in ``state`` (for the tests against
-    ``bots.thrifty_rollout``)."""
-    cdef short legal[MAX_LEGAL]
-    cdef int count = state.legal_into(legal)
-    if count == 0:
-        raise ValueError("the game is over: no turn to play")
-    return thrifty(legal, count)
-
-
 # ============================================================================ returns
 cdef void returns_into(State s, double* out) noexcept:
     """engine.State.returns of a finished one-round game: ``returns_from_places`` of its
@@ -95,15 +84,6 @@ cdef void returns_into(State s, double* out) noexcept:
     else:
         for p in range(n):
             out[p] = 1.0 if p == d.winner else -1.0 / (n - 1)
-
-
-def search_returns(State state):
-    """The returns the search credits for ``state`` (for the tests against
-    ``state.returns()``); a points game is refused as the search refuses it."""
-    cdef double returns[MAX_PLAYERS]
-    refuse(state)
-    returns_into(state, returns)
-    return [returns[p] for p in range(state.opt.n)]
 
 
 cdef int refuse(State state) except -1:

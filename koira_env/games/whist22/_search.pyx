@@ -15,7 +15,7 @@ so far are kept), so that no rollout sees the decks the game will really deal. R
 ``greedy`` in every seat (``bots.greedy_rollout``) or uniformly random legal moves. Returns
 are the engine's (``returns_from_places`` of the places by final score).
 
-``greedy_action``, ``hidden_cards``, ``determinized`` and ``search_returns`` expose the pieces
+``rollout_action``, ``hidden_cards``, ``determinized`` and ``search_returns`` expose the pieces
 so that tests can compare them with ``bots.greedy_rollout``, ``engine.State.determinize`` and
 ``State.returns``; the search class and ``search`` / ``action_values`` are core/_search.pxi's.
 """
@@ -65,14 +65,6 @@ cdef int greedy(State s) noexcept:
     return lowest(hand)
 
 
-def greedy_action(State state):
-    """The move the compiled rollout plays in ``state`` (for the tests against
-    ``bots.greedy_rollout``)."""
-    if state.d.h.is_terminal:
-        raise ValueError("the game is over: no action to choose")
-    return greedy(state)
-
-
 # ============================================================================ returns
 cdef void returns_into(State s, double* out) noexcept:
     """engine.State.returns: ``returns_from_places`` of the places by final score (equal
@@ -95,14 +87,6 @@ cdef void returns_into(State s, double* out) noexcept:
     returns_of_places(n, places, returns)
     for p in range(n):
         out[p] = returns[p]
-
-
-def search_returns(State state):
-    """The returns the search credits for ``state`` (for the tests against
-    ``state.returns()``)."""
-    cdef double returns[MAX_PLAYERS]
-    returns_into(state, returns)
-    return [returns[p] for p in range(state.opt.n)]
 
 
 cdef int refuse(State state) except -1:

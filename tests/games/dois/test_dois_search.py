@@ -27,7 +27,7 @@ from test_dois_compiled import CASES, snapshot
 
 from koira_env.games.dois import _search as dois_search
 from koira_env.games.dois import bots
-from koira_env.games.dois._search import greedy_action, search
+from koira_env.games.dois._search import rollout_action, search
 from koira_env.games.dois.engine import BIDDING
 from koira_env.games.dois.game import make_game
 
@@ -46,7 +46,7 @@ def decisions(n: int, count: int, seed: int = 0, **mix: Any) -> list[Any]:
 
 def test_the_rollout_policy_is_greedys_move() -> None:
     states = (s for n, mix in CASES for s in random_states(n, mix, games=2))
-    assert check_rollout(states, greedy_action, bots.greedy_rollout) > 2000
+    assert check_rollout(states, rollout_action, bots.greedy_rollout) > 2000
 
 
 def test_the_search_deals_as_determinize() -> None:

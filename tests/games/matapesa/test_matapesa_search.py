@@ -27,7 +27,7 @@ from test_matapesa_compiled import CASES, snapshot
 
 from koira_env.games.matapesa import _search as matapesa_search
 from koira_env.games.matapesa import bots
-from koira_env.games.matapesa._search import search, shed_action
+from koira_env.games.matapesa._search import rollout_action, search
 from koira_env.games.matapesa.game import make_game
 
 
@@ -44,7 +44,7 @@ def decisions(n: int, count: int, seed: int = 0, **mix: Any) -> list[Any]:
 
 def test_the_rollout_policy_is_sheds_move() -> None:
     states = (s for n, mix in CASES for s in random_states(n, mix, games=3))
-    assert check_rollout(states, shed_action, bots.shed_rollout) > 3000
+    assert check_rollout(states, rollout_action, bots.shed_rollout) > 3000
 
 
 def test_the_search_deals_as_determinize() -> None:

@@ -30,9 +30,9 @@ from koira_env.games.red7._search import action_values as compiled_values
 from koira_env.games.red7._search import (
     determinized,
     hidden_cards,
+    rollout_action,
     search,
     search_returns,
-    thrifty_action,
 )
 from koira_env.games.red7.game import make_game
 from koira_env.registry import spec
@@ -69,9 +69,9 @@ def test_the_rollout_policy_is_thriftys_move(n: int) -> None:
         for state in random_states(n, mix, games=40):
             if state.is_terminal:
                 with pytest.raises(ValueError, match="game is over"):
-                    thrifty_action(state)
+                    rollout_action(state)
                 continue
-            assert thrifty_action(state) == bots.thrifty_rollout(state), state.history
+            assert rollout_action(state) == bots.thrifty_rollout(state), state.history
             states += 1
     assert states > 1000
 

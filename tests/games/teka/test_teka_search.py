@@ -27,7 +27,7 @@ from test_teka_compiled import MIXES, snapshot
 
 from koira_env.games.teka import _search as teka_search
 from koira_env.games.teka import bots
-from koira_env.games.teka._search import greedy_action, search
+from koira_env.games.teka._search import rollout_action, search
 from koira_env.games.teka.engine import NUM_CARDS
 from koira_env.games.teka.game import make_game
 
@@ -44,7 +44,7 @@ def decisions(count: int, seed: int = 0, **mix: Any) -> list[Any]:
 
 def test_the_rollout_policy_is_greedy_moves() -> None:
     states = (state for mix in MIXES for state in random_states(mix, games=12))
-    assert check_rollout(states, greedy_action, bots.greedy_move) > 2000
+    assert check_rollout(states, rollout_action, bots.greedy_move) > 2000
 
 
 def test_the_search_deals_as_determinize() -> None:

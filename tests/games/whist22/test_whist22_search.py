@@ -21,7 +21,7 @@ from test_whist22_compiled import MIXES, snapshot
 from koira_env.games.whist22 import _search as whist22_search
 from koira_env.games.whist22 import bots
 from koira_env.games.whist22._search import action_values as compiled_values
-from koira_env.games.whist22._search import greedy_action, search, search_returns
+from koira_env.games.whist22._search import rollout_action, search, search_returns
 from koira_env.games.whist22.game import make_game
 
 
@@ -50,11 +50,11 @@ def test_the_rollout_policy_is_greedys_move_and_the_credit_the_engines_returns(n
         for state in walk(make_game(n, engine="compiled", **mix), 12, last=True):
             if state.is_terminal:
                 with pytest.raises(ValueError, match="game is over"):
-                    greedy_action(state)
+                    rollout_action(state)
                 assert search_returns(state) == pytest.approx(state.returns(), abs=1e-6)
                 ended += 1
                 continue
-            assert greedy_action(state) == bots.greedy_rollout(state), state.history
+            assert rollout_action(state) == bots.greedy_rollout(state), state.history
             assert search_returns(state) == [0.0] * n
             states += 1
     assert states > 2000 and ended == 12 * len(MIXES)
