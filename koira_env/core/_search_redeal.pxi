@@ -36,10 +36,10 @@ cdef class Deals(Search):
         Search.begin(self, seed)
         self.draws.seed(seed)
 
-    cdef void deal(self, Rng* rng) noexcept:
+    cdef int deal(self, Rng* rng) except -1:
         self.s.d = self.root
         self.s.seed = self.draws.getrandbits(63)
-        deal_hidden(self.state, self.s, self.seat, self.draws)
+        return deal_hidden(self.state, self.s, self.seat, self.draws)
 
 
 def dealt(State state, int seat, uint64_t seed):

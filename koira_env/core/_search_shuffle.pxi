@@ -27,9 +27,10 @@ cdef class Deals(Search):
     cdef void place(self, const uint8_t* shuffled) noexcept:
         place_hidden(&self.s.d, &self.root, &self.hidden, shuffled, self.s.opt.n, self.seat)
 
-    cdef void deal(self, Rng* rng) noexcept:
+    cdef int deal(self, Rng* rng) except -1:
         Search.deal(self, rng)
         reseed(self.s, rng)
+        return 0
 
 
 def hidden_cards(State state, int seat):

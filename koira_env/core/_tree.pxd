@@ -40,7 +40,7 @@ cdef class Search:
 
     # the mechanism
     cdef void begin(self, uint64_t seed) noexcept
-    cdef void deal(self, Rng* rng) noexcept
+    cdef int deal(self, Rng* rng) except -1
     cdef int deal_as(self, shuffled) except -1
     cdef dict visits(self, int iterations, double exploration, uint64_t seed, max_seconds)
     cdef list values(self, int playouts, uint64_t seed)

@@ -59,7 +59,7 @@ cdef class Search:
         whose deals draw from a generator of their own seeds it here too)."""
         self.rng.s = seed
 
-    cdef void deal(self, Rng* rng) noexcept:
+    cdef int deal(self, Rng* rng) except -1:
         """A fresh deal: the hidden cards, a Fisher-Yates shuffle on ``rng``, placed."""
         cdef uint8_t shuffled[MAX_HIDDEN]
         cdef int i
@@ -67,6 +67,7 @@ cdef class Search:
             shuffled[i] = self.hidden.cards[i]
         shuffle(shuffled, self.hidden.count, rng)
         self.place(shuffled)
+        return 0
 
     cdef int deal_as(self, shuffled) except -1:
         """The deal that puts ``shuffled`` (the hidden cards in some order) where the hidden
