@@ -6,7 +6,8 @@ One step of policy improvement over the rollout policy (Tesauro and Galperin's r
 random numbers), so the differences between moves are not noise from the deals. Against
 Koira's ``dumper`` this is strong because the rollouts model those opponents exactly, and
 phase two is nearly perfect information (docs/bots.md measures it). A game may ship the loop
-compiled (``bots.FLAT``: Koira's ``_search.action_values``); this module's loop is the
+compiled (``bots.FLAT``: its ``_search.action_values``, as every built-in game but Mätäpesä,
+whose flat Monte Carlo is its rank-count core's); this module's loop is the
 readable reference and runs otherwise, or when asked (``flat:8::python``).
 """
 

@@ -13,9 +13,10 @@ most visits. It works on any game of the registry: it needs only ``State`` and t
 rollout policy plays the other): it shows where search pays, and Koira's phase two alone is
 most of its strength at a fraction of the cost (docs/bots.md).
 
-A game may ship the same search compiled (``bots.SEARCH``: Koira's ``_search.pyx`` on its
-compiled core; docs/benchmarks.md times both); ``ISMCTSAgent`` runs it when it can, and this
-module's loop, the readable reference, otherwise or when asked (``engine="python"``). The two differ
+A game may ship the same search compiled (``bots.SEARCH``: every built-in game's
+``_search.pyx`` on its compiled core; docs/benchmarks.md times both); ``ISMCTSAgent`` runs it
+when it can, and this module's loop, the readable reference, otherwise (the reference engine)
+or when asked (``engine="python"``). The two differ
 only in their random streams.
 
 Given ``models`` (one agent per seat), the search is a best response instead: every other
