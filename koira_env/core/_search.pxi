@@ -14,7 +14,7 @@
 #   generator, with the core's ``find_hidden`` and ``place_hidden``;
 # * core/_search_redeal.pxi where the public play constrains the deal (voids, a public call,
 #   a shown card; Kop, Teka, Dois, Mätäpesä): each deal is the core's own ``deal_hidden``,
-#   drawing from a ``random.Random`` seeded from the search's generator;
+#   drawing from a ``random.Random`` seeded with the search;
 #
 # and then this file. The game's State is final, so every call here is direct. ``rollout_action``
 # and ``search_returns`` expose the rollout and the returns to the tests.

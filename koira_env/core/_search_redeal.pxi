@@ -32,9 +32,10 @@ cdef class Deals(Search):
         self.s.deck = []  # as determinize's copy: the hands to come from its fresh seed
         return 0
 
-    cdef void begin(self, uint64_t seed) noexcept:
+    cdef int begin(self, uint64_t seed) except -1:
         Search.begin(self, seed)
         self.draws.seed(seed)
+        return 0
 
     cdef int deal(self, Rng* rng) except -1:
         self.s.d = self.root

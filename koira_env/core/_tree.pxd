@@ -39,7 +39,7 @@ cdef class Search:
     cdef void finish(self, Rng* rng, double* returns) noexcept
 
     # the mechanism
-    cdef void begin(self, uint64_t seed) noexcept
+    cdef int begin(self, uint64_t seed) except -1
     cdef int deal(self, Rng* rng) except -1
     cdef int deal_as(self, shuffled) except -1
     cdef dict visits(self, int iterations, double exploration, uint64_t seed, max_seconds)

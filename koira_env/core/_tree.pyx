@@ -54,10 +54,11 @@ cdef class Search:
         and write every seat's return into ``returns`` (the game's)."""
         pass
 
-    cdef void begin(self, uint64_t seed) noexcept:
+    cdef int begin(self, uint64_t seed) except -1:
         """Start the deals from ``seed``: the same seed gives the same deals (a subclass
         whose deals draw from a generator of their own seeds it here too)."""
         self.rng.s = seed
+        return 0
 
     cdef int deal(self, Rng* rng) except -1:
         """A fresh deal: the hidden cards, a Fisher-Yates shuffle on ``rng``, placed."""
