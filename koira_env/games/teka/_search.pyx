@@ -38,12 +38,16 @@ from koira_env.games.teka import bots
 
 # ============================================================================ rollout policy
 cdef int HCP[NUM_CARDS]  # bots.HCP: J 1, Q 2, K 3, A 4
+cdef int SUIT[NUM_CARDS]
+cdef int RANK_KEY[NUM_CARDS]  # bots._cheapest's key but for trumps (the rank, then the card)
 
 
 cdef void _tables():
     cdef int c
     for c in range(NUM_CARDS):
         HCP[c] = bots.HCP[c]
+        SUIT[c] = c // 13
+        RANK_KEY[c] = c % 13 * 64 + c
 
 
 _tables()
@@ -70,14 +74,14 @@ cdef int longest_suit(uint64_t hand) noexcept:
 
 cdef inline int cheap_key(int card, int trump) noexcept:
     """bots._cheapest's key (a trump, the rank), then the card: as one int."""
-    return ((card // 13 == trump) * 13 + card % 13) * 64 + card
+    return (SUIT[card] == trump) * 13 * 64 + RANK_KEY[card]
 
 
 cdef inline bint beats(int card, int best, int trump) noexcept:
     """engine.beats: higher in its suit, or a trump."""
-    if card // 13 == best // 13:
+    if SUIT[card] == SUIT[best]:
         return card > best
-    return card // 13 == trump
+    return SUIT[card] == trump
 
 
 cdef int greedy(State s, const short* legal, int count) noexcept:
@@ -86,8 +90,9 @@ cdef int greedy(State s, const short* legal, int count) noexcept:
     play, the cheapest card that takes the trick from the opponents, else the cheapest."""
     cdef Data* d = &s.d
     cdef int p = d.h.current
-    cdef int i, a, points, bid = -1, winner = -1, cheapest = -1
-    cdef bint can_pass = False
+    cdef int i, a, key, points, bid = -1, winner = -1, cheapest = -1
+    cdef int winner_key = 1 << 30, cheapest_key = 1 << 30
+    cdef bint can_pass = False, contest
     if count == 1:
         return legal[0]
     if legal[0] >= NUM_CARDS:
@@ -111,19 +116,16 @@ cdef int greedy(State s, const short* legal, int count) noexcept:
             if points >= 16:
                 return bid
         return PASS if can_pass else DOUBLE
+    contest = d.trick_len and d.best_seat % 2 != p % 2  # the opponents hold the trick
     for i in range(count):
         a = legal[i]
         if a >= NUM_CARDS:
             continue
-        if cheapest < 0 or cheap_key(a, d.trump) < cheap_key(cheapest, d.trump):
-            cheapest = a
-        if (
-            d.trick_len
-            and d.best_seat % 2 != p % 2
-            and beats(a, d.best, d.trump)
-            and (winner < 0 or cheap_key(a, d.trump) < cheap_key(winner, d.trump))
-        ):
-            winner = a
+        key = cheap_key(a, d.trump)
+        if key < cheapest_key:
+            cheapest_key, cheapest = key, a
+        if contest and key < winner_key and beats(a, d.best, d.trump):
+            winner_key, winner = key, a
     return winner if winner >= 0 else cheapest
 
 
