@@ -79,15 +79,38 @@ def check_returns(states: Iterable[Any], search: Any) -> int:
 
 
 def check_redeals(
-    cases: Iterable[tuple[Any, int]], search: Any, snapshot: Callable[[Any], Any]
+    cases: Iterable[tuple[Any, int]],
+    search: Any,
+    snapshot: Callable[[Any], Any],
+    moves: int = 80,
 ) -> int:
     """A search whose deal is the core's own (core/_search_redeal.pxi) deals, for a seed, the
     state ``determinize`` makes from ``random.Random`` of that seed, for each ``(state,
-    seat)``. Returns how many were checked."""
+    seat)``, but its deck: it keeps the decks dealt so far (a prefix of the state's) where
+    ``determinize``'s copy keeps none, and both play on alike for ``moves`` random moves
+    (hands to come dealt from the same seed); a deal after rollouts keeps no deck they dealt.
+    Returns how many were checked."""
+
+    def without_deck(state: Any) -> Any:
+        copy = state.clone()
+        copy.deck = []
+        return snapshot(copy)
+
     checked = 0
     for k, (state, seat) in enumerate(cases):
         expected = state.determinize(seat, random.Random(k))
-        assert snapshot(search.dealt(state, seat, k)) == snapshot(expected)
+        got = search.dealt(state, seat, k)
+        assert got.deck == state.deck[: len(got.deck)]
+        later = search.dealt(state, seat, k, after=3)  # after rollouts that dealt hands to come
+        assert later.deck == state.deck[: len(later.deck)]
+        rng = random.Random(k)
+        for _ in range(moves):
+            assert without_deck(got) == without_deck(expected)
+            if expected.is_terminal:
+                break
+            action = rng.choice(expected.legal_actions())
+            got.apply(action)
+            expected.apply(action)
         checked += 1
     return checked
 

@@ -20,6 +20,7 @@ search class and ``search`` / ``action_values`` are core/_search.pxi's.
 
 from koira_env.games.dois._compiled cimport (
     BID,
+    DECK_SIZE,
     FIRST,
     MAX_LEGAL,
     MAXP,
@@ -97,6 +98,11 @@ cdef int greedy(State s, const short* legal, int count) noexcept:
 # ============================================================================ returns
 cdef inline void returns_into(State s, double* out) noexcept:
     result_returns(s, out)
+
+
+cdef Py_ssize_t dealt_cards(const Data* d) noexcept:
+    """A deck a deal and a redraw: the decks used so far."""
+    return d.decks_used * DECK_SIZE
 
 
 cdef int refuse(State state) except -1:

@@ -88,6 +88,11 @@ cdef inline void returns_into(State s, double* out) noexcept:
     result_returns(s, out)
 
 
+cdef Py_ssize_t dealt_cards(const Data* d) noexcept:
+    """A deck a hand: those of the hands so far."""
+    return (d.hand_no + 1) * NUM_CARDS
+
+
 cdef int refuse(State state) except -1:
     """Every state of a game in progress can be searched."""
     return 0

@@ -37,6 +37,11 @@ cdef inline void returns_into(State s, double* out) noexcept:
     result_returns(s, out)
 
 
+cdef Py_ssize_t dealt_cards(const Data* d) noexcept:
+    """A game is one deal, dealt: no hand to come needs a deck."""
+    return 0
+
+
 cdef int refuse(State state) except -1:
     """Every state of a game in progress can be searched."""
     return 0

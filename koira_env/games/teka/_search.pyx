@@ -134,6 +134,11 @@ cdef inline void returns_into(State s, double* out) noexcept:
     result_returns(s, out)
 
 
+cdef Py_ssize_t dealt_cards(const Data* d) noexcept:
+    """A deck a deal (a redeal takes the next): those of the deals so far."""
+    return (d.deal_no + 1) * NUM_CARDS
+
+
 cdef int refuse(State state) except -1:
     """Every state of a game in progress can be searched."""
     return 0
