@@ -36,6 +36,7 @@ from lockstep import play_out as shared_play_out
 
 import koira_env
 from koira_env.core.agent import Turn
+from koira_env.core.deck import deck_for_hand
 from koira_env.core.record import game_record
 from koira_env.games.dois import _compiled, search
 from koira_env.games.dois import engine as reference
@@ -254,6 +255,20 @@ def test_fixed_decks_deal_and_play_the_same() -> None:
             compare(py, co, ref, com)
             play_out(py, co, ref, com, rng)
             assert com.deck == ref.deck and game_record(com) == game_record(ref)
+
+
+def test_a_hand_of_twenty_redraws_deals_alike() -> None:
+    """A pool that only just makes a good hand (3 suit cards of 25) is redrawn until the hand
+    is good: these decks (met in a search's rollout) take 20 redraws, all shown, which both
+    engines deal and play alike (the compiled core holds up to ``MAX_SHOWS`` = 64)."""
+    seed = 2764623393670853059
+    deck = [c for j in range(2, 23) for c in deck_for_hand(seed, j, DECK_SIZE)]
+    py, co = games(4, {"hands": 8, "redeal": "player"})
+    ref = py.new_state(deck, seed=1, log=True)
+    com = co.new_state(deck, seed=1, log=True)
+    assert len(ref.shown) == 20 and ref.decks_used == 21
+    compare(py, co, ref, com)
+    play_out(py, co, ref, com, random.Random(1))
 
 
 def test_records_replay_on_both_engines():
