@@ -17,6 +17,7 @@ import pytest
 
 from koira_agents.flat import FlatAgent, action_values
 from koira_agents.ismcts import ISMCTSAgent
+from koira_env.core._shuffle import SearchSeed
 from koira_env.core.agent import Turn
 
 
@@ -86,14 +87,15 @@ def check_redeals(
 ) -> int:
     """A search whose deal is the core's own (core/_search_redeal.pxi) deals, for a seed, the
     state ``determinize`` makes from ``random.Random`` of that seed, for each ``(state,
-    seat)``, but its deck: it keeps the decks dealt so far (a prefix of the state's) where
-    ``determinize``'s copy keeps none, and both play on alike for ``moves`` random moves
-    (hands to come dealt from the same seed); a deal after rollouts keeps no deck they dealt.
-    Returns how many were checked."""
+    seat)``, but its deck and its seed's kind: it keeps the decks dealt so far (a prefix of
+    the state's) where ``determinize``'s copy keeps none, and its seed is the same number as
+    a ``SearchSeed``. Both play on alike until the next deal (at most ``moves`` random
+    moves), and a deal after rollouts keeps no deck they dealt. Returns how many were
+    checked."""
 
-    def without_deck(state: Any) -> Any:
+    def bare(state: Any) -> Any:
         copy = state.clone()
-        copy.deck = []
+        copy.deck, copy.seed = [], 0
         return snapshot(copy)
 
     checked = 0
@@ -101,16 +103,19 @@ def check_redeals(
         expected = state.determinize(seat, random.Random(k))
         got = search.dealt(state, seat, k)
         assert got.deck == state.deck[: len(got.deck)]
+        assert isinstance(got.seed, SearchSeed) and got.seed.value == expected.seed
         later = search.dealt(state, seat, k, after=3)  # after rollouts that dealt hands to come
         assert later.deck == state.deck[: len(later.deck)]
         rng = random.Random(k)
         for _ in range(moves):
-            assert without_deck(got) == without_deck(expected)
+            assert bare(got) == bare(expected)
             if expected.is_terminal:
                 break
             action = rng.choice(expected.legal_actions())
             got.apply(action)
             expected.apply(action)
+            if expected.deck:  # the next deal, from either seed's own decks
+                break
         checked += 1
     return checked
 

@@ -17,7 +17,7 @@ import pytest
 
 import koira_env
 from koira_env.core import _batch, _deal, deal
-from koira_env.core._shuffle import _hand_deck, _random_draws, _shuffle_many
+from koira_env.core._shuffle import SearchSeed, _hand_deck, _random_draws, _shuffle_many
 from koira_env.core.deck import hand_deck
 from koira_env.core.game import Game, python_shuffled, shuffled
 from koira_env.core.vector_env import VectorEnv, game_seed
@@ -124,12 +124,35 @@ def test_a_hand_deck_in_c_is_hand_deck() -> None:
     rng = random.Random(3)
     for trial in range(300):
         size = rng.choice([4, 49, 52])
-        seed = rng.choice([rng.getrandbits(63), f"{trial}/{rng.randrange(9)}:2"])
+        seed = rng.choice(
+            [rng.getrandbits(63), f"{trial}/{rng.randrange(9)}:2", SearchSeed(rng.getrandbits(64))]
+        )
         given = [c for _ in range(rng.randrange(3)) for c in rng.sample(range(size), size)]
         hand = rng.randrange(4)
         ours, theirs = list(given), list(given)
         assert _hand_deck(ours, seed, hand, size) == hand_deck(theirs, seed, hand, size)
         assert ours == theirs
+
+
+def test_a_search_seed_deals_every_order_alike_and_each_deck_for_its_number() -> None:
+    """``SearchSeed`` (the hands to come in a search's working state): each deck a
+    permutation, the same for the same value and number, others for other numbers, and
+    every card in every place about equally often."""
+    seed = SearchSeed(7)
+    assert seed.deck_for_hand(3, 52) == SearchSeed(7).deck_for_hand(3, 52)
+    assert seed.deck_for_hand(3, 52) != seed.deck_for_hand(4, 52)
+    assert seed.deck_for_hand(0, 52) != SearchSeed(8).deck_for_hand(0, 52)
+    assert (
+        hand_deck([], seed, 2, 16)[:] == seed.deck_for_hand(2, 16) and repr(seed) == "SearchSeed(7)"
+    )
+    first = [0] * 4
+    for value in range(4000):
+        deck = SearchSeed(value).deck_for_hand(value % 5, 4)
+        assert sorted(deck) == [0, 1, 2, 3]
+        first[deck[0]] += 1
+    assert all(900 < count < 1100 for count in first), first
+    with pytest.raises(ValueError, match=r"size must be in 1\.\.256"):
+        seed.deck_for_hand(0, 0)
 
 
 # a rule set of each kind per table size: every way Red7 and Teka deal and end

@@ -12,17 +12,18 @@
 #
 # and includes this file. Every deal is that deal, made as ``determinize`` makes it (a fresh
 # seed for the hands to come, then the deal) from one generator seeded with the search: the
-# reference's distribution, in C, without a new State each time. ``determinize``'s copy has
-# no deck; a deal here keeps the decks dealt so far and drops the rest (those an earlier
-# rollout appended, or a deck given for hands to come), which plays the same: a later hand's
-# deck depends only on the seed and the hand's number (``core.deck.deck_for_hand``), and
-# keeping the dealt ones spares shuffling them again in every rollout.
+# reference's distribution, in C, without a new State each time. Where ``determinize``'s
+# copy has no deck and a fresh int seed for the hands to come, a deal here keeps the decks
+# dealt so far and drops the rest (those an earlier rollout appended, or a deck given for
+# hands to come), and its seed is that int as a ``core._shuffle.SearchSeed``: the hands to
+# come are as random, without a Mersenne Twister seeded for every deck of every rollout.
 
 from libc.stdint cimport uint64_t
 
 from random import Random
 
 from koira_env.core._rng cimport Rng
+from koira_env.core._shuffle cimport SearchSeed
 from koira_env.core._tree cimport MAX_SEATS, Search
 
 
@@ -50,15 +51,16 @@ cdef class Deals(Search):
         self.s.d = self.root
         if len(self.s.deck) > self.dealt:
             del self.s.deck[self.dealt :]
-        self.s.seed = self.draws.getrandbits(63)
+        self.s.seed = SearchSeed(self.draws.getrandbits(63))
         return deal_hidden(self.state, self.s, self.seat, self.draws)
 
 
 def dealt(State state, int seat, uint64_t seed, int after=0):
     """The search's deal from ``seat``'s view of ``state`` when the deal's generator is
     ``random.Random(seed)`` (for tests: ``state.determinize(seat, random.Random(seed))``
-    makes the same state but its deck, and both play on alike); with ``after``, the deal
-    after that many, each played out by the rollout policy as in a search."""
+    makes the same state but its deck and its seed's kind, and both play on alike until the
+    next deal); with ``after``, the deal after that many, each played out by the rollout
+    policy as in a search."""
     cdef double returns[MAX_SEATS]
     cdef GameSearch search = GameSearch(state, seat)
     search.begin(seed)

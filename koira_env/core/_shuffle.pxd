@@ -18,11 +18,16 @@
 #         w = random_word(&g)                   # rng.getrandbits(32)
 #         random_save(rng, &g, rest)            # rng goes on from there
 
-from libc.stdint cimport uint32_t
+from libc.stdint cimport uint32_t, uint64_t
 
 cdef int shuffle_into(int size, object seed, int* out) except -1
 cdef int hand_deck_into(object deck, object seed, int hand, int size, int* out) except -1
 cdef int shuffle_many(int size, list seeds, int* out) except -1  # one order per seed, faster
+
+
+cdef class SearchSeed:  # the later decks of a search's working state, from splitmix64
+    cdef readonly uint64_t value
+    cdef void order_into(self, int hand, int size, int* out) noexcept
 
 
 cdef struct RandomState:  # a random.Random's Mersenne Twister as its getstate() holds it

@@ -33,6 +33,7 @@ from libc.stdint cimport uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from koira_env.core._lists cimport int_list
+from koira_env.core._rng cimport Rng, shuffle
 
 from hashlib import sha512
 from random import Random
@@ -360,6 +361,38 @@ def _shuffle_many(int size, seeds):
     return [int_list(order + s * size, size) for s in range(len(seeds))]
 
 
+cdef class SearchSeed:
+    """The seed of the hands to come in a search's working state (core/_search_redeal.pxi,
+    core/_search_shuffle.pxi): each later deck is a Fisher-Yates shuffle on splitmix64 from
+    the seed's value and the deck's number, not ``random.Random``'s. A search deals those
+    hands afresh in every rollout from a fresh seed, so only their distribution matters, and
+    it is the same (every order equally likely) without seeding a Mersenne Twister a deck.
+    ``core.game.deck_for_hand`` and ``hand_deck_into`` deal from it."""
+
+    def __init__(self, uint64_t value):
+        self.value = value
+
+    cdef void order_into(self, int hand, int size, int* out) noexcept:
+        """Deck number ``hand``: ``range(size)`` shuffled."""
+        cdef Rng rng
+        cdef int i
+        rng.s = self.value ^ (<uint64_t>hand * <uint64_t>0xD1B54A32D192ED03)
+        for i in range(size):
+            out[i] = i
+        shuffle(out, size, &rng)
+
+    def deck_for_hand(self, int hand, int size):
+        """Deck number ``hand`` as a list (``core.game.deck_for_hand``)."""
+        cdef int stack[256]
+        if not 0 < size <= 256:
+            raise ValueError(f"size must be in 1..256, got {size}")
+        self.order_into(hand, size, stack)
+        return int_list(stack, size)
+
+    def __repr__(self):
+        return f"SearchSeed({self.value})"
+
+
 cdef int hand_deck_into(object deck, object seed, int hand, int size, int* out) except -1:
     """``core.deck.hand_deck(deck, seed, hand, size)`` into ``out`` (``size`` ints): the
     decks not dealt yet up to hand ``hand`` are shuffled (``deck_for_hand``) and appended to
@@ -367,9 +400,13 @@ cdef int hand_deck_into(object deck, object seed, int hand, int size, int* out) 
     cdef Py_ssize_t start = <Py_ssize_t>hand * size, dealt
     cdef int i
     cdef bint fresh = False
+    cdef bint search = type(seed) is SearchSeed
     while len(deck) < start + size:
         dealt = len(deck) // size
-        shuffle_into(size, seed if dealt == 0 else f"{seed}/{dealt}", out)
+        if search:
+            (<SearchSeed>seed).order_into(<int>dealt, size, out)
+        else:
+            shuffle_into(size, seed if dealt == 0 else f"{seed}/{dealt}", out)
         fresh = len(deck) == start  # out holds hand ``hand``'s deck
         deck.extend(int_list(out, size))
     if not fresh:

@@ -122,7 +122,11 @@ def choose_engine(engine: str | None, title: str, missing: str | None) -> str:
 def deck_for_hand(seed: Any, hand: int, size: int) -> list[int]:
     """The deck of hand ``hand`` (0-based) of a game seeded by ``seed``: hand 0 is
     ``shuffled(size, seed)`` (so ``new_game(seed=s)`` deals as it always did); later hands
-    and redeals draw from ``f"{seed}/{hand}"``."""
+    and redeals draw from ``f"{seed}/{hand}"``. A seed that deals its own decks (a search's
+    working state's, ``core._shuffle.SearchSeed``) deals them."""
+    own = getattr(seed, "deck_for_hand", None)
+    if own is not None:
+        return own(hand, size)
     return shuffled(size, seed if hand == 0 else f"{seed}/{hand}")
 
 

@@ -25,6 +25,7 @@ from libc.stdint cimport int64_t, uint32_t
 from koira_env.core._bits cimport highest, lowest, popcount
 from koira_env.core._engine cimport places_of_scores, returns_of_places
 from koira_env.core._rng cimport Rng, next_u64
+from koira_env.core._shuffle cimport SearchSeed
 from koira_env.games.whist22._compiled cimport (
     BID,
     BIDDING,
@@ -96,11 +97,12 @@ cdef int refuse(State state) except -1:
 
 cdef void reseed(State s, Rng* rng) noexcept:
     """After a deal: the decks after this hand's dropped and a fresh seed for the hands to
-    come, as ``determinize``'s copy gets one."""
+    come, as ``determinize``'s copy gets one (a ``SearchSeed``: as random, and no Mersenne
+    Twister seeded a deck)."""
     cdef Py_ssize_t dealt = (s.d.hand_no + 1) * NUM_CARDS
     if len(s.deck) > dealt:
         del s.deck[dealt:]
-    s.seed = next_u64(rng) >> 1
+    s.seed = SearchSeed(next_u64(rng) >> 1)
 
 
 cdef inline int rollout(State s, short* legal, int count) noexcept:
