@@ -194,6 +194,7 @@ def play_by_clicking(page: Any, store: Store, seed: int, check: Any = None) -> t
                 {m["action"] for m in moves if not m["cards"]},
             )
         choices = page.locator("#play-board .choice")
+        choices.first.wait_for(state="attached")  # a redraw may still be filling the board
         page.evaluate("() => { document.body.dataset.waiting = 'clicked' }")  # until redrawn
         choices.nth(rng.randrange(choices.count())).click()
         clicks += 1
