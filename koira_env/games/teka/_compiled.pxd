@@ -149,3 +149,11 @@ cdef class State(StateAttributes):
 
 
 cdef int deal_hidden(State state, State copy, int seat, rng) except -1  # determinize's deal
+
+
+cdef inline bint beats(int card, int best, int trump) noexcept nogil:
+    """engine.beats: higher in the suit of ``best``, or a trump (the core's and its search's)."""
+    cdef unsigned suit = <unsigned>card // 13  # ids are not negative: no sign to correct
+    if suit == <unsigned>best // 13:
+        return card > best
+    return suit == <unsigned>trump

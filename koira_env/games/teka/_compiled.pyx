@@ -73,14 +73,6 @@ cdef inline uint64_t suit_mask(int suit) noexcept nogil:
     return SUIT_MASK_ALL << (13 * suit)
 
 
-cdef inline bint beats(int card, int best, int trump) noexcept nogil:
-    """engine.beats: higher in the suit of ``best``, or a trump."""
-    cdef int suit = card // 13
-    if suit == best // 13:
-        return card > best
-    return suit == trump
-
-
 cdef list mask_list(uint64_t mask):
     cdef uint8_t cards[NUM_CARDS]
     return int_list(cards, cards_of(mask, cards))

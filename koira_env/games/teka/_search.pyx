@@ -30,6 +30,7 @@ from koira_env.games.teka._compiled cimport (
     TRUMP,
     Data,
     State,
+    beats,
     deal_hidden,
 )
 
@@ -75,13 +76,6 @@ cdef int longest_suit(uint64_t hand) noexcept:
 cdef inline int cheap_key(int card, int trump) noexcept:
     """bots._cheapest's key (a trump, the rank), then the card: as one int."""
     return (SUIT[card] == trump) * 13 * 64 + RANK_KEY[card]
-
-
-cdef inline bint beats(int card, int best, int trump) noexcept:
-    """engine.beats: higher in its suit, or a trump."""
-    if SUIT[card] == SUIT[best]:
-        return card > best
-    return SUIT[card] == trump
 
 
 cdef int greedy(State s, const short* legal, int count) noexcept:
