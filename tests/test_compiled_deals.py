@@ -17,7 +17,14 @@ import pytest
 
 import koira_env
 from koira_env.core import _batch, _deal, deal
-from koira_env.core._shuffle import SearchSeed, _hand_deck, _random_draws, _shuffle_many
+from koira_env.core._shuffle import (
+    SearchSeed,
+    _ahead_orders,
+    _hand_deck,
+    _random_draws,
+    _shuffle_ahead,
+    _shuffle_many,
+)
 from koira_env.core.deck import hand_deck
 from koira_env.core.game import Game, python_shuffled, shuffled
 from koira_env.core.vector_env import VectorEnv, game_seed
@@ -35,17 +42,49 @@ def seeds(count: int, rng: random.Random) -> list[Any]:
     return found
 
 
-@pytest.mark.parametrize("size", [0, 1, 2, 49, 52])
+@pytest.mark.parametrize("size", [0, 1, 2, 49, 52, 64, 300])
 def test_many_shuffles_at_once_are_each_seeds_shuffle(size: int) -> None:
-    """``shuffle_many`` (eight generators seeded side by side) gives every seed's
-    ``shuffled`` order, for any number of seeds (full and partial groups of eight)."""
+    """``shuffle_many`` (32 generators seeded side by side) gives every seed's ``shuffled``
+    order, for any number of seeds (full and partial groups of 32, lanes left idle by a
+    group of more seeds before) and any size (a shuffle of 300 draws beyond the words a
+    lane's generator copies first, and beyond the first twist of the 624)."""
     rng = random.Random(size)
     pool = seeds(600, rng)
-    for count in (0, 1, 2, 7, 8, 9, 16, 17, len(pool)):
+    for count in (0, 1, 2, 7, 31, 32, 33, 64, 65, 3, len(pool)):
         chosen = pool[:count]
         assert _shuffle_many(size, chosen) == [shuffled(size, s) for s in chosen], count
     for seed in pool[:60]:
         assert shuffled(size, seed) == python_shuffled(size, seed)
+
+
+def test_orders_shuffled_ahead_are_the_seeds_own_and_kept_within_bounds() -> None:
+    """``shuffle_ahead`` keeps each seed's ``shuffled`` order for the later deck a core deals
+    from that seed (``hand_deck_into``), which takes it (once); a deck of another size
+    shuffles afresh; and the orders kept never pass their bound (4,096), the oldest dropped
+    all at once."""
+    rng = random.Random(4)
+    pool = [
+        f"{game_seed(rng.getrandbits(40), rng.randrange(256), rng.randrange(9))}/{hand}"
+        for hand in rng.choices(range(1, 6), k=90)
+    ]
+    _shuffle_ahead(52, pool)
+    kept = _ahead_orders()
+    assert all(kept[seed] == python_shuffled(52, seed) for seed in pool)
+    for size, chosen in ((52, pool[:40]), (49, pool[40:80])):  # 49: kept for 52, shuffled afresh
+        for seed in chosen:
+            base, _, hand = seed.rpartition("/")
+            ours: list[int] = []
+            theirs: list[int] = []
+            assert _hand_deck(ours, base, int(hand), size) == python_shuffled(size, seed)
+            hand_deck(theirs, base, int(hand), size)
+            assert ours == theirs  # every deck dealt so far
+            assert seed not in _ahead_orders()  # taken
+    for size in (52, 49):
+        for start in range(0, 9000, 1000):
+            _shuffle_ahead(size, [f"{start + k}/7" for k in range(1000)])
+            assert len(_ahead_orders()) <= 4096
+    orders = _ahead_orders()
+    assert all(order == python_shuffled(len(order), seed) for seed, order in orders.items())
 
 
 def test_shuffles_drawn_in_c_from_a_random_are_its_own() -> None:

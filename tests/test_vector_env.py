@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import koira_env
+from koira_env.core._shuffle import _ahead_orders
 from koira_env.core.game import shuffled
 from koira_env.core.vector_env import VectorEnv, game_seed
 
@@ -324,6 +325,32 @@ def test_the_compiled_loop_writes_the_reference_engines_bytes(game, players, opt
         mask = compiled[1]
         finished += int(compiled[4].sum() + compiled[5].sum())
     assert finished >= n
+
+
+def test_the_next_decks_of_games_that_deal_again_are_shuffled_ahead() -> None:
+    """The C loop shuffles the next deck of every game that dealt one in a step, beside the
+    others (``_shuffle.shuffle_ahead``), where a game that deals again (a Teka game to its
+    target; Red7 under points scoring) will ask for it: each such env's next deck is kept,
+    and is that seed's order. One-round Red7 games, which never deal again, get none."""
+    rng = random.Random(3)
+    for game, options, expect in (
+        ("teka", {}, True),
+        ("red7", {"scoring": "points"}, True),
+        ("red7", {}, False),
+    ):
+        venv = koira_env.vector_env(16, 4, game=game, **options)
+        mask = venv.reset(seed=5)[1]
+        size = venv.game.deck_size
+        for _ in range(60):
+            mask = venv.step(random_actions(mask, rng))[1]
+        kept = _ahead_orders()
+        seeds = [f"{s.seed}/{len(s.deck) // size}" for s in venv.states]
+        ahead = [seed for seed in seeds if seed in kept]
+        assert all(kept[seed] == shuffled(size, seed) for seed in ahead)
+        if expect:  # games whose deck is the first of a new game or hand at least
+            assert len(ahead) >= 12, (game, len(ahead))
+        else:
+            assert not ahead
 
 
 @pytest.mark.parametrize("engine", ["compiled", "python"])  # the C loop and the generic one

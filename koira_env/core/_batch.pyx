@@ -13,7 +13,10 @@ result (lengths, flags, returns and places) is written here too, and its next ga
 by ``deal_next`` where the core has one (Red7's games end every 6-12 steps: the Python
 round trip of a new deal was most of a step), the first decks of all the games that end in a
 step shuffled together (``shuffle_many``: seeding a generator is most of a shuffle's time, and
-several seed faster side by side); elsewhere ``deal`` (Python) deals it.
+several seed faster side by side); elsewhere ``deal`` (Python) deals it. Where a game deals
+again from its seed (``deals_again``: Teka's hands, Red7's rounds under points scoring), the
+next deck of every game that dealt one in a step is shuffled at the step's end, side by side
+too (``shuffle_ahead``), for the hand that will ask for it.
 """
 
 from libc.stdint cimport int64_t, uint8_t
@@ -21,7 +24,7 @@ from libc.string cimport memcpy, memset
 
 from koira_env.core._engine cimport LEGAL_BUFFER, CompiledState
 from koira_env.core._lists cimport int_list
-from koira_env.core._shuffle cimport shuffle_many
+from koira_env.core._shuffle cimport shuffle_ahead, shuffle_many
 
 from koira_env.core.vector_env import game_seed
 
@@ -93,14 +96,18 @@ def step(
     core's ``deal_next`` when ``deal_in_c`` (the game deals as ``Game.new_state``), after
     every env has moved, else, or where the core has none, at once by ``deal(i, k)``; then
     write those envs' next decisions."""
-    cdef Py_ssize_t k, i
+    cdef Py_ssize_t k, i, decks
     cdef CompiledState state
     cdef list ended = []  # envs whose next game the core deals, in order
+    cdef list ahead = []  # the seeds of the next decks of games that dealt one in this step
     for k in range(ids.shape[0]):
         i = ids[k]
         state = <CompiledState>states[i]
+        decks = len(state.deck)
         state.apply_legal(<int>actions[k])
         lengths[i] += 1
+        if deal_in_c and len(state.deck) != decks and state.deals_again():
+            ahead.append(next_deck_seed(state))
         if state.head.is_terminal:
             record(state, i, lengths, rewards, terminated, truncated, places, episode_lengths)
             games[i] += 1
@@ -111,7 +118,14 @@ def step(
             states[i] = state = <CompiledState?>deal(i, games[i])
         write_row(state, obs, mask, legal, player, i)
     if ended:
-        deal_ended(states, ended, games, seed, deal, obs, mask, legal, player)
+        deal_ended(states, ended, games, seed, deal, obs, mask, legal, player, ahead)
+    if ahead:
+        shuffle_ahead(state.deal_size(), ahead)
+
+
+cdef str next_deck_seed(CompiledState state):
+    """The seed ``hand_deck`` shuffles ``state``'s next deck from (a core with ``deal_size``)."""
+    return f"{state.seed}/{len(state.deck) // state.deal_size()}"
 
 
 cdef int deal_ended(
@@ -124,9 +138,11 @@ cdef int deal_ended(
     uint8_t[:, ::1] mask,
     uint8_t[:, ::1] legal,
     int64_t[::1] player,
+    list ahead,
 ) except -1:
     """The next games of the envs ``ended`` (their finished states still in ``states``) by
-    the core's ``deal_next``, their first decks shuffled at once, and their first decisions."""
+    the core's ``deal_next``, their first decks shuffled at once, and their first decisions;
+    the seeds of the second decks of those that may deal one go to ``ahead``."""
     cdef CompiledState fresh, state = <CompiledState>states[ended[0]]
     cdef int size = state.deal_size()
     cdef Py_ssize_t e, i, count = len(ended)
@@ -142,6 +158,8 @@ cdef int deal_ended(
         if fresh is None or fresh.head.is_terminal:  # the Python deal (and its error)
             fresh = <CompiledState?>deal(i, games[i])
         states[i] = fresh
+        if fresh.deals_again():
+            ahead.append(next_deck_seed(fresh))
         write_row(fresh, obs, mask, legal, player, i)
     return 0
 

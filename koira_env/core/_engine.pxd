@@ -15,8 +15,9 @@
 # protocol's fields and zeroes the struct first; Koira's core, which takes its ``seed`` after
 # ``log``, writes an ``__init__`` of its own), and may write ``deal_size`` (the base's: 0),
 # so that the base's ``deal_next`` deals the batched env's next game without going through
-# Python, and ``result_into`` (the base's reads ``returns()`` and ``outcome()``), a finished
-# game's result likewise.
+# Python, and ``deals_again`` (the base's: False), so that the batched env shuffles the next
+# deck of such a game ahead, beside others; and ``result_into`` (the base's reads ``returns()``
+# and ``outcome()``), a finished game's result likewise.
 #
 #     from koira_env.core._engine cimport CompiledEngine, CompiledState, Header
 
@@ -60,6 +61,7 @@ cdef class CompiledState:
     cdef CompiledState clone_c(self)
     cdef void _bind(self, game) except *
     cdef int deal_size(self) noexcept  # optional: the cards of deal_next's deck (0: none)
+    cdef bint deals_again(self) noexcept  # optional: a game may deal a later deck (False)
     cdef CompiledState deal_next(self, object seed, list deck)  # from deal_size and _start
     cdef int _start(self, deck, seed, log) except -1  # __init__ after the binding: _begin
     cdef int _begin(self) except -1  # the core's start of a game (its struct zeroed)

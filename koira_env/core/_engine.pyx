@@ -134,6 +134,13 @@ cdef class CompiledState:
         ``deal_next``."""
         return 0
 
+    cdef bint deals_again(self) noexcept:
+        """Whether the game may deal another deck from its seed (``hand_deck``) after those it
+        holds: the batched env then shuffles the next one ahead, beside other envs' decks
+        (``_shuffle.shuffle_ahead``), where a deck shuffled alone costs several times more. A
+        hint: a wrong answer costs time, never a different deck."""
+        return False
+
     cdef CompiledState deal_next(self, object seed, list deck):
         """A fresh game of this state's game seeded by ``seed``, the one
         ``Game.new_state(seed=seed)`` deals (no log), built in C from ``deck``, its first

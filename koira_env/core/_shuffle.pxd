@@ -7,6 +7,7 @@
 #     shuffle_into(52, seed, order)   # core.game.shuffled(52, seed), into a C array
 #     hand_deck_into(state.deck, state.seed, hand, 52, order)  # core.deck.hand_deck, likewise
 #     shuffle_many(52, seeds, orders)  # shuffle_into of each seed, to orders + 52 * s
+#     shuffle_ahead(52, seeds)  # shuffle_many now, for shuffle_into calls of these seeds to come
 #
 # and to go on drawing from a `random.Random` the caller passed, in C, as the Random would:
 #
@@ -23,6 +24,7 @@ from libc.stdint cimport uint32_t, uint64_t
 cdef int shuffle_into(int size, object seed, int* out) except -1
 cdef int hand_deck_into(object deck, object seed, int hand, int size, int* out) except -1
 cdef int shuffle_many(int size, list seeds, int* out) except -1  # one order per seed, faster
+cdef int shuffle_ahead(int size, list seeds) except -1  # shuffle_into of these seeds to come
 
 
 cdef class SearchSeed:  # the later decks of a search's working state, from splitmix64

@@ -267,6 +267,9 @@ cdef class State:
     cdef int deal_size(self) noexcept:
         return NUM_CARDS
 
+    cdef bint deals_again(self) noexcept:
+        return self.opt.points  # points scoring plays rounds, each dealt from a new deck
+
     engine_type = Engine
 
     cdef void _bind(self, game) except *:

@@ -101,6 +101,9 @@ cdef class State:
     cdef int deal_size(self) noexcept:
         return NUM_CARDS
 
+    cdef bint deals_again(self) noexcept:
+        return not self.opt.single_hand  # every hand of a game to the target is a new deck
+
     engine_type = Engine
 
     cdef void _bind(self, game) except *:
