@@ -66,7 +66,9 @@ cdef class EnvCore:
         """AECEnv.last, reading the private attributes behind the public ones (hot path)."""
         agent = self._agent_selection
         if agent is None:
-            raise AttributeError("agent_selection cannot be accessed before reset")
+            from koira_env.core.env import before_reset  # the one wording; env imports this
+
+            raise before_reset("agent_selection")
         return (
             self._observe(agent) if observe else None,
             self._cumulative_rewards[agent],
