@@ -63,6 +63,7 @@ def same(a: Any, b: Any) -> bool:
 def attributes(env: CardGameEnv) -> tuple[Any, ...]:
     return (
         env._agent_selection,
+        env._skip_agent_selection,
         env._agents,
         env._rewards,
         env._cumulative_rewards,

@@ -7,9 +7,9 @@ A step of the env is ``agent_iter``'s next agent, ``last()`` (the observation an
 the agent's reward, flags and info) and ``step()``; in Python these were a third of a Kop or
 Teka step (0.8-1.2 us of 2.3-3.2, the engine's own calls the rest). Here the attributes they
 read are the extension type's fields, not an instance dict, a compiled core's turn and end
-are read from its header, and the iterator is a C type. The rest of a step (a finished game,
-an illegal or non-int action, the dead agents' steps) stays ``CardGameEnv``'s, in Python,
-for both: a few calls a game. ``tests/test_env_protocol.py`` plays this and the reference
+are read from its header, and the iterator is a C type. The dead agents' steps after a game
+are here too (four in each of Red7's 12-step games). The rest (the end of a game, an illegal
+or non-int action) stays ``CardGameEnv``'s, in Python, for both: a few calls a game. ``tests/test_env_protocol.py`` plays this and the reference
 side by side and compares every return, error and attribute.
 """
 
@@ -27,6 +27,7 @@ cdef class EnvCore:
 
     cdef public object _state
     cdef public object _agent_selection
+    cdef public object _skip_agent_selection  # the selection to restore after the dead steps
     cdef public object _agents
     cdef public object _rewards
     cdef public object _cumulative_rewards
@@ -109,6 +110,46 @@ cdef class EnvCore:
             self._agent_selection = self._names[state.current]
         if self.render_mode == "human":
             self.render()
+
+    cdef int _step_finished(self, action) except -1:
+        """``step`` once every agent left is terminated or truncated: each steps out with None."""
+        if not self._agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return 0
+        if self._terminate_illegal and action is not None:
+            try:
+                inside = self.action_spaces[self._agent_selection].contains(action)
+            except OverflowError:  # gymnasium's check of an int beyond 64 bits
+                inside = False
+            assert inside, "action is not in action space"
+        return self._leave(action)  # ValueError unless action is None
+
+    def _was_dead_step(self, action):
+        """AECEnv._was_dead_step for a finished game: the agent leaves every dict and the next
+        one (all are dead) is selected; after the last, the selection from before the end."""
+        self._leave(action)
+
+    cdef int _leave(self, action) except -1:
+        cdef dict rewards
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self._agent_selection
+        del self._terminations[agent]
+        del self._truncations[agent]
+        del self._rewards[agent]
+        del self._cumulative_rewards[agent]
+        del self._infos[agent]
+        agents = self._agents
+        agents.remove(agent)
+        if agents:
+            self._agent_selection = agents[0]
+        else:  # _deads_step_first kept the selection from before the end
+            self._agent_selection = self._skip_agent_selection
+            self._skip_agent_selection = None
+        rewards = self._rewards
+        for other in rewards:
+            rewards[other] = 0
+        return 0
 
     def _agents_in_turn(self, max_iter):
         """The agent iterator of ``agent_iter`` (``env._order_enforcing``)."""

@@ -68,10 +68,10 @@ class _SetByReset:
 
 class EnvProtocol:
     """The AEC env's per-step protocol, the readable reference: ``observe``, ``last``,
-    ``step``'s common case and the agent iterator. ``core/_aec.pyx``'s ``EnvCore`` is the same
-    in C, and ``CardGameEnv`` runs on it where it is built; the rest of a step (a finished
-    game, an illegal or non-int action, the dead agents' steps) is ``CardGameEnv``'s, for both.
-    The attributes read here are set by ``CardGameEnv``."""
+    ``step`` (the dead agents' steps after a game included) and the agent iterator.
+    ``core/_aec.pyx``'s ``EnvCore`` is the same in C, and ``CardGameEnv`` runs on it where it
+    is built; the rest (the end of a game, an illegal or non-int action) is ``CardGameEnv``'s,
+    for both. The attributes read here are set by ``CardGameEnv``."""
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Fresh arrays: the seat's view and, if it is to act, its legal actions (else zeros)."""
@@ -123,6 +123,41 @@ class EnvProtocol:
             self._agent_selection = self._names[state.current]
         if self.render_mode == "human":
             self.render()
+
+    def _step_finished(self, action: Any) -> None:
+        """``step`` once every agent left is terminated or truncated: each steps out with None."""
+        if not self._agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        if self._terminate_illegal and action is not None:
+            try:
+                inside = self.action_spaces[self._agent_selection].contains(action)
+            except OverflowError:  # gymnasium's check of an int beyond 64 bits
+                inside = False
+            assert inside, "action is not in action space"
+        self._was_dead_step(action)  # ValueError unless action is None
+
+    def _was_dead_step(self, action: Any) -> None:
+        """AECEnv._was_dead_step for a finished game: the agent leaves every dict and the next
+        one (all are dead) is selected; after the last, the selection from before the end."""
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self._agent_selection
+        del self._terminations[agent]
+        del self._truncations[agent]
+        del self._rewards[agent]
+        del self._cumulative_rewards[agent]
+        del self._infos[agent]
+        agents = self._agents
+        agents.remove(agent)
+        if agents:
+            self._agent_selection = agents[0]
+        else:  # _deads_step_first kept the selection from before the end
+            self._agent_selection = self._skip_agent_selection
+            self._skip_agent_selection = None
+        rewards = self._rewards
+        for other in rewards:
+            rewards[other] = 0
 
     def _agents_in_turn(self, max_iter: int) -> Iterator[str]:
         """The agent iterator of ``agent_iter`` (``_order_enforcing``)."""
@@ -238,19 +273,6 @@ class CardGameEnv(_Protocol, AECEnv):
         self._over = False
         self._has_updated = True
 
-    def _step_finished(self, action: Any) -> None:
-        """``step`` once every agent left is terminated or truncated: each steps out with None."""
-        if not self._agents:
-            EnvLogger.warn_step_after_terminated_truncated()
-            return
-        if self._terminate_illegal and action is not None:
-            try:
-                inside = self.action_spaces[self._agent_selection].contains(action)
-            except OverflowError:  # gymnasium's check of an int beyond 64 bits
-                inside = False
-            assert inside, "action is not in action space"
-        self._was_dead_step(action)  # ValueError unless action is None
-
     def _integer_action(self, action: Any) -> Any:
         """``step``'s action when it is not an ``int``: numpy integers become ints (records stay
         JSON-friendly); a bool is no action, though gymnasium's Discrete takes True for 1. The
@@ -286,8 +308,9 @@ class CardGameEnv(_Protocol, AECEnv):
         info = self.game.end_info(self._state)
         self._finish(rewards, {**info, "illegal_action": {"agent": agent, "action": action}})
 
-    # PettingZoo's helpers for the end of a game, on the private attributes (the public ones go
-    # through ``_SetByReset``) and knowing that every agent left is dead once the game is over.
+    # PettingZoo's helper for the end of a game, on the private attributes (the public ones go
+    # through ``_SetByReset``) and knowing that every agent left is dead once the game is over
+    # (its other half, ``_was_dead_step``, is the protocol's).
     def _finish(self, rewards: dict[str, float], info: dict[str, Any]) -> None:
         """The last rewards (AECEnv._accumulate_rewards), a copy of ``info`` for each agent,
         then AECEnv._deads_step_first: every agent is dead, so the first one steps out first
@@ -301,28 +324,6 @@ class CardGameEnv(_Protocol, AECEnv):
             infos[agent] = dict(info)
         self._skip_agent_selection = self._agent_selection
         self._agent_selection = self._agents[0]
-
-    def _was_dead_step(self, action: Any) -> None:
-        """AECEnv._was_dead_step for a finished game: the agent leaves every dict and the next
-        one (all are dead) is selected; after the last, the selection from before the end."""
-        if action is not None:
-            raise ValueError("when an agent is dead, the only valid action is None")
-        agent = self._agent_selection
-        del self._terminations[agent]
-        del self._truncations[agent]
-        del self._rewards[agent]
-        del self._cumulative_rewards[agent]
-        del self._infos[agent]
-        agents = self._agents
-        agents.remove(agent)
-        if agents:
-            self._agent_selection = agents[0]
-        else:  # _deads_step_first kept the selection from before the end
-            self._agent_selection = self._skip_agent_selection
-            self._skip_agent_selection = None
-        rewards = self._rewards
-        for other in rewards:
-            rewards[other] = 0
 
     def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
         if self._state is None:
