@@ -129,7 +129,7 @@ cdef extern from *:
        an AVX2 copy is chosen at run time where the processor has it (0.45 -> 0.16 us a
        seeding, 32 lanes, timed alone) */
     __attribute__((optimize("O3")))
-    #if defined(__x86_64__) && defined(__linux__)
+    #if defined(__x86_64__) && defined(__GLIBC__)  /* ifunc: glibc's loader chooses */
     __attribute__((target_clones("avx2", "default")))
     #endif
     #endif
@@ -176,7 +176,7 @@ cdef extern from *:
     #define KOIRA_LANE_HEAD 128
     #if defined(__GNUC__) && !defined(__clang__)
     __attribute__((optimize("O3")))
-    #if defined(__x86_64__) && defined(__linux__)
+    #if defined(__x86_64__) && defined(__GLIBC__)  /* ifunc: glibc's loader chooses */
     __attribute__((target_clones("avx2", "default")))
     #endif
     #endif
