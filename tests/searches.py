@@ -17,6 +17,8 @@ import pytest
 
 from koira_agents.flat import FlatAgent, action_values
 from koira_agents.ismcts import ISMCTSAgent
+from koira_agents.schedule import TournamentConfig
+from koira_agents.tournament import run_tournament
 from koira_env.core._shuffle import SearchSeed
 from koira_env.core.agent import Turn
 
@@ -188,3 +190,22 @@ def flat_gaps(
             [abs(fast[a] - reference[a]) for a in fast],
             [abs(random_rollout[a] - reference[a]) for a in fast],
         )
+
+
+def check_tournament_parity(game: str, third: str, measure: str, folder: Any) -> dict[str, Any]:
+    """A 100-deal duplicate tournament (seed 7) of the compiled ``ismcts:50``, the reference
+    loop's and ``third``: the two loops' 95% intervals of ``measure`` (``"win"`` or
+    ``"loss"``) overlap. Returns the rows by agent, for what a game checks beside."""
+    config = TournamentConfig(
+        agents=("compiled=ismcts:50", "reference=ismcts:50::python", third),
+        game=game,
+        deals=100,
+        seed=7,
+    )
+    rows = {a["agent"]: a for a in run_tournament(config, folder, workers=2)["agents"]}
+    (low, high), (low2, high2) = (
+        rows["compiled"][f"{measure}_ci"],
+        rows["reference"][f"{measure}_ci"],
+    )
+    assert low <= high2 and low2 <= high, rows
+    return rows

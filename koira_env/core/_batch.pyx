@@ -24,7 +24,7 @@ from libc.string cimport memcpy, memset
 
 from koira_env.core._engine cimport LEGAL_BUFFER, CompiledState
 from koira_env.core._lists cimport int_list
-from koira_env.core._shuffle cimport shuffle_ahead, shuffle_many
+from koira_env.core._shuffle cimport later_seed, shuffle_ahead, shuffle_many
 
 from koira_env.core.vector_env import game_seed
 
@@ -96,14 +96,15 @@ def step(
     core's ``deal_next`` when ``deal_in_c`` (the game deals as ``Game.new_state``), after
     every env has moved, else, or where the core has none, at once by ``deal(i, k)``; then
     write those envs' next decisions."""
-    cdef Py_ssize_t k, i, decks
+    cdef Py_ssize_t k, i, decks = 0
     cdef CompiledState state
     cdef list ended = []  # envs whose next game the core deals, in order
     cdef list ahead = []  # the seeds of the next decks of games that dealt one in this step
     for k in range(ids.shape[0]):
         i = ids[k]
         state = <CompiledState>states[i]
-        decks = len(state.deck)
+        if deal_in_c:
+            decks = len(state.deck)
         state.apply_legal(<int>actions[k])
         lengths[i] += 1
         if deal_in_c and len(state.deck) != decks and state.deals_again():
@@ -125,7 +126,7 @@ def step(
 
 cdef str next_deck_seed(CompiledState state):
     """The seed ``hand_deck`` shuffles ``state``'s next deck from (a core with ``deal_size``)."""
-    return f"{state.seed}/{len(state.deck) // state.deal_size()}"
+    return later_seed(state.seed, len(state.deck) // state.deal_size())
 
 
 cdef int deal_ended(

@@ -25,6 +25,7 @@ cdef int shuffle_into(int size, object seed, int* out) except -1
 cdef int hand_deck_into(object deck, object seed, int hand, int size, int* out) except -1
 cdef int shuffle_many(int size, list seeds, int* out) except -1  # one order per seed, faster
 cdef int shuffle_ahead(int size, list seeds) except -1  # shuffle_into of these seeds to come
+cdef str later_seed(object seed, Py_ssize_t hand)  # the seed of a game's deck ``hand`` > 0
 
 
 cdef class SearchSeed:  # the later decks of a search's working state, from splitmix64

@@ -263,6 +263,12 @@ cdef int text_key(bytes number, uint32_t* key) noexcept:
     return words
 
 
+cdef str later_seed(object seed, Py_ssize_t hand):
+    """The seed of a game's deck ``hand`` > 0 (``core.game.deck_for_hand``'s
+    ``f"{seed}/{hand}"``), for ``hand_deck_into`` and what shuffles its decks ahead."""
+    return f"{seed}/{hand}"
+
+
 cdef dict AHEAD = {}  # text seed -> its order (``size`` C ints as bytes), from shuffle_ahead
 cdef enum:
     AHEAD_LIMIT = 4096  # orders kept at the most (about 1 MB at 52 cards): then all are dropped
@@ -509,7 +515,7 @@ cdef int hand_deck_into(object deck, object seed, int hand, int size, int* out) 
         elif dealt == 0:
             shuffle_into(size, seed, out)
         else:
-            later = f"{seed}/{dealt}"
+            later = later_seed(seed, dealt)
             found = AHEAD.pop(later, None) if AHEAD else None
             if found is not None and len(found) == size * sizeof(int):
                 memcpy(out, <char*><bytearray>found, size * sizeof(int))

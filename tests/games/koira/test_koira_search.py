@@ -14,13 +14,12 @@ from typing import Any
 
 import pytest
 from helpers import walk
+from searches import check_tournament_parity
 from test_koira_compiled import CASES, _case_id, snapshot
 
 from koira_agents.base import play_game
 from koira_agents.ismcts import ISMCTSAgent
 from koira_agents.registry import make_agent
-from koira_agents.schedule import TournamentConfig
-from koira_agents.tournament import run_tournament
 from koira_env.core.agent import Turn
 from koira_env.games.koira import game as koira_game
 from koira_env.games.koira._search import determinized, hidden_cards, rollout_action, search
@@ -152,12 +151,8 @@ def test_the_agent_uses_the_compiled_search_and_plays_whole_games():
 def test_the_compiled_search_is_as_strong_as_the_reference(tmp_path):
     """A duplicate-deal tournament of both implementations and ``dumper`` (docs/bots.md
     quotes the 300-deal run): the loss rates' 95% intervals overlap."""
-    config = TournamentConfig(
-        agents=("compiled=ismcts:50", "reference=ismcts:50::python", "dumper"), deals=100, seed=7
-    )
-    rows = {a["agent"]: a for a in run_tournament(config, tmp_path, workers=2)["agents"]}
-    (low, high), (low2, high2) = rows["compiled"]["loss_ci"], rows["reference"]["loss_ci"]
-    assert low <= high2 and low2 <= high, rows
+    rows = check_tournament_parity("koira", "dumper", "loss", tmp_path)
+    high, high2 = rows["compiled"]["loss_ci"][1], rows["reference"]["loss_ci"][1]
     assert max(high, high2) < rows["dumper"]["loss_rate"]  # and both are well above dumper
 
 

@@ -21,12 +21,11 @@ from searches import (
     check_redeals,
     check_returns,
     check_rollout,
+    check_tournament_parity,
     flat_gaps,
 )
 from test_kop_compiled import MIXES, snapshot
 
-from koira_agents.schedule import TournamentConfig
-from koira_agents.tournament import run_tournament
 from koira_env.games.kop import _search as kop_search
 from koira_env.games.kop import bots
 from koira_env.games.kop._search import rollout_action, search
@@ -111,12 +110,4 @@ def test_a_seat_not_to_act_is_refused_on_a_fresh_deal() -> None:
 def test_the_compiled_search_is_as_strong_as_the_reference(tmp_path: Any) -> None:
     """A duplicate-deal tournament of both loops and ``counter`` (docs/benchmarks.md quotes the
     300-deal run): the win rates' 95% intervals overlap."""
-    config = TournamentConfig(
-        agents=("compiled=ismcts:50", "reference=ismcts:50::python", "counter"),
-        game="kop",
-        deals=100,
-        seed=7,
-    )
-    rows = {a["agent"]: a for a in run_tournament(config, tmp_path, workers=2)["agents"]}
-    (low, high), (low2, high2) = rows["compiled"]["win_ci"], rows["reference"]["win_ci"]
-    assert low <= high2 and low2 <= high, rows
+    check_tournament_parity("kop", "counter", "win", tmp_path)

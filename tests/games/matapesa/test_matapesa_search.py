@@ -21,12 +21,11 @@ from searches import (
     check_redeals,
     check_returns,
     check_rollout,
+    check_tournament_parity,
     flat_gaps,
 )
 from test_matapesa_compiled import CASES, snapshot
 
-from koira_agents.schedule import TournamentConfig
-from koira_agents.tournament import run_tournament
 from koira_env.games.matapesa import _search as matapesa_search
 from koira_env.games.matapesa import bots
 from koira_env.games.matapesa._search import rollout_action, search
@@ -103,12 +102,4 @@ def test_the_agents_use_the_compiled_search_and_fall_back_to_the_reference() -> 
 def test_the_compiled_search_is_as_strong_as_the_reference(tmp_path: Any) -> None:
     """A duplicate-deal tournament of both loops and ``shed`` (docs/benchmarks.md quotes the
     300-deal run): the loss rates' 95% intervals overlap."""
-    config = TournamentConfig(
-        agents=("compiled=ismcts:50", "reference=ismcts:50::python", "shed"),
-        game="matapesa",
-        deals=100,
-        seed=7,
-    )
-    rows = {a["agent"]: a for a in run_tournament(config, tmp_path, workers=2)["agents"]}
-    (low, high), (low2, high2) = rows["compiled"]["loss_ci"], rows["reference"]["loss_ci"]
-    assert low <= high2 and low2 <= high, rows
+    check_tournament_parity("matapesa", "shed", "loss", tmp_path)
