@@ -155,6 +155,25 @@ cdef inline void keys_plus(
     out[6] = keys[6] if HIGH[card] else plus_one(keys[6], card)
 
 
+cdef inline int canvas_into(
+    const uint64_t* by_colour, int rules, uint64_t skip, int palette, short* out
+) noexcept nogil:
+    """The turns ``palette`` + each hand card (``by_colour``: the hand's cards of each colour)
+    of a colour in ``rules`` but not in ``skip`` to the canvas, lowest first; returns how
+    many."""
+    cdef uint64_t cards = 0
+    cdef int count = 0
+    while rules:
+        cards |= by_colour[lowest(rules)]
+        rules &= rules - 1
+    cards &= ~skip
+    while cards:
+        out[count] = palette + lowest(cards) + 1
+        count += 1
+        cards &= cards - 1
+    return count
+
+
 cdef inline int highest_in(uint64_t cards) noexcept nogil:
     return highest(cards)
 
@@ -393,28 +412,31 @@ cdef class State:
         the canvas cards alone, then per palette card (lowest first) that card alone and with
         each canvas card. A canvas card of colour r is legal after palette card x when x makes
         the mover lead under r (``keys_plus`` against ``best``, the question
-        ``cards.turn_wins`` answers); with no palette card, when it leads under r already."""
+        ``cards.turn_wins`` answers); with no palette card, when it leads under r already.
+        The canvas cards of a set of rules are read off the hand's cards by colour, lowest
+        first (a test per hand card and palette card mispredicted: a third of the call)."""
         cdef Data* d = &self.d
         cdef uint8_t hand[NUM_CARDS]
         cdef uint16_t keys[NUM_COLOURS]
-        cdef int count, size, i, j, x, r, w, palette
+        cdef uint64_t by_colour[NUM_COLOURS]
+        cdef uint64_t mine
+        cdef int count, size, i, x, r, w, palette
         cdef int p = d.h.current
         cdef int rule = d.rule
         cdef int base, needed, todo
         if d.h.is_terminal:
             return 0
-        size = cards_of(d.hand[p], hand)
+        mine = d.hand[p]
+        size = cards_of(mine, hand)
         base = d.leading[p]
         needed = 1 << rule
-        for i in range(size):
-            needed |= CBIT[hand[i]]
+        for r in range(NUM_COLOURS):
+            by_colour[r] = mine & COLOUR_MASK[r]
+            if by_colour[r]:
+                needed |= 1 << r
         todo = needed & ~base
         out[0] = PASS
-        count = 1
-        for i in range(size):
-            if base & CBIT[hand[i]]:
-                out[count] = hand[i] + 1
-                count += 1
+        count = 1 + canvas_into(by_colour, base, 0, 0, out + 1)
         for i in range(size):
             x = hand[i]
             w = base
@@ -427,10 +449,7 @@ cdef class State:
             if w >> rule & 1:
                 out[count] = palette
                 count += 1
-            for j in range(size):
-                if j != i and w & CBIT[hand[j]]:
-                    out[count] = palette + hand[j] + 1
-                    count += 1
+            count += canvas_into(by_colour, w, bit(x), palette, out + count)
         return count
 
     def leader(self):
