@@ -4,7 +4,9 @@
                                [--json bench.json]
 
 A config is ``game:players`` (``kop:4``, ``whist22:3``) or a Koira preset (``koira-b:5``,
-``mattis:6``); by default Koira at 4 players and every other game at its usual table. Each
+``mattis:6``), plus ``:split`` for envs that take each action in two parts (``red7:4:split``,
+``core.parts``); by default Koira at 4 players, every other game at its usual table, and Red7
+again with split actions. Each
 game's env rate is also given as a ratio of the first config's (Koira's) env in the same run,
 on its compiled core and on its reference engine.
 
@@ -69,12 +71,16 @@ class Clock:
         return time.perf_counter() - self.wall, time.process_time() - self.cpu
 
 
+SPLIT = ":split"  # a config's suffix: its envs take each action in two parts (core.parts)
+
+
 def make_config(config: str, engine: str | None = None) -> Game:
-    """``"kop:4"`` -> Kop's game at 4 players; ``"mattis:6"`` -> Koira's Mattis preset.
+    """``"kop:4"`` -> Kop's game at 4 players; ``"mattis:6"`` -> Koira's Mattis preset
+    (``"red7:4:split"``: Red7's game, whose envs the bench builds with split actions).
     ``engine`` (``"compiled"``, the default, or ``"python"``) is for the games with two
     engines, a compiled core and the reference (Koira, Red7, Whist 22, Mätäpesä, Kop, Teka, Dois);
     ``ValueError`` for the others."""
-    name, _, players = config.partition(":")
+    name, _, players = config.removesuffix(SPLIT).partition(":")
     n = int(players) if players else None
     options = {} if engine is None else {"engine": engine}
     if name in game_ids():
@@ -99,12 +105,12 @@ NEAREST = {
 VECTOR_ENVS, VECTOR_STEPS = 256, 16  # one "game" of the vector row: 16 steps of 256 envs
 
 
-def vector_loop(game: Game) -> Loop:
+def vector_loop(game: Game, split: bool = False) -> Loop:
     """``vector_env(VECTOR_ENVS)`` of ``game``'s rules: ``games`` calls of ``VECTOR_STEPS``
     batch steps, random legal actions for all envs at once; steps counted over all envs."""
     from koira_env.core.vector_env import VectorEnv
 
-    venv = VectorEnv(game, VECTOR_ENVS)
+    venv = VectorEnv(game, VECTOR_ENVS, split_actions=split)
     mask = venv.reset(seed=0)[1]
     # random priorities as bytes (1..255; a tie goes to the lower id): a quarter of the
     # memory of float32, which at Red7's 2,500 actions cost more than the env step
@@ -129,7 +135,11 @@ def vector_loop(game: Game) -> Loop:
 
 
 def default_configs() -> list[str]:
-    return ["koira:4", *(f"{g}:{spec(g).default_players}" for g in game_ids() if g != "koira")]
+    """Koira at 4, every other game at its usual table, and each game whose actions are
+    pairs (Red7) again with split actions."""
+    configs = [f"{g}:{spec(g).default_players}" for g in game_ids() if g != "koira"]
+    split = [c + SPLIT for c in configs if make_config(c).action_parts]
+    return ["koira:4", *configs, *split]
 
 
 def bench_engine(game: Game, games: int) -> tuple[int, tuple[float, float]]:
@@ -270,9 +280,10 @@ def measure(
 ) -> dict[str, Any]:
     """Median and spread of each rate over ``reps`` repetitions, and their ratios."""
     game = make_config(config)
-    env = CardGameEnv(game)
+    split = config.endswith(SPLIT)
+    env = CardGameEnv(game, split_actions=split)
     null = null_like(env, drive(env, min(games, 50))[0])
-    vector = vector_loop(game)
+    vector = vector_loop(game, split)
     loops = {
         "engine": lambda: bench_engine(game, games),
         "env": lambda: drive(env, games),
@@ -285,7 +296,7 @@ def measure(
         loops["peer buffer"] = lambda: peer(games)
     if getattr(game, "engine", None) == "compiled":
         ref = make_config(config, "python")
-        ref_env = CardGameEnv(ref)
+        ref_env = CardGameEnv(ref, split_actions=split)
         loops["engine (python)"] = lambda: bench_engine(ref, games)
         loops["env (python)"] = lambda: drive(ref_env, games)
     runs: dict[str, list[float]] = {name: [] for name in loops}
@@ -324,14 +335,14 @@ def measure(
 
 
 def table(results: list[dict[str, Any]]) -> str:
-    head = f"{'config':<11} {'what':<15} {'median/s':>10} {'min..max':>21} {'CPU-time/s':>11}"
+    head = f"{'config':<13} {'what':<15} {'median/s':>10} {'min..max':>21} {'CPU-time/s':>11}"
     lines = [head, "-" * len(head)]
     for r in results:
         for name in r["loops"]:
             m = r[name]
             spread = f"{m['min']:,.0f}..{m['max']:,.0f}"
             lines.append(
-                f"{r['config']:<11} {name:<15} {m['median']:>10,.0f} {spread:>21}"
+                f"{r['config']:<13} {name:<15} {m['median']:>10,.0f} {spread:>21}"
                 f" {m['cpu_median']:>11,.0f}"
             )
         first = results[0]["config"]
@@ -343,13 +354,13 @@ def table(results: list[dict[str, Any]]) -> str:
             vs_first += f", env/peer {r['env_over_peer']:.2f}"
             vs_first += f", vector/peer {r['vector_over_peer']:.2f}"
         lines.append(
-            f"{r['config']:<11} ratios   env/engine {r['env_over_engine']:.2f}, "
+            f"{r['config']:<13} ratios   env/engine {r['env_over_engine']:.2f}, "
             f"env/ceiling {r['env_over_ceiling']:.2f}, {vs_first}"
         )
         if "compiled_over_python" in r:
             speedup = r["compiled_over_python"]
             lines.append(
-                f"{r['config']:<11} compiled core / reference engine: engine "
+                f"{r['config']:<13} compiled core / reference engine: engine "
                 f"{speedup['engine']:.2f}x, env {speedup['env']:.2f}x; "
                 f"env (python)/ceiling {r['python_env_over_ceiling']:.2f}"
             )

@@ -43,8 +43,16 @@ cdef class EnvCore:
     cdef public object _observation
     cdef public object _legal_mask
     cdef public object render_mode
+    # split actions (core.parts): the width of a part (0: actions are whole), the first part
+    # chosen (-1: none yet) and the game's part methods
+    cdef public int _parts
+    cdef public int _pending
+    cdef public object _part_observation
+    cdef public object _part_mask
+    cdef public object _legal_part
 
     cdef object _observe(self, agent):
+        cdef int pending
         state = self._state
         if state is None:
             EnvLogger.error_observe_before_reset()
@@ -53,11 +61,18 @@ cdef class EnvCore:
             current = (<CompiledState>state).head.current
         else:
             current = state.current
-        if seat == current and not self._over:
-            mask = self._legal_mask(state)
-        else:
+        pending = self._pending
+        if not (seat == current and not self._over):
             mask = np.zeros(self._num_actions, np.int8)
-        return {"observation": self._observation(state, seat), "action_mask": mask}
+        elif self._parts:  # split actions (core.parts)
+            mask = self._part_mask(state, pending)
+        else:
+            mask = self._legal_mask(state)
+        if self._parts:
+            observation = self._part_observation(state, seat, pending)
+        else:
+            observation = self._observation(state, seat)
+        return {"observation": observation, "action_mask": mask}
 
     def observe(self, agent):
         """Fresh arrays: the seat's view and, if it is to act, its legal actions (else zeros)."""
@@ -80,6 +95,7 @@ cdef class EnvCore:
 
     def step(self, action):
         cdef CompiledState compiled
+        cdef int pending
         state = self._state
         if state is None:
             EnvLogger.error_step_before_reset()
@@ -91,6 +107,18 @@ cdef class EnvCore:
             action = self._integer_action(action)
         elif not 0 <= action < self._num_actions and self._terminate_illegal:
             raise AssertionError("action is not in action space")
+        if self._parts:  # split actions: a first part waits for its second
+            pending = self._pending
+            if not self._legal_part(state, pending, action):
+                self._illegal_part(action)
+                return
+            if pending < 0:
+                self._pending = action
+                if self.render_mode == "human":
+                    self.render()
+                return
+            self._pending = -1
+            action += pending * self._parts
         try:
             state.apply(action)
         except IllegalActionError:

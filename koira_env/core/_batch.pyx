@@ -22,7 +22,7 @@ too (``shuffle_ahead``), for the hand that will ask for it.
 from libc.stdint cimport int64_t, uint8_t
 from libc.string cimport memcpy, memset
 
-from koira_env.core._engine cimport LEGAL_BUFFER, CompiledState
+from koira_env.core._engine cimport LEGAL_BUFFER, CompiledState, part_legal_into
 from koira_env.core._lists cimport int_list
 from koira_env.core._shuffle cimport later_seed, shuffle_ahead, shuffle_many
 
@@ -31,17 +31,25 @@ from koira_env.core.vector_env import game_seed
 
 cdef inline int write_row(
     CompiledState state, float[:, ::1] obs, uint8_t[:, ::1] mask, uint8_t[:, ::1] legal,
-    int64_t[::1] player, Py_ssize_t i
+    int64_t[::1] player, Py_ssize_t i, int parts, const int64_t[::1] pending
 ) except -1:
     """Env ``i``'s decision: the observation, the mask, the env's own copy of the mask
     (``legal``, which ``first_illegal`` reads: the returned mask is the caller's to change)
-    and the acting seat."""
+    and the acting seat. With split actions (``parts``, ``core.parts``) the decision is a
+    part: after the observation, the first part chosen (``pending[i]``, one-hot)."""
     cdef short moves[LEGAL_BUFFER]
     cdef int count, k
     cdef int seat = state.head.current
+    cdef int size = state.engine.size
     state.engine.write(state, seat, &obs[i, 0])
     memset(&legal[i, 0], 0, legal.shape[1])
-    count = state.legal_into(moves)
+    if parts:
+        memset(&obs[i, size], 0, (obs.shape[1] - size) * sizeof(float))
+        if pending[i] >= 0:
+            obs[i, size + pending[i]] = 1.0
+        count = part_legal_into(state, parts, pending[i], moves)
+    else:
+        count = state.legal_into(moves)
     for k in range(count):
         legal[i, moves[k]] = 1
     memcpy(&mask[i, 0], &legal[i, 0], legal.shape[1])
@@ -51,12 +59,12 @@ cdef inline int write_row(
 
 def write_decisions(
     list states, float[:, ::1] obs, uint8_t[:, ::1] mask, uint8_t[:, ::1] legal,
-    int64_t[::1] player
+    int64_t[::1] player, int parts, const int64_t[::1] pending
 ):
     """Every env's acting seat, its observation and its legal moves (after a reset)."""
     cdef Py_ssize_t i
     for i in range(len(states)):
-        write_row(<CompiledState>states[i], obs, mask, legal, player, i)
+        write_row(<CompiledState>states[i], obs, mask, legal, player, i, parts, pending)
 
 
 def first_illegal(const uint8_t[:, ::1] legal, const int64_t[::1] ids, const int64_t[::1] actions):
@@ -89,24 +97,36 @@ def step(
     object seed,
     bint deal_in_c,
     deal,
+    int parts,
+    int64_t[::1] pending,
 ):
     """Apply ``actions[k]`` in env ``ids[k]`` (all checked legal by ``first_illegal``) and
-    count it; for a finished game write its result (``VectorEnv._finish``'s) and deal env
+    count it (with split actions, ``parts``: a first part waits in ``pending[i]`` for its
+    second, and the pair is applied); for a finished game write its result (``VectorEnv._finish``'s) and deal env
     ``i``'s next one, game ``games[i]``, seeded ``game_seed(seed, i, games[i])``: by the
     core's ``deal_next`` when ``deal_in_c`` (the game deals as ``Game.new_state``), after
     every env has moved, else, or where the core has none, at once by ``deal(i, k)``; then
     write those envs' next decisions."""
     cdef Py_ssize_t k, i, decks = 0
+    cdef int action
     cdef CompiledState state
     cdef list ended = []  # envs whose next game the core deals, in order
     cdef list ahead = []  # the seeds of the next decks of games that dealt one in this step
     for k in range(ids.shape[0]):
         i = ids[k]
         state = <CompiledState>states[i]
+        action = <int>actions[k]
+        lengths[i] += 1
+        if parts:
+            if pending[i] < 0:
+                pending[i] = action
+                write_row(state, obs, mask, legal, player, i, parts, pending)
+                continue
+            action += <int>pending[i] * parts
+            pending[i] = -1
         if deal_in_c:
             decks = len(state.deck)
-        state.apply_legal(<int>actions[k])
-        lengths[i] += 1
+        state.apply_legal(action)
         if deal_in_c and len(state.deck) != decks and state.deals_again():
             ahead.append(next_deck_seed(state))
         if state.head.is_terminal:
@@ -117,9 +137,9 @@ def step(
                 ended.append(i)
                 continue
             states[i] = state = <CompiledState?>deal(i, games[i])
-        write_row(state, obs, mask, legal, player, i)
+        write_row(state, obs, mask, legal, player, i, parts, pending)
     if ended:
-        deal_ended(states, ended, games, seed, deal, obs, mask, legal, player, ahead)
+        deal_ended(states, ended, games, seed, deal, obs, mask, legal, player, ahead, parts, pending)
     if ahead:
         shuffle_ahead(state.deal_size(), ahead)
 
@@ -140,6 +160,8 @@ cdef int deal_ended(
     uint8_t[:, ::1] legal,
     int64_t[::1] player,
     list ahead,
+    int parts,
+    const int64_t[::1] pending,
 ) except -1:
     """The next games of the envs ``ended`` (their finished states still in ``states``) by
     the core's ``deal_next``, their first decks shuffled at once, and their first decisions;
@@ -161,7 +183,7 @@ cdef int deal_ended(
         states[i] = fresh
         if fresh.deals_again():
             ahead.append(next_deck_seed(fresh))
-        write_row(fresh, obs, mask, legal, player, i)
+        write_row(fresh, obs, mask, legal, player, i, parts, pending)
     return 0
 
 

@@ -29,6 +29,7 @@ cdef class CompiledEngine:
     cdef readonly int num_actions
     cdef readonly int size  # observation size
     cdef int players  # the table's size: the seats observed
+    cdef public int parts  # Game.action_parts where its actions are pairs, else 0
     cdef int write(self, object state, int seat, float* out) except -1
     cdef int seat_of_table(self, int seat) except -1
 
@@ -68,6 +69,10 @@ cdef class CompiledState:
     cdef int result_into(self, float* returns, int64_t* places) except -1
     # the mechanism
     cdef int copy_into(self, CompiledState c) except -1
+
+
+# core.parts in C: the legal parts of a split env's decision, increasing (the batched env's too)
+cdef int part_legal_into(CompiledState state, int parts, int pending, short* out) noexcept
 
 
 # core.game's result helpers in C, for the cores' result_into (the same values)

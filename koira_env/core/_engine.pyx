@@ -66,6 +66,70 @@ cdef class CompiledEngine:
         return mask
 
 
+    # ------------------------------------------------------------------ two-part actions
+    def part_observation(self, state, int seat, int pending):
+        """``Game.part_observation``: the observation, then the first part chosen (one-hot;
+        zeros unless ``seat`` is to act and has chosen ``pending``)."""
+        cdef cnp.npy_intp firsts = (self.num_actions + self.parts - 1) // self.parts
+        cdef cnp.npy_intp size = self.size + firsts
+        cdef CompiledState s = <CompiledState?>state
+        self.seat_of_table(seat)
+        array = cnp.PyArray_EMPTY(1, &size, cnp.NPY_FLOAT32, 0)
+        cdef float* data = <float*>cnp.PyArray_DATA(array)
+        self.write(state, seat, data)
+        memset(data + self.size, 0, firsts * sizeof(float))
+        if 0 <= pending < firsts and seat == s.head.current and not s.head.is_terminal:
+            data[self.size + pending] = 1.0
+        return array
+
+    def part_mask(self, CompiledState state, int pending):
+        """``Game.part_mask``: a fresh int8 vector of the split action space, 1 at each legal
+        part after ``pending`` (-1: the first parts)."""
+        cdef short legal[LEGAL_BUFFER]
+        cdef int firsts = (self.num_actions + self.parts - 1) // self.parts
+        cdef cnp.npy_intp size = firsts if firsts > self.parts else self.parts
+        cdef int count, k
+        if state.engine.num_actions != self.num_actions:
+            raise ValueError("the state was not dealt under this engine's rules")
+        mask = cnp.PyArray_ZEROS(1, &size, cnp.NPY_INT8, 0)
+        cdef signed char* data = <signed char*>cnp.PyArray_DATA(mask)
+        count = part_legal_into(state, self.parts, pending, legal)
+        for k in range(count):
+            data[legal[k]] = 1
+        return mask
+
+    def legal_part(self, CompiledState state, int pending, part):
+        """``Game.legal_part``: whether ``part`` (an int) is a legal part after ``pending``."""
+        cdef short legal[LEGAL_BUFFER]
+        cdef int count, k, value
+        if type(part) is not int or not 0 <= part < self.num_actions:
+            return False
+        value = part
+        count = part_legal_into(state, self.parts, pending, legal)
+        for k in range(count):
+            if legal[k] == value:
+                return True
+        return False
+
+
+cdef int part_legal_into(CompiledState state, int parts, int pending, short* out) noexcept:
+    """``core.parts.part_actions`` of ``state``'s legal actions into ``out``; returns how many
+    (``legal_into`` lists them increasing, so their first parts come sorted)."""
+    cdef short legal[LEGAL_BUFFER]
+    cdef int count = state.legal_into(legal)
+    cdef int k, first, n = 0
+    for k in range(count):
+        first = legal[k] // parts
+        if pending < 0:
+            if n == 0 or out[n - 1] != first:
+                out[n] = first
+                n += 1
+        elif first == pending:
+            out[n] = legal[k] - first * parts
+            n += 1
+    return n
+
+
 cdef extern from "Python.h":
     long PyLong_AsLongAndOverflow(object value, int* overflow) except? -1
 

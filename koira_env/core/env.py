@@ -29,6 +29,7 @@ from pettingzoo.utils.env import AECIterable
 from pettingzoo.utils.env_logger import EnvLogger
 
 from .game import Game, IllegalActionError, State
+from .parts import FIRST_PART, NO_PART, check_split, illegal_part, split_sizes
 from .record import game_record
 from .reset import ResetSeeds, reset_option
 
@@ -79,11 +80,18 @@ class EnvProtocol:
         if state is None:
             EnvLogger.error_observe_before_reset()
         seat = self._seat_of[agent]
-        if seat == state.current and not self._over:
-            mask = self._legal_mask(state)
-        else:
+        pending = self._pending
+        if not (seat == state.current and not self._over):
             mask = np.zeros(self._num_actions, np.int8)
-        return {"observation": self._observation(state, seat), "action_mask": mask}
+        elif self._parts:  # split actions (core.parts)
+            mask = self._part_mask(state, pending)
+        else:
+            mask = self._legal_mask(state)
+        if self._parts:
+            observation = self._part_observation(state, seat, pending)
+        else:
+            observation = self._observation(state, seat)
+        return {"observation": observation, "action_mask": mask}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """AECEnv.last, reading the private attributes behind the public ones (hot path)."""
@@ -110,6 +118,18 @@ class EnvProtocol:
             action = self._integer_action(action)
         elif not 0 <= action < self._num_actions and self._terminate_illegal:
             raise AssertionError("action is not in action space")
+        if self._parts:  # split actions: a first part waits for its second
+            pending = self._pending
+            if not self._legal_part(state, pending, action):
+                self._illegal_part(action)
+                return
+            if pending == NO_PART:
+                self._pending = action
+                if self.render_mode == "human":
+                    self.render()
+                return
+            self._pending = NO_PART
+            action += pending * self._parts
         try:
             state.apply(action)
         except IllegalActionError:
@@ -185,13 +205,16 @@ class CardGameEnv(_Protocol, AECEnv):
     truncations = _SetByReset()
     infos = _SetByReset()
 
-    def __init__(self, game: Game, render_mode: str | None = None) -> None:
+    def __init__(
+        self, game: Game, render_mode: str | None = None, *, split_actions: bool = False
+    ) -> None:
         super().__init__()
         modes = self._METADATA["render_modes"]
         if render_mode is not None and render_mode not in modes:
             raise ValueError(
                 f"render_mode={render_mode!r} is not supported; choose None or one of {modes}"
             )
+        check_split(game, split_actions)
         self._metadata = {**self._METADATA, "name": game.env_name}
         self.game = game
         self.rules = game.rules
@@ -208,17 +231,31 @@ class CardGameEnv(_Protocol, AECEnv):
         self._terminate_illegal = self.terminate_illegal  # read per step, from the class
         self._observation = game.observation  # bound once: observe() is the hot path
         self._legal_mask = game.legal_mask
+        self.observation_layout = game.observation_layout
+        observation_size = game.observation_size
+        # split actions (core.parts): the width of a part, 0 when actions are whole
+        self._parts = game.action_parts if split_actions else 0
+        self._pending = NO_PART  # the first part chosen, waiting for its second
+        if split_actions:
+            firsts, self._num_actions = split_sizes(game.num_actions, game.action_parts)
+            self.observation_layout = {
+                **game.observation_layout,
+                FIRST_PART: slice(observation_size, observation_size + firsts),
+            }
+            observation_size += firsts
+            self._part_observation = game.part_observation
+            self._part_mask = game.part_mask
+            self._legal_part = game.legal_part
         self.observation_spaces = {
             agent: Dict(
                 {
-                    "observation": Box(0.0, 1.0, (game.observation_size,), np.float32),
+                    "observation": Box(0.0, 1.0, (observation_size,), np.float32),
                     "action_mask": Box(0, 1, (self._num_actions,), np.int8),
                 }
             )
             for agent in self.possible_agents
         }
         self.action_spaces = {agent: Discrete(self._num_actions) for agent in self.possible_agents}
-        self.observation_layout = game.observation_layout
         self._state: State | None = None
         self._agents = self._agent_selection = None  # see _SetByReset
         self._rewards = self._terminations = self._truncations = self._infos = None
@@ -271,6 +308,7 @@ class CardGameEnv(_Protocol, AECEnv):
         self._agent_selection = agents[state.current]
         self._skip_agent_selection = None
         self._over = False
+        self._pending = NO_PART
         self._has_updated = True
 
     def _integer_action(self, action: Any) -> Any:
@@ -282,6 +320,17 @@ class CardGameEnv(_Protocol, AECEnv):
         if self._terminate_illegal:
             raise AssertionError("action is not in action space")
         return action
+
+    def _illegal_part(self, part: Any) -> None:
+        """An illegal part of a split action: the raw env raises (nothing changes), the env
+        ends the game as for an illegal action."""
+        state = self._state
+        if not self._terminate_illegal:
+            legal = state.legal_actions()
+            raise IllegalActionError(
+                illegal_part(legal, self._parts, self._pending, part, state.current)
+            )
+        self._end_illegal(self._agent_selection, part)
 
     def _end_game(self, state: State) -> None:
         """Final rewards and placements for everyone; then each agent is stepped out with None."""
@@ -300,6 +349,7 @@ class CardGameEnv(_Protocol, AECEnv):
         """TerminateIllegalWrapper's convention: the game ends and the offender alone scores."""
         EnvLogger.warn_on_illegal_move()
         self._over = True
+        self._pending = NO_PART
         self._cumulative_rewards[agent] = 0.0
         self._terminations = self._trues.copy()
         self._truncations = self._trues.copy()

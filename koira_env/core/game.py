@@ -36,6 +36,7 @@ from typing import Any, ClassVar, Protocol
 import numpy as np
 
 from .encoding import Field, layout
+from .parts import NO_PART, part_actions, split_sizes
 from .text import describe_shared
 
 
@@ -263,6 +264,10 @@ class Game:
     # When every observation is small integer codes times this per-entry scale (Koira's is),
     # training stores demonstrations as uint8 codes: 4x less memory than float32.
     observation_scale: np.ndarray | None = None
+    # When every action id is a pair ``first * action_parts + second`` (Red7's turn: a palette
+    # card, then a canvas card), the size of its second part, and an env may ask for the two
+    # parts as two decisions (``split_actions=True``, ``core.parts``); 0: actions are single.
+    action_parts: int = 0
 
     def __init__(self, rules: Any, num_actions: int, fields: Sequence[Field]) -> None:
         """The sizes every game declares: the rule set (``num_players`` from it), the action
@@ -301,6 +306,11 @@ class Game:
         self.observation = engine.observation  # type: ignore[method-assign]
         self.action_mask = engine.action_mask  # type: ignore[method-assign]
         self.legal_mask = engine.legal_mask  # type: ignore[method-assign]
+        if self.action_parts:
+            engine.parts = self.action_parts
+            self.part_observation = engine.part_observation  # type: ignore[method-assign]
+            self.part_mask = engine.part_mask  # type: ignore[method-assign]
+            self.legal_part = engine.legal_part  # type: ignore[method-assign]
 
     @property
     def batch(self) -> Any:
@@ -417,6 +427,30 @@ class Game:
         """``action_mask(state.legal_actions())``: the env's mask of the acting seat (a
         compiled core writes it without the list, ``use_compiled``)."""
         return self.action_mask(state.legal_actions())
+
+    # ------------------------------------------------------------------ two-part actions
+    def part_observation(self, state: State, seat: int, pending: int) -> np.ndarray:
+        """``observation`` plus the first part chosen (``core.parts``): one-hot in a block of
+        ``num_actions // action_parts`` entries, zeros unless ``seat`` is to act and has chosen
+        ``pending`` (else -1)."""
+        firsts = split_sizes(self.num_actions, self.action_parts)[0]
+        chosen = np.zeros(firsts, np.float32)
+        if pending != NO_PART and seat == state.current and not state.is_terminal:
+            chosen[pending] = 1.0
+        return np.concatenate([self.observation(state, seat), chosen])
+
+    def part_mask(self, state: State, pending: int) -> np.ndarray:
+        """A fresh int8 vector of the split action space with 1 at each legal part: the first
+        parts if ``pending`` is -1, else the second parts completing ``pending``."""
+        mask = np.zeros(split_sizes(self.num_actions, self.action_parts)[1], np.int8)
+        mask[part_actions(state.legal_actions(), self.action_parts, pending)] = 1
+        return mask
+
+    def legal_part(self, state: State, pending: int, part: int) -> bool:
+        """Whether ``part`` (an int) is one of ``part_mask(state, pending)``'s legal parts."""
+        return type(part) is int and part in part_actions(
+            state.legal_actions(), self.action_parts, pending
+        )
 
     def action_name(self, action: int) -> str:
         raise NotImplementedError

@@ -36,6 +36,7 @@ from typing import Any, NoReturn
 import numpy as np
 
 from .game import Game, IllegalActionError, State
+from .parts import NO_PART, check_split, part_actions, split_sizes
 from .reset import ResetSeeds, reset_option
 
 RESET_OPTIONS = ("decks",)
@@ -52,20 +53,28 @@ def game_seed(seed: int, env: int, k: int) -> str:
 class VectorEnv:
     """``num_envs`` games of ``game``; build it with ``koira_env.vector_env(...)``."""
 
-    def __init__(self, game: Game, num_envs: int) -> None:
+    def __init__(self, game: Game, num_envs: int, *, split_actions: bool = False) -> None:
         if type(num_envs) is not int or num_envs < 1:
             raise ValueError(f"num_envs must be an int >= 1, got {num_envs!r}")
+        check_split(game, split_actions)
         self.game = game
         self.num_envs = n = num_envs
         self.num_players = p = game.num_players
         self.num_actions = game.num_actions
         self.observation_size = game.observation_size
         self._observation = game.observation  # bound once: the hot path
+        # split actions (core.parts): the width of a part (0: whole actions), and per env the
+        # first part chosen (-1: none)
+        self._parts = game.action_parts if split_actions else 0
+        self._pending = np.full(n, NO_PART, np.int64)
+        if split_actions:
+            firsts, self.num_actions = split_sizes(game.num_actions, game.action_parts)
+            self.observation_size += firsts
         self._batch = game.batch
         # the core's deal_next deals Game.new_state's game; a game dealing otherwise keeps its own
         self._deal_in_c = type(game).new_state is Game.new_state
-        self._obs = np.zeros((n, game.observation_size), np.float32)
-        self._mask = np.zeros((n, game.num_actions), bool)
+        self._obs = np.zeros((n, self.observation_size), np.float32)
+        self._mask = np.zeros((n, self.num_actions), bool)
         self._mask_bytes = self._mask.view(np.uint8)  # the same memory, as the C loop writes it
         # the compiled path's own copy of the mask, which the legality check reads: the mask
         # returned is the caller's to change
@@ -115,14 +124,20 @@ class VectorEnv:
         self.states = states
         self._lengths.fill(0)
         self._games.fill(0)
+        self._pending.fill(NO_PART)
         if self._batch is not None:
             self._batch.write_decisions(
-                states, self._obs, self._mask_bytes, self._legal_bytes, self._player
+                states,
+                self._obs,
+                self._mask_bytes,
+                self._legal_bytes,
+                self._player,
+                self._parts,
+                self._pending,
             )
             return self._obs, self._mask, self._player
-        observation, obs = self._observation, self._obs
-        for i, state in enumerate(states):
-            obs[i] = observation(state, state.current)
+        for i in range(self.num_envs):
+            self._observe(i)
         self._write_decisions()
         return self._obs, self._mask, self._player
 
@@ -149,7 +164,7 @@ class VectorEnv:
             bad = batch.first_illegal(self._legal_bytes, ids, array)
             if bad >= 0:
                 i = int(ids[bad])
-                self._illegal(i, int(array[bad]), self.states[i].legal_actions())
+                self._illegal(i, int(array[bad]), self._legal_of(i))
         else:
             chosen = array.tolist()
             envs = ids.tolist()
@@ -179,21 +194,25 @@ class VectorEnv:
                 self._seed,
                 self._deal_in_c,
                 self._next_deal,
+                self._parts,
+                self._pending,
             )
         else:
-            observation, obs, lengths, states = (
-                self._observation,
-                self._obs,
-                self._lengths,
-                self.states,
-            )
+            lengths, states, parts, pending = self._lengths, self.states, self._parts, self._pending
             for i, action in zip(envs, chosen, strict=True):
                 state = states[i]
-                state.apply(action)
                 lengths[i] += 1
+                if parts:  # split actions: a first part waits for its second
+                    if pending[i] == NO_PART:
+                        pending[i] = action
+                        self._observe(i)
+                        continue
+                    action += int(pending[i]) * parts
+                    pending[i] = NO_PART
+                state.apply(action)
                 if state.is_terminal:
-                    state = self._finish(i, state)
-                obs[i] = observation(state, state.current)
+                    self._finish(i, state)
+                self._observe(i)
             self._write_decisions(ids)
         return (
             self._obs,
@@ -216,6 +235,21 @@ class VectorEnv:
         ):
             raise ValueError(f"env_ids must be distinct env indices in 0..{n - 1}, got {env_ids!r}")
         return np.ascontiguousarray(ids, np.int64)
+
+    def _observe(self, i: int) -> None:
+        """Env ``i``'s observation row for the seat to act (the Python path)."""
+        state = self.states[i]
+        if self._parts:
+            row = self.game.part_observation(state, state.current, int(self._pending[i]))
+        else:
+            row = self._observation(state, state.current)
+        self._obs[i] = row
+
+    def _legal_of(self, i: int) -> list[int]:
+        """Env ``i``'s legal decisions: its state's legal actions, or with split actions its
+        legal parts."""
+        legal = self.states[i].legal_actions()
+        return part_actions(legal, self._parts, int(self._pending[i])) if self._parts else legal
 
     @staticmethod
     def _illegal(i: int, action: int, legal: list[int]) -> NoReturn:
@@ -262,7 +296,7 @@ class VectorEnv:
         envs = ids.tolist()
         chosen = []
         for i in envs:
-            self._legal[i] = legal = states[i].legal_actions()
+            self._legal[i] = legal = self._legal_of(i)
             chosen.append(legal)
         self._player[ids] = [states[i].current for i in envs]
         rows = ids.repeat(list(map(len, chosen)))

@@ -40,6 +40,7 @@ from .engine import (
     NUM_ACTIONS,
     PALETTE,
     SCORED,
+    SLOTS,
     State,
     action_name,
 )
@@ -100,6 +101,7 @@ class Red7Game(Game):
 
     spec = SPEC
     deck_size = NUM_CARDS
+    action_parts = SLOTS  # a turn is (palette card or none, canvas card or none)
 
     def __init__(self, rules: Rules, engine: str | None = None) -> None:
         n = rules.num_players

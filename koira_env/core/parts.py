@@ -1,0 +1,56 @@
+"""Two-part actions: an env that asks for a game's action in two decisions.
+
+Some games' action ids are pairs, ``first * parts + second`` (``Game.action_parts``; 0 for a
+game whose actions are single). A Red7 turn is one: a palette card or none, then a canvas card
+or none, 2,500 ids of which about eleven are legal. An env built with ``split_actions=True``
+asks for the first part (its legal ones: the distinct first parts of the legal actions), then
+for the second (those completing the first into a legal action), and plays the whole action
+after the second. Its action space is ``max(num_actions // parts, parts)`` wide (Red7: 50), and
+the observation gains one block, the first part chosen (one-hot, ``FIRST_PART``), which only
+the seat choosing the second part sees. This is the readable reference; a compiled core's
+engine does the same in C (``core/_engine.pyx``: ``part_mask``, ``part_observation``,
+``legal_part``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+FIRST_PART = "first_part"  # the observation field of a split env's chosen first part
+NO_PART = -1  # no first part chosen yet: the next decision is a first part
+
+
+def part_actions(legal: Sequence[int], parts: int, pending: int) -> list[int]:
+    """The legal decisions, increasing: with no first part chosen (``pending`` -1) the distinct
+    first parts of ``legal``; after first part ``pending``, the second parts that complete it
+    into an action of ``legal``."""
+    if pending == NO_PART:
+        return sorted({action // parts for action in legal})
+    return sorted(action % parts for action in legal if action // parts == pending)
+
+
+def split_sizes(num_actions: int, parts: int) -> tuple[int, int]:
+    """(the number of first parts, the split action space's width) of a game whose
+    ``num_actions`` ids are pairs with ``parts`` second parts."""
+    firsts = -(-num_actions // parts)
+    return firsts, max(firsts, parts)
+
+
+def illegal_part(legal: Sequence[int], parts: int, pending: int, part: object, seat: int) -> str:
+    """The one wording of an illegal part, for the AEC env and the batched env."""
+    which = "first part" if pending == NO_PART else f"second part after first part {pending}"
+    allowed = ", ".join(map(str, part_actions(legal, parts, pending)))
+    return f"illegal {which} {part!r} for player_{seat}; legal: {allowed}"
+
+
+def check_split(game: Any, split_actions: Any) -> None:
+    """``ValueError`` unless ``split_actions`` is a bool, and True only for a game whose
+    actions are pairs (``Game.action_parts``)."""
+    if type(split_actions) is not bool:
+        raise ValueError(f"split_actions must be True or False, got {split_actions!r}")
+    if split_actions and not game.action_parts:
+        raise ValueError(
+            "split_actions=True is for games whose actions are pairs (Red7's turns); "
+            f"{game.title}'s actions are single"
+        )
