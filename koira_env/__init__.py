@@ -53,15 +53,20 @@ def vector_env(
     num_players: int | None = None,
     rules: str | Rules | int = "koira",
     game: str = "koira",
+    *,
+    split_actions: bool = False,
     **options: Any,
 ) -> VectorEnv:
     """``num_envs`` games stepped together (``core.vector_env``): Koira's with ``rules`` as its
-    preset, or any game of the registry by id, ``vector_env(64, 4, game="whist22")``."""
+    preset, or any game of the registry by id, ``vector_env(64, 4, game="whist22")``;
+    ``split_actions=True`` takes each of Red7's turns as two decisions (``core.parts``)."""
     if game == "koira":
-        return VectorEnv(make_game("koira", num_players, rules=rules, **options), num_envs)
-    if rules != "koira":  # the parameter's default: not given
+        built = make_game("koira", num_players, rules=rules, **options)
+    elif rules != "koira":  # the parameter's default: not given
         raise ValueError(f"rules is Koira's preset; give {game}'s options by name, got {rules!r}")
-    return VectorEnv(make_game(game, num_players, **options), num_envs)
+    else:
+        built = make_game(game, num_players, **options)
+    return VectorEnv(built, num_envs, split_actions=split_actions)
 
 
 def _players(second: Any) -> int | None:

@@ -67,17 +67,30 @@ def make_game(game: str, num_players: int | None = None, **options: Any) -> Game
 
 
 def make(
-    game: str, num_players: int | None = None, render_mode: str | None = None, **options: Any
+    game: str,
+    num_players: int | None = None,
+    render_mode: str | None = None,
+    *,
+    split_actions: bool = False,
+    **options: Any,
 ) -> CardGameEnv:
-    """The AEC env of any game, with PettingZoo's protections built in (see ``core.env``)."""
-    return CardGameEnv(make_game(game, num_players, **options), render_mode)
+    """The AEC env of any game, with PettingZoo's protections built in (see ``core.env``);
+    ``split_actions=True`` asks for each of Red7's turns in two decisions (``core.parts``)."""
+    built = make_game(game, num_players, **options)
+    return CardGameEnv(built, render_mode, split_actions=split_actions)
 
 
 def make_raw(
-    game: str, num_players: int | None = None, render_mode: str | None = None, **options: Any
+    game: str,
+    num_players: int | None = None,
+    render_mode: str | None = None,
+    *,
+    split_actions: bool = False,
+    **options: Any,
 ) -> RawCardGameEnv:
     """The bare AEC env of any game: an illegal action raises ``IllegalActionError``."""
-    return RawCardGameEnv(make_game(game, num_players, **options), render_mode)
+    built = make_game(game, num_players, **options)
+    return RawCardGameEnv(built, render_mode, split_actions=split_actions)
 
 
 def record_game(record: dict[str, Any]) -> Game:

@@ -17,6 +17,7 @@ import koira_env
 from koira_env.core import _aec
 from koira_env.core.env import CardGameEnv, EnvProtocol, RawCardGameEnv
 from koira_env.core.game import IllegalActionError
+from koira_env.core.parts import part_actions
 
 
 class ReferenceEnv(EnvProtocol, CardGameEnv):
@@ -38,6 +39,8 @@ CASES = [
     ("teka", 4, {"single_hand": True}),
     ("red7", 4, {}),
     ("red7", 2, {}),
+    ("red7", 4, {"split_actions": True}),  # each turn in two parts (core.parts)
+    ("red7", 3, {"split_actions": True, "scoring": "points", "canvas_draw": True}),
 ]
 
 
@@ -72,6 +75,7 @@ def attributes(env: CardGameEnv) -> tuple[Any, ...]:
         env._infos,
         env._over,
         env._has_updated,
+        env._pending,
     )
 
 
@@ -79,6 +83,8 @@ def an_action(env: CardGameEnv, rng: random.Random, odd: float) -> Any:
     """A legal action (a numpy integer one time in ten), or with probability ``odd`` one of
     every kind of bad or odd input."""
     legal = env.state_object.legal_actions() if not env._over else []
+    if env._parts:
+        legal = part_actions(legal, env._parts, env._pending)
     if legal and rng.random() >= odd:
         choice = rng.choice(legal)
         return np.int64(choice) if rng.random() < 0.1 else choice
@@ -90,9 +96,11 @@ def an_action(env: CardGameEnv, rng: random.Random, odd: float) -> Any:
 @pytest.mark.parametrize("raw", [False, True], ids=["env", "raw_env"])
 @pytest.mark.parametrize(("game", "players", "options"), CASES)
 def test_the_compiled_protocol_answers_as_the_reference(game, players, options, raw) -> None:
+    options = dict(options)
+    split = options.pop("split_actions", False)
     built = koira_env.make_game(game, players, **options)
-    ours = (RawCardGameEnv if raw else CardGameEnv)(built)
-    theirs = (ReferenceRawEnv if raw else ReferenceEnv)(built)
+    ours = (RawCardGameEnv if raw else CardGameEnv)(built, split_actions=split)
+    theirs = (ReferenceRawEnv if raw else ReferenceEnv)(built, split_actions=split)
     assert type(ours).step is _aec.EnvCore.step and type(theirs).step is EnvProtocol.step
     rng = random.Random(players)
     ended = 0

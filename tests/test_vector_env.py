@@ -295,6 +295,8 @@ def test_construction_errors() -> None:
         ("red7", 2, {"places": "elimination"}),
         ("red7", 4, {"scoring": "points", "max_rounds": 2}),
         ("red7", 4, {"scoring": "points", "target": 8, "canvas_draw": True}),
+        ("red7", 4, {"split_actions": True}),  # each turn in two parts (core.parts)
+        ("red7", 3, {"split_actions": True, "scoring": "points", "canvas_draw": True}),
     ],
     ids=lambda value: value if isinstance(value, str | int) else "-".join(map(str, value.values())),
 )

@@ -39,9 +39,11 @@ def split_sizes(num_actions: int, parts: int) -> tuple[int, int]:
 
 def illegal_part(legal: Sequence[int], parts: int, pending: int, part: object, seat: int) -> str:
     """The one wording of an illegal part, for the AEC env and the batched env."""
-    which = "first part" if pending == NO_PART else f"second part after first part {pending}"
+    which, after = (
+        ("first", "") if pending == NO_PART else ("second", f" after first part {pending}")
+    )
     allowed = ", ".join(map(str, part_actions(legal, parts, pending)))
-    return f"illegal {which} {part!r} for player_{seat}; legal: {allowed}"
+    return f"illegal {which} part {part!r}{after} for player_{seat}; legal {which} parts: {allowed}"
 
 
 def check_split(game: Any, split_actions: Any) -> None:
