@@ -49,16 +49,17 @@ def play(what: str, config: str, games: int, engine: str | None = None) -> int:
     """Run ``bench.py``'s loop for ``what`` over seeds ``0..games-1``; return the steps taken."""
     bench = _bench()
     game = bench.make_config(config, engine)
+    split = config.endswith(bench.SPLIT)
     if what == "engine":
         return bench.bench_engine(game, games)[0]
     if what == "vector":
-        return bench.vector_loop(game)(games // 10)[0]
+        return bench.vector_loop(game, split)(games // 10)[0]
     if what == "peer":
         peer = bench.yardstick(bench.NEAREST[game.id])
         if peer is None:
             raise ImportError("the peer loop needs open_spiel (pip install -e '.[openspiel]')")
         return peer(games)[0]
-    env = CardGameEnv(game)
+    env = CardGameEnv(game, split_actions=split)
     if what == "ceiling":
         env = bench.null_like(env, bench.drive(env, 50)[0])
     bench.drive(env, 2)  # warm up: first calls specialize the bytecode

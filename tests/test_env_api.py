@@ -195,7 +195,9 @@ def test_bench_quick_mode_runs_and_writes_json(tmp_path: Path):
         assert r["env_over_engine"] > 0 and r["env_over_ceiling"] > 0 and r["env_over_first"] > 0
         # the yardstick, OpenSpiel's bridge with a reused buffer, beside every game (bench extra)
         assert ("env_over_bridge" in r) == (importlib.util.find_spec("pyspiel") is not None)
-    assert [r["config"].split(":")[0] for r in results] == koira_env.games()
+    # every game, then Red7 again with split actions
+    assert [r["config"].split(":")[0] for r in results] == [*koira_env.games(), "red7"]
+    assert results[-1]["config"] == "red7:4:split"
     assert bench.make_config("mattis:4").rules.preset == "mattis"
 
 
