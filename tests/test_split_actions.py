@@ -227,3 +227,21 @@ def test_thousands_of_random_games_end_and_sum_to_zero() -> None:
             lengths = info["episode_lengths"][terminated]
             assert (lengths > 0).all() and (lengths % 2 == 0).all()
             ended += int(terminated.sum())
+
+
+@pytest.mark.parametrize("options", [{}, {"scoring": "points", "canvas_draw": True}])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_compiled_core_finds_the_legal_parts_without_the_turns(players, options) -> None:
+    """Red7's core answers a part's mask from the rules (``parts_into``), not by listing the
+    turns: at every decision of random games, for no part chosen and for every palette slot
+    (legal or not), the same parts as ``core.parts.part_actions`` of the legal turns."""
+    built = koira_env.make_game("red7", players, **options)
+    rng = random.Random(players)
+    for seed in range(60):
+        state = built.new_state(seed=seed)
+        while not state.is_terminal:
+            turns = state.legal_actions()
+            for pending in range(-1, SLOTS):
+                mask = built.part_mask(state, pending)
+                assert np.flatnonzero(mask).tolist() == part_actions(turns, SLOTS, pending)
+            state.apply(rng.choice(turns))

@@ -22,7 +22,7 @@ too (``shuffle_ahead``), for the hand that will ask for it.
 from libc.stdint cimport int64_t, uint8_t
 from libc.string cimport memcpy, memset
 
-from koira_env.core._engine cimport LEGAL_BUFFER, CompiledState, part_legal_into
+from koira_env.core._engine cimport LEGAL_BUFFER, CompiledState
 from koira_env.core._lists cimport int_list
 from koira_env.core._shuffle cimport later_seed, shuffle_ahead, shuffle_many
 
@@ -47,7 +47,7 @@ cdef inline int write_row(
         memset(&obs[i, size], 0, (obs.shape[1] - size) * sizeof(float))
         if pending[i] >= 0:
             obs[i, size + pending[i]] = 1.0
-        count = part_legal_into(state, parts, pending[i], moves)
+        count = state.parts_into(parts, pending[i], moves)
     else:
         count = state.legal_into(moves)
     for k in range(count):

@@ -16,8 +16,9 @@
 # ``log``, writes an ``__init__`` of its own), and may write ``deal_size`` (the base's: 0),
 # so that the base's ``deal_next`` deals the batched env's next game without going through
 # Python, and ``deals_again`` (the base's: False), so that the batched env shuffles the next
-# deck of such a game ahead, beside others; and ``result_into`` (the base's reads ``returns()``
-# and ``outcome()``), a finished game's result likewise.
+# deck of such a game ahead, beside others; ``result_into`` (the base's reads ``returns()``
+# and ``outcome()``), a finished game's result likewise; and ``parts_into`` (the base's
+# filters ``legal_into``), the legal parts of a split env's decision (``core.parts``).
 #
 #     from koira_env.core._engine cimport CompiledEngine, CompiledState, Header
 
@@ -67,12 +68,11 @@ cdef class CompiledState:
     cdef int _start(self, deck, seed, log) except -1  # __init__ after the binding: _begin
     cdef int _begin(self) except -1  # the core's start of a game (its struct zeroed)
     cdef int result_into(self, float* returns, int64_t* places) except -1
+    # optional: the legal parts of a split env's decision (core.parts), increasing; the base
+    # filters legal_into, a core whose actions are pairs may find them without the list
+    cdef int parts_into(self, int parts, int pending, short* out) noexcept
     # the mechanism
     cdef int copy_into(self, CompiledState c) except -1
-
-
-# core.parts in C: the legal parts of a split env's decision, increasing (the batched env's too)
-cdef int part_legal_into(CompiledState state, int parts, int pending, short* out) noexcept
 
 
 # core.game's result helpers in C, for the cores' result_into (the same values)

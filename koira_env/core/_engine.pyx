@@ -93,7 +93,7 @@ cdef class CompiledEngine:
             raise ValueError("the state was not dealt under this engine's rules")
         mask = cnp.PyArray_ZEROS(1, &size, cnp.NPY_INT8, 0)
         cdef signed char* data = <signed char*>cnp.PyArray_DATA(mask)
-        count = part_legal_into(state, self.parts, pending, legal)
+        count = state.parts_into(self.parts, pending, legal)
         for k in range(count):
             data[legal[k]] = 1
         return mask
@@ -105,29 +105,11 @@ cdef class CompiledEngine:
         if type(part) is not int or not 0 <= part < self.num_actions:
             return False
         value = part
-        count = part_legal_into(state, self.parts, pending, legal)
+        count = state.parts_into(self.parts, pending, legal)
         for k in range(count):
             if legal[k] == value:
                 return True
         return False
-
-
-cdef int part_legal_into(CompiledState state, int parts, int pending, short* out) noexcept:
-    """``core.parts.part_actions`` of ``state``'s legal actions into ``out``; returns how many
-    (``legal_into`` lists them increasing, so their first parts come sorted)."""
-    cdef short legal[LEGAL_BUFFER]
-    cdef int count = state.legal_into(legal)
-    cdef int k, first, n = 0
-    for k in range(count):
-        first = legal[k] // parts
-        if pending < 0:
-            if n == 0 or out[n - 1] != first:
-                out[n] = first
-                n += 1
-        elif first == pending:
-            out[n] = legal[k] - first * parts
-            n += 1
-    return n
 
 
 cdef extern from "Python.h":
@@ -258,6 +240,23 @@ cdef class CompiledState:
         return 0
 
     # ------------------------------------------------------------------ the mechanism
+    cdef int parts_into(self, int parts, int pending, short* out) noexcept:
+        """``core.parts.part_actions`` of the legal actions into ``out``; returns how many
+        (``legal_into`` lists them increasing, so their first parts come sorted)."""
+        cdef short legal[LEGAL_BUFFER]
+        cdef int count = self.legal_into(legal)
+        cdef int k, first, n = 0
+        for k in range(count):
+            first = legal[k] // parts
+            if pending < 0:
+                if n == 0 or out[n - 1] != first:
+                    out[n] = first
+                    n += 1
+            elif first == pending:
+                out[n] = legal[k] - first * parts
+                n += 1
+        return n
+
     cdef int copy_into(self, CompiledState c) except -1:
         """The protocol's part of ``clone_c``: the data whole, the engine, game, deck and seed
         shared (a list deck copied), the history and log copied."""

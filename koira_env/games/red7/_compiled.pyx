@@ -155,23 +155,48 @@ cdef inline void keys_plus(
     out[6] = keys[6] if HIGH[card] else plus_one(keys[6], card)
 
 
-cdef inline int canvas_into(
-    const uint64_t* by_colour, int rules, uint64_t skip, int palette, short* out
-) noexcept nogil:
-    """The turns ``palette`` + each hand card (``by_colour``: the hand's cards of each colour)
-    of a colour in ``rules`` but not in ``skip`` to the canvas, lowest first; returns how
-    many."""
+cdef inline int colours_into(uint64_t hand, uint64_t* by_colour) noexcept nogil:
+    """The hand's cards of each colour into ``by_colour``; returns the colours it holds."""
+    cdef int r, colours = 0
+    for r in range(NUM_COLOURS):
+        by_colour[r] = hand & COLOUR_MASK[r]
+        if by_colour[r]:
+            colours |= 1 << r
+    return colours
+
+
+cdef inline uint64_t canvas_cards(const uint64_t* by_colour, int rules) noexcept nogil:
+    """The hand's cards (``by_colour``: by colour) of a colour in ``rules``."""
     cdef uint64_t cards = 0
-    cdef int count = 0
     while rules:
         cards |= by_colour[lowest(rules)]
         rules &= rules - 1
-    cards &= ~skip
+    return cards
+
+
+cdef inline int turns_into(uint64_t cards, int palette, short* out) noexcept nogil:
+    """The turns ``palette`` + each of ``cards`` to the canvas, lowest first; returns how
+    many."""
+    cdef int count = 0
     while cards:
         out[count] = palette + lowest(cards) + 1
         count += 1
         cards &= cards - 1
     return count
+
+
+cdef inline int rules_after(const Data* d, int p, int x, int todo) noexcept nogil:
+    """The rules under which seat ``p`` leads once palette card ``x`` joins its palette: those
+    it leads now, and of the others in ``todo`` those where ``x`` lifts its key above the
+    best (``keys_plus``, the question ``cards.turn_wins`` answers)."""
+    cdef uint16_t keys[NUM_COLOURS]
+    cdef int r, w = d.leading[p]
+    if todo:
+        keys_plus(d.keys[p], d.groups[p], x, keys)
+        for r in range(NUM_COLOURS):
+            if todo >> r & 1 and keys[r] > d.best[r]:
+                w |= 1 << r
+    return w
 
 
 cdef inline int highest_in(uint64_t cards) noexcept nogil:
@@ -411,45 +436,67 @@ cdef class State:
         """engine.State._legal into ``out`` (in increasing order); returns the count: ``pass``,
         the canvas cards alone, then per palette card (lowest first) that card alone and with
         each canvas card. A canvas card of colour r is legal after palette card x when x makes
-        the mover lead under r (``keys_plus`` against ``best``, the question
-        ``cards.turn_wins`` answers); with no palette card, when it leads under r already.
-        The canvas cards of a set of rules are read off the hand's cards by colour, lowest
-        first (a test per hand card and palette card mispredicted: a third of the call)."""
+        the mover lead under r (``rules_after``); with no palette card, when it leads under r
+        already. The canvas cards of a set of rules are read off the hand's cards by colour,
+        lowest first (a test per hand card and palette card mispredicted: a third of the
+        call)."""
         cdef Data* d = &self.d
         cdef uint8_t hand[NUM_CARDS]
-        cdef uint16_t keys[NUM_COLOURS]
         cdef uint64_t by_colour[NUM_COLOURS]
-        cdef uint64_t mine
-        cdef int count, size, i, x, r, w, palette
+        cdef int count, size, i, x, w, palette, todo
         cdef int p = d.h.current
         cdef int rule = d.rule
-        cdef int base, needed, todo
         if d.h.is_terminal:
             return 0
-        mine = d.hand[p]
-        size = cards_of(mine, hand)
-        base = d.leading[p]
-        needed = 1 << rule
-        for r in range(NUM_COLOURS):
-            by_colour[r] = mine & COLOUR_MASK[r]
-            if by_colour[r]:
-                needed |= 1 << r
-        todo = needed & ~base
+        size = cards_of(d.hand[p], hand)
+        todo = (colours_into(d.hand[p], by_colour) | 1 << rule) & ~d.leading[p]
         out[0] = PASS
-        count = 1 + canvas_into(by_colour, base, 0, 0, out + 1)
+        count = 1 + turns_into(canvas_cards(by_colour, d.leading[p]), 0, out + 1)
         for i in range(size):
             x = hand[i]
-            w = base
-            if todo:
-                keys_plus(d.keys[p], d.groups[p], x, keys)
-                for r in range(NUM_COLOURS):
-                    if todo >> r & 1 and keys[r] > d.best[r]:
-                        w |= 1 << r
+            w = rules_after(d, p, x, todo)
             palette = SLOTS * (x + 1)
             if w >> rule & 1:
                 out[count] = palette
                 count += 1
-            count += canvas_into(by_colour, w, bit(x), palette, out + count)
+            count += turns_into(canvas_cards(by_colour, w) & ~bit(x), palette, out + count)
+        return count
+
+    cdef int parts_into(self, int parts, int pending, short* out) noexcept:
+        """``core.parts``' legal parts of a turn without listing the turns (the base's way):
+        with no part chosen, slot 0 (passing is always legal) and each hand card's palette
+        slot that some canvas slot completes; after palette slot ``pending``, its canvas
+        slots. A split env asks at every decision, and a second part needs one palette
+        card's rules, not the whole hand's."""
+        cdef Data* d = &self.d
+        cdef uint8_t hand[NUM_CARDS]
+        cdef uint64_t by_colour[NUM_COLOURS]
+        cdef int count, size, i, x, w, todo
+        cdef int p = d.h.current
+        cdef int rule = d.rule
+        if parts != SLOTS:
+            return CompiledState.parts_into(self, parts, pending, out)
+        if d.h.is_terminal or pending >= SLOTS:
+            return 0
+        todo = (colours_into(d.hand[p], by_colour) | 1 << rule) & ~d.leading[p]
+        out[0] = 0
+        count = 1
+        if pending == 0:  # no palette card: pass, or a canvas card the mover leads under
+            return count + turns_into(canvas_cards(by_colour, d.leading[p]), 0, out + 1)
+        if pending > 0:
+            x = pending - 1
+            if not d.hand[p] & bit(x):
+                return 0
+            w = rules_after(d, p, x, todo)
+            count = 1 if w >> rule & 1 else 0  # slot 0: the palette card alone
+            return count + turns_into(canvas_cards(by_colour, w) & ~bit(x), 0, out + count)
+        size = cards_of(d.hand[p], hand)
+        for i in range(size):
+            x = hand[i]
+            w = rules_after(d, p, x, todo)
+            if w >> rule & 1 or canvas_cards(by_colour, w) & ~bit(x):
+                out[count] = x + 1
+                count += 1
         return count
 
     def leader(self):
