@@ -94,7 +94,6 @@ cdef class EnvCore:
         )
 
     def step(self, action):
-        cdef CompiledState compiled
         cdef int pending
         state = self._state
         if state is None:
@@ -119,6 +118,10 @@ cdef class EnvCore:
                 return
             self._pending = -1
             action += pending * self._parts
+            if isinstance(state, CompiledState):  # both parts were checked: a legal action
+                (<CompiledState>state).apply_legal(action)
+                self._after_action(state)
+                return
         try:
             state.apply(action)
         except IllegalActionError:
@@ -126,6 +129,11 @@ cdef class EnvCore:
                 raise
             self._end_illegal(self._agent_selection, action)
             return
+        self._after_action(state)
+
+    cdef int _after_action(self, state) except -1:
+        """The end of the game, or the next agent to act; then the human render."""
+        cdef CompiledState compiled
         if isinstance(state, CompiledState):
             compiled = <CompiledState>state
             if compiled.head.is_terminal:
@@ -138,6 +146,7 @@ cdef class EnvCore:
             self._agent_selection = self._names[state.current]
         if self.render_mode == "human":
             self.render()
+        return 0
 
     cdef int _step_finished(self, action) except -1:
         """``step`` once every agent left is terminated or truncated: each steps out with None."""
