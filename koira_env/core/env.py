@@ -6,6 +6,9 @@ conventions, but checked inside ``step`` at O(1) cost: stacking the generic wrap
 a do-nothing environment far below the engine's speed. ``raw_env()`` differs only in raising
 the engine's ``IllegalActionError`` on any illegal or out-of-range action.
 
+``split_actions=True`` asks for an action whose id is a pair (Red7's turn: a palette card,
+then a canvas card) in two decisions of the same agent (``core.parts``).
+
 Rewards come only at the end, from ``State.returns()``; the raw scores and places are in
 ``info`` then (``Game.end_info``). Observations are fresh arrays on every call (safe to keep);
 each game's encoder and docs/environment.md describe them.

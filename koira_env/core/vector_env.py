@@ -18,6 +18,10 @@ steps each with one action per call: whoever is to act in env ``i`` plays ``acti
   ``/k``: that is the seed of hand ``k`` of a multi-hand game, ``deck_for_hand``). A reset
   without a seed continues a sequence drawn from the last seed (OS entropy if none), as the
   AEC env's reset does; ``options={"decks": [...]}`` fixes each env's first deal.
+* **Split actions.** ``split_actions=True`` (a game whose action ids are pairs: Red7's turn)
+  asks for each action in two steps, as the AEC env does (``core.parts``): the rows hold the
+  part's mask and the observation with its chosen-part block, and ``episode_lengths`` counts
+  steps, two a turn.
 * **Buffers.** Every array returned (and ``info``'s) is preallocated and owned by the env:
   the next ``step`` or ``reset`` overwrites it in place. Copy what you keep across steps.
 * **Compiled.** A game on a compiled core has a batch stepper (``Game.batch``, the shared
