@@ -10,8 +10,11 @@ from gymnasium.utils.env_checker import check_env as gym_check_env
 
 from koira_env import make_game
 from koira_env.core.game import IllegalActionError
+from koira_env.core.parts import part_actions
+from koira_env.core.record import game_record
 from koira_env.core.single_agent import ILLEGAL_REWARD, SingleAgentEnv
 from koira_env.games.koira.observation import ObservationEncoder
+from koira_env.registry import replay_states
 
 
 def koira(players: int = 4, rules: str = "koira", **options) -> SingleAgentEnv:
@@ -165,3 +168,59 @@ def test_a_deal_without_a_choice_for_the_learner_is_dealt_again(monkeypatch):
     env.reset(seed=1)
     assert len(dealt) == 2 and env.state is dealt[1]
     assert env.action_masks().sum() >= 2
+
+
+def red7_split(seat: int | None = None) -> SingleAgentEnv:
+    return SingleAgentEnv(make_game("red7", 4), learner_seat=seat, split_actions=True)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_split_actions_ask_the_learner_for_each_turn_in_two_parts(seed: int) -> None:
+    """Red7 with split actions: each of the learner's decisions is a part with at least two
+    legal choices (a forced part is played for it), its mask the parts of its legal turns,
+    its observation the AEC env's; the turns it played are its parts put together."""
+    env = red7_split()
+    obs, info = env.reset(seed=seed)
+    seat, chosen = info["seat"], []
+    assert env.observation_space.shape == (env.game.observation_size + 50,)
+    assert env.action_space.n == 50
+    while True:
+        state = env.state
+        mask = env.action_masks()
+        if state.is_terminal:
+            assert not mask.any()
+            break
+        pending = env._pending
+        assert state.current == seat and mask.sum() >= 2
+        assert np.flatnonzero(mask).tolist() == part_actions(state.legal_actions(), 50, pending)
+        np.testing.assert_array_equal(obs, env.game.part_observation(state, seat, pending))
+        part = int(np.flatnonzero(mask)[seed % 2])
+        played = len(state.history)
+        obs, reward, terminated, truncated, _ = env.step(part)
+        if len(env.state.history) > played:  # the turn is whole: the learner's comes first
+            turn = env.state.history[played]
+            assert turn == 50 * pending + part if pending != -1 else turn // 50 == part
+            chosen.append(turn)
+        if terminated or truncated:
+            assert reward == env.state.returns()[seat]
+    # every other turn of the learner's was forced: its only legal action
+    before = replay_states(game_record(env.state))  # the state before each action, then the end
+    mine = [
+        (a, len(s.legal_actions()) == 1)
+        for a, s in zip(env.state.history, before, strict=False)
+        if s.current == seat
+    ]
+    assert [a for a, forced in mine if not forced] == chosen and chosen
+
+
+def test_split_actions_lose_on_an_illegal_part_and_pass_the_checkers() -> None:
+    env = red7_split(seat=0)
+    env.reset(seed=3)
+    bad = int(np.flatnonzero(~env.action_masks())[0])
+    _, reward, terminated, _, info = env.step(bad)
+    assert (reward, terminated, info["illegal_action"]) == (ILLEGAL_REWARD, True, True)
+    with pytest.raises(ValueError, match="actions are single"):
+        SingleAgentEnv(koira(), split_actions=True)
+    gym_check_env(red7_split(), skip_render_check=True)
+    checker = pytest.importorskip("stable_baselines3.common.env_checker")
+    checker.check_env(red7_split(), warn=True)

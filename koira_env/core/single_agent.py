@@ -6,7 +6,10 @@ game ends), so every transition is the learner's own: its observation (the game'
 for its seat), its reward (``State.returns()`` of its seat at the end, zero before). Forced
 moves (one legal action) are played for whoever is due. An illegal action ends the episode as
 a loss. Opponents are plain callables ``(state, seat) -> action``; they are drawn afresh for
-each episode by ``opponent_sampler``, which is how a league plugs in.
+each episode by ``opponent_sampler``, which is how a league plugs in. With
+``split_actions=True`` (Red7) the learner takes each of its turns in two steps, a first part
+and then a second (``core.parts``: the AEC env's observation and masks); opponents play whole
+turns, and a part with one legal choice is played for the learner too.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import numpy as np
 
 from .env import ILLEGAL_REWARD
 from .game import Game, State, as_action
+from .parts import NO_PART, check_split, part_actions, split_sizes
 
 Opponent = Callable[[State, int], int]
 OpponentSampler = Callable[[random.Random], Opponent]
@@ -46,14 +50,24 @@ class SingleAgentEnv(gym.Env):
         game: Game,
         opponent_sampler: OpponentSampler = random_opponent,
         learner_seat: int | None = None,
+        *,
+        split_actions: bool = False,
     ) -> None:
         self.game = game
         self.rules = game.rules
         n = game.num_players
         if learner_seat is not None and not 0 <= learner_seat < n:
             raise ValueError(f"learner_seat must be in 0..{n - 1}, got {learner_seat}")
-        self.observation_space = gym.spaces.Box(0.0, 1.0, (game.observation_size,), np.float32)
-        self.action_space = gym.spaces.Discrete(game.num_actions)
+        check_split(game, split_actions)
+        # split actions (core.parts): the learner's turn in two steps; 0 when actions are whole
+        self._parts = game.action_parts if split_actions else 0
+        self._pending = NO_PART  # the learner's first part, waiting for its second
+        size, self.num_actions = game.observation_size, game.num_actions
+        if split_actions:
+            firsts, self.num_actions = split_sizes(game.num_actions, game.action_parts)
+            size += firsts
+        self.observation_space = gym.spaces.Box(0.0, 1.0, (size,), np.float32)
+        self.action_space = gym.spaces.Discrete(self.num_actions)
         self.opponent_sampler = opponent_sampler
         self.fixed_seat = learner_seat
         self.seat = 0
@@ -72,6 +86,7 @@ class SingleAgentEnv(gym.Env):
         self.seat = self._rng.randrange(n) if self.fixed_seat is None else self.fixed_seat
         self.opponents = {s: self.opponent_sampler(self._rng) for s in range(n) if s != self.seat}
         self._over = False
+        self._pending = NO_PART
         for _ in range(REDEALS):  # a deal can leave the learner only forced moves (Mätäpesä)
             self.state = self.game.new_state(seed=self._rng.getrandbits(64))
             self._play_opponents()
@@ -85,12 +100,21 @@ class SingleAgentEnv(gym.Env):
         state = self.state
         info: dict[str, Any] = {"seat": self.seat}
         action = as_action(action)
-        if not 0 <= action < self.game.num_actions or not self.action_masks()[action]:
+        if not 0 <= action < self.num_actions or not self.action_masks()[action]:
             # Masked learners never get here; unmasked ones (and env checkers) lose the game,
             # which is over: a further step() needs a reset().
             self._over = True
+            self._pending = NO_PART
             info["illegal_action"] = True
             return self._observation(), ILLEGAL_REWARD, True, False, info
+        if self._parts:
+            if self._pending == NO_PART:  # a first part: the second is the next step's
+                self._pending = action
+                if len(self._legal_parts()) > 1:
+                    return self._observation(), 0.0, False, False, info
+                action = self._legal_parts()[0]  # a forced second part is nobody's decision
+            action += self._pending * self._parts
+            self._pending = NO_PART
         state.apply(action)
         self._play_opponents()
         if not state.is_terminal:
@@ -105,8 +129,16 @@ class SingleAgentEnv(gym.Env):
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions as a bool vector (all False once the game is over)."""
         assert self.state is not None, "call reset() first"
-        legal = self.state.legal_actions() if self.state.current == self.seat else []
-        return self.game.action_mask(legal).astype(bool)
+        if self.state.current != self.seat or self.state.is_terminal:
+            return np.zeros(self.num_actions, bool)
+        if self._parts:
+            return self.game.part_mask(self.state, self._pending).astype(bool)
+        return self.game.action_mask(self.state.legal_actions()).astype(bool)
+
+    def _legal_parts(self) -> list[int]:
+        """The learner's legal parts of its split action now (``core.parts``)."""
+        assert self.state is not None
+        return part_actions(self.state.legal_actions(), self._parts, self._pending)
 
     def _play_opponents(self) -> None:
         """Play on until the learner has a real choice: opponents' moves and forced moves.
@@ -123,9 +155,13 @@ class SingleAgentEnv(gym.Env):
                 continue
             seat = state.current
             if seat == self.seat:
+                if self._parts and len(self._legal_parts()) == 1:  # a forced first part
+                    self._pending = self._legal_parts()[0]
                 return
             state.apply(self.opponents[seat](state, seat))
 
     def _observation(self) -> np.ndarray:
         assert self.state is not None
+        if self._parts:
+            return self.game.part_observation(self.state, self.seat, self._pending)
         return self.game.observation(self.state, self.seat)
