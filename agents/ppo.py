@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from koira_env.core.game import Game, State
+from koira_env.core.parts import NO_PART, split_sizes
 
 if TYPE_CHECKING:
     from koira_env.core.agent import Turn
@@ -52,17 +53,25 @@ def model_path(spec: str | Path) -> Path:
     return path
 
 
-def model_metadata(game: Game, **extra: Any) -> dict[str, Any]:
-    """What a model must match to be used: the game, its rules, the table, the vector sizes."""
-    return {
+def model_metadata(game: Game, split_actions: bool = False, **extra: Any) -> dict[str, Any]:
+    """What a model must match to be used: the game, its rules, the table, the vector sizes
+    (of the split env's decisions for a model trained on them, ``core.parts``)."""
+    obs_size, num_actions = game.observation_size, game.num_actions
+    if split_actions:
+        firsts, num_actions = split_sizes(game.num_actions, game.action_parts)
+        obs_size += firsts
+    meta = {
         "format": FORMAT,
         "game": game.id,
         "rules": game.rules.to_dict(),
         "num_players": game.num_players,
-        "obs_size": game.observation_size,
-        "num_actions": game.num_actions,
+        "obs_size": obs_size,
+        "num_actions": num_actions,
         **extra,
     }
+    if split_actions:
+        meta["split_actions"] = True
+    return meta
 
 
 def read_metadata(path: str | Path) -> dict[str, Any]:
@@ -91,10 +100,13 @@ def check_format(meta: Any, path: str | Path, kind: str, expected: str) -> dict[
 
 def check_compatible(meta: dict[str, Any], game: Game, path: str | Path) -> None:
     """Raise ``ValueError`` naming every difference between a model and the game it would play."""
-    wanted = model_metadata(game)
     trained_for = meta.get("game", "koira")  # models from before the registry are Koira's
     if trained_for != game.id:
         raise ValueError(f"{path} was trained for {trained_for}, not {game.id}")
+    split = meta.get("split_actions", False)
+    if split and not game.action_parts:
+        raise ValueError(f"{path} was trained on split actions, which {game.title} has not")
+    wanted = model_metadata(game, split)
     problems = [
         f"{key}: model {meta.get(key)!r}, game {wanted[key]!r}"
         for key in ("num_players", "obs_size", "num_actions")
@@ -211,8 +223,21 @@ class PolicyPlayer:
         self.deterministic = deterministic
 
     def act(self, state: State, seat: int, rng: random.Random) -> int:
+        if self.policy.meta.get("split_actions"):
+            return self._act_in_parts(state, seat, rng)
         obs = self.game.observation(state, seat)
         mask = self.game.action_mask(state.legal_actions()).astype(bool)
+        return self.policy.choose(obs, mask, rng, self.deterministic)
+
+    def _act_in_parts(self, state: State, seat: int, rng: random.Random) -> int:
+        """A model trained on split actions (``core.parts``) chooses a whole action as the
+        split env asks for it: the first part, then the second after it."""
+        first = self._choose_part(state, seat, NO_PART, rng)
+        return first * self.game.action_parts + self._choose_part(state, seat, first, rng)
+
+    def _choose_part(self, state: State, seat: int, pending: int, rng: random.Random) -> int:
+        obs = self.game.part_observation(state, seat, pending)
+        mask = self.game.part_mask(state, pending).astype(bool)
         return self.policy.choose(obs, mask, rng, self.deterministic)
 
 

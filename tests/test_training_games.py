@@ -50,12 +50,24 @@ TINY = (
 )  # fmt: skip
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_trained_policy_beats_random_and_only_plays_its_game(game: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("game", "flags"),
+    [
+        *((g, ()) for g in GAMES),
+        # a part is a smaller decision than a turn: the warm start needs more of them before
+        # "no card" after "no card" (pass) stops being the tiny network's habit
+        ("red7", ("--split-actions", "--bc-decisions", "30000", "--bc-epochs", "8")),
+    ],
+)
+def test_trained_policy_beats_random_and_only_plays_its_game(
+    game: str, flags: tuple[str, ...], tmp_path: Path
+) -> None:
+    """With ``--split-actions`` (Red7) the learner, its warm start and the model's play in the
+    tournament take each turn in two parts."""
     # One test per game: under xdist a shared fixture would train again in every worker.
     measure, deals = GAMES[game]
     run_dir = tmp_path / "run"
-    argv = ["--game", game, "--run-dir", str(run_dir), *TINY]
+    argv = ["--game", game, "--run-dir", str(run_dir), *TINY, *flags]
     assert main([*argv, "--total-timesteps", "1024"]) == 0
     assert main([*argv, "--total-timesteps", "2048", "--resume"]) == 0
     for name in ("checkpoint.zip", "latest.zip", "eval.csv", "config.json", "league.json"):
@@ -77,8 +89,23 @@ def test_trained_policy_beats_random_and_only_plays_its_game(game: str, tmp_path
     assert ppo[0] > rnd[1] if higher else ppo[1] < rnd[0], (measure, ppo, rnd)
 
     meta = read_metadata(model)
+    built = make_game(game)
+    split = "--split-actions" in flags
+    assert meta.get("split_actions", False) == split
+    assert (meta["obs_size"], meta["num_actions"]) == (
+        (built.observation_size + 50, 50) if split else (built.observation_size, built.num_actions)
+    )
     for other in (g for g in games() if g != game):
         with pytest.raises(ValueError, match=f"trained for {game}, not {other}"):
             check_compatible(meta, make_game(other), model)
         with pytest.raises(ValueError, match=f"trained for {game}, not {other}"):
             load_policy(model, make_game(other))
+
+
+def test_split_actions_are_for_games_whose_actions_are_pairs(tmp_path: Path) -> None:
+    for argv, problem in (
+        (["--game", "kop"], "actions are single"),
+        (["--game", "red7", "--vec-env", "batched"], "not batched"),
+    ):
+        with pytest.raises(ValueError, match=problem):
+            main([*argv, "--split-actions", "--run-dir", str(tmp_path / "run"), *TINY])

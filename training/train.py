@@ -31,6 +31,7 @@ from koira_agents.schedule import TournamentConfig
 from koira_agents.tournament import run_tournament
 from koira_env.core.game import Game
 from koira_env.core.jobs import Backend
+from koira_env.core.parts import check_split
 from koira_env.core.single_agent import SingleAgentEnv
 from koira_env.registry import make_game, spec
 
@@ -154,6 +155,10 @@ class Args:
     processes"""
     extra: dict[str, Any] = field(default_factory=dict)
     """rule option overrides, e.g. {"reward": "placement"} (JSON on the command line)"""
+    split_actions: bool = False
+    """learn each action as two decisions where the game's actions are pairs (Red7's turn: 50
+    palette slots, then 50 canvas slots, instead of 2,500 turns; docs/environment.md); the
+    model plays whole turns in tournaments, a part at a time"""
 
     def __post_init__(self) -> None:
         if not self.run_dir:
@@ -185,7 +190,7 @@ def make_env(args: Args, rank: int) -> SingleAgentEnv:
     game = args.make_game()
     mix = LeagueMix(args.p_latest, args.p_snapshot, args.league_bots())
     league = League(args.run_dir, game, mix)
-    return SingleAgentEnv(game, opponent_sampler=league)
+    return SingleAgentEnv(game, opponent_sampler=league, split_actions=args.split_actions)
 
 
 VEC_ENVS = ("dummy", "subproc", "batched")
@@ -325,6 +330,7 @@ def demonstrations(args: Args, game: Game) -> Demonstrations:
             args.workers,
             backend,
             bar.advance if bar else None,
+            args.split_actions,
         )
     finally:
         backend.release()
@@ -379,6 +385,9 @@ def train(args: Args) -> Path:
     LeagueMix(args.p_latest, args.p_snapshot, args.league_bots())  # validate before any work
     if args.vec_env not in VEC_ENVS:
         raise ValueError(f"vec_env must be one of {sorted(VEC_ENVS)}, got {args.vec_env!r}")
+    check_split(game, args.split_actions)
+    if args.split_actions and args.vec_env == "batched":
+        raise ValueError("split_actions trains on --vec-env dummy or subproc, not batched")
     Backend(args.backend, args.address or None)
     shard_bounds(args.bc_decisions, args.bc_shards)
     device = choose_device(args.device)
@@ -406,7 +415,7 @@ def train(args: Args) -> Path:
         model = MaskablePPO.load(ckpt, env=envs, device=device, tensorboard_log=tb)
     else:
         model = new_model(args, envs, seed, tensorboard_log=tb, device=device)
-    meta_base = model_metadata(game, seed=args.seed, args=_jsonable(args))
+    meta_base = model_metadata(game, args.split_actions, seed=args.seed, args=_jsonable(args))
     latest = run_dir / LATEST
     columns = eval_columns(spec(args.game).choices.rank_by)
     measure, low, high, _, best = columns[2:7]

@@ -30,6 +30,7 @@ from koira_agents.base import Turn
 from koira_agents.registry import make_agent
 from koira_env.core.game import Game
 from koira_env.core.jobs import PROCESS, Backend, map_chunks
+from koira_env.core.parts import part_decisions, split_sizes
 
 
 @dataclass
@@ -50,21 +51,24 @@ def collect(
     workers: int | None = 1,
     backend: Backend = PROCESS,
     progress: Callable[[int], None] | None = None,
+    split_actions: bool = False,
 ) -> Demonstrations:
     """``decisions`` real decisions of the ``imitate`` bots at tables drawn from ``field``.
     ``shards`` > 1 splits them into that many streams of games, seeded on their own, played
     on ``workers`` processes or Ray tasks (None or 0: every core); one shard is one stream
     from ``seed``, the demonstrations of earlier versions. ``progress`` is told how many
-    decisions were recorded: after every game of one shard, after every finished shard else."""
+    decisions were recorded: after every game of one shard, after every finished shard else.
+    With ``split_actions`` a decision is a part of a bot's action, as the split env asks for it
+    (``core.parts``: one or two a turn, forced parts left out)."""
     parts = list(enumerate(itertools.pairwise(shard_bounds(decisions, shards))))
-    play = partial(_shard, game, field, imitate, seed)
+    play = partial(_shard, game, field, imitate, seed, split_actions)
     if shards == 1:
         return play(parts[0], progress)[1]  # in this process, and not copied: hundreds of MB
     if backend.local and backend.parallelism(workers) == 1:
         done = map(play, parts)
     else:
         done = map_chunks(play, parts, backend.parallelism(workers), backend=backend)
-    demos = _empty(game, decisions)
+    demos = _empty(game, decisions, split_actions)
     for start, part in done:  # in completion order: each shard knows its place
         end = start + len(part.actions)
         demos.obs[start:end] = part.obs
@@ -83,11 +87,15 @@ def shard_bounds(decisions: int, shards: int) -> list[int]:
     return [decisions * i // shards for i in range(shards + 1)]
 
 
-def _empty(game: Game, decisions: int) -> Demonstrations:
+def _empty(game: Game, decisions: int, split_actions: bool) -> Demonstrations:
     scale = game.observation_scale
+    size, width = game.observation_size, game.num_actions
+    if split_actions:
+        firsts, width = split_sizes(game.num_actions, game.action_parts)
+        size += firsts
     return Demonstrations(
-        np.empty((decisions, game.observation_size), np.float32 if scale is None else np.uint8),
-        np.empty((decisions, game.num_actions), bool),
+        np.empty((decisions, size), np.float32 if scale is None else np.uint8),
+        np.empty((decisions, width), bool),
         np.empty(decisions, np.int64),
         np.empty(decisions, np.float32),
     )
@@ -98,6 +106,7 @@ def _shard(
     field: tuple[str, ...],
     imitate: tuple[str, ...],
     seed: int,
+    split_actions: bool,
     part: tuple[int, tuple[int, int]],
     progress: Callable[[int], None] | None = None,
 ) -> tuple[int, Demonstrations]:
@@ -105,7 +114,7 @@ def _shard(
     so that one shard is the single stream)."""
     index, (start, end) = part
     rng = random.Random(seed if index == 0 else f"{seed}/bc/{index}")
-    return start, _play(game, field, imitate, end - start, rng, progress)
+    return start, _play(game, field, imitate, end - start, rng, split_actions, progress)
 
 
 def _play(
@@ -114,13 +123,14 @@ def _play(
     imitate: tuple[str, ...],
     decisions: int,
     rng: random.Random,
+    split_actions: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> Demonstrations:
     """Bot-only tables until ``decisions`` decisions of the ``imitate`` bots are recorded;
     ``progress`` is told each game's count."""
     n = game.num_players
     scale = game.observation_scale
-    demos = _empty(game, decisions)
+    demos = _empty(game, decisions, split_actions)
     obs, masks, actions, returns = demos.obs, demos.masks, demos.actions, demos.returns
     count = 0
     while count < decisions:
@@ -137,13 +147,24 @@ def _play(
                 state.apply(legal[0])
                 continue
             action = agents[seat].act(Turn(state.view(seat), game, rng, state))
-            if names[seat] in imitate and count < decisions:
-                observation = game.observation(state, seat)
-                obs[count] = observation if scale is None else np.rint(observation / scale)
-                masks[count] = game.action_mask(legal).astype(bool)
-                actions[count] = action
-                rows.append((count, seat))
-                count += 1
+            if names[seat] in imitate:
+                if split_actions:
+                    asked = part_decisions(legal, game.action_parts, action)
+                else:
+                    asked = [(None, action)]
+                for pending, chosen in asked:
+                    if count == decisions:
+                        break
+                    if pending is None:
+                        observation = game.observation(state, seat)
+                        masks[count] = game.action_mask(legal).astype(bool)
+                    else:
+                        observation = game.part_observation(state, seat, pending)
+                        masks[count] = game.part_mask(state, pending).astype(bool)
+                    obs[count] = observation if scale is None else np.rint(observation / scale)
+                    actions[count] = chosen
+                    rows.append((count, seat))
+                    count += 1
             state.apply(action)
         final = state.returns()
         for row, seat in rows:

@@ -56,3 +56,16 @@ def check_split(game: Any, split_actions: Any) -> None:
             "split_actions=True is for games whose actions are pairs (Red7's turns); "
             f"{game.title}'s actions are single"
         )
+
+
+def part_decisions(legal: Sequence[int], parts: int, action: int) -> list[tuple[int, int]]:
+    """The decisions a split env asks for to play ``action`` (one of ``legal``): (the first part
+    chosen or -1, the part) for each part with more than one legal choice (a part with one is
+    nobody's decision: learners and demonstrations skip it)."""
+    first, second = divmod(action, parts)
+    decisions = []
+    if len(part_actions(legal, parts, NO_PART)) > 1:
+        decisions.append((NO_PART, first))
+    if len(part_actions(legal, parts, first)) > 1:
+        decisions.append((first, second))
+    return decisions
