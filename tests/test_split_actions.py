@@ -245,3 +245,13 @@ def test_the_compiled_core_finds_the_legal_parts_without_the_turns(players, opti
                 mask = built.part_mask(state, pending)
                 assert np.flatnonzero(mask).tolist() == part_actions(turns, SLOTS, pending)
             state.apply(rng.choice(turns))
+
+
+def test_the_text_shows_a_chosen_first_part() -> None:
+    env = koira_env.make("red7", 4, "ansi", split_actions=True)
+    env.reset(seed=0, options={"deck": DECK})
+    first = whole_turns(env)[0] // SLOTS
+    assert "first part" not in env.render()
+    env.step(first)
+    mover = env.state_object.current
+    assert env.render().endswith(f"player_{mover} chose first part {first}; the second is next")

@@ -398,6 +398,9 @@ class CardGameEnv(_Protocol, AECEnv):
 
             return picture(self._state, self._state.current)
         text = self.game.render(self._state, self._state.current)
+        if self._pending != NO_PART:  # split actions: the mover's part so far
+            mover, part = self._state.current, self._pending
+            text += f"\nplayer_{mover} chose first part {part}; the second is next"
         if self.render_mode == "human":
             print(text)
             return None
