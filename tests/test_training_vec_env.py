@@ -103,3 +103,34 @@ def test_koira_train_builds_it_with_vec_env_batched(tmp_path):
     assert envs.reset().shape == (4, args.make_game().observation_size)
     with pytest.raises(ValueError, match=r"vec_env must be one of.*'batched'"):
         train(parse_args(["--run-dir", str(tmp_path / "x"), "--vec-env", "threads"]))
+
+
+def test_split_actions_ask_each_learner_for_parts_and_step_opponents_a_part_at_a_time():
+    """Red7 with split actions: every table waits for its learner's part (two choices at
+    least) with the split env's observation and mask, opponents' whole turns reach the game,
+    and MaskablePPO learns on it."""
+    from koira_env.core.parts import part_actions
+
+    game = make_game("red7", 4)
+    env = BatchedLearnerEnv(game, 6, split_actions=True)
+    env.seed(3)
+    obs = env.reset()
+    rng = np.random.default_rng(1)
+    ended = 0
+    for _ in range(300):
+        masks = get_action_masks(env)
+        assert obs.shape == (6, game.observation_size + 50) and masks.shape == (6, 50)
+        for i, state in enumerate(env.venv.states):
+            pending = int(env.venv.pending[i])
+            assert state.current == env.seats[i] and masks[i].sum() > 1
+            legal = part_actions(state.legal_actions(), 50, pending)
+            assert np.flatnonzero(masks[i]).tolist() == legal
+            assert (
+                obs[i].tobytes() == game.part_observation(state, state.current, pending).tobytes()
+            )
+        obs, rewards, dones, _ = env.step((masks * rng.random(masks.shape)).argmax(axis=1))
+        assert not rewards[~dones].any()
+        ended += int(dones.sum())
+    assert ended >= 6
+    model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=32, seed=0)
+    model.learn(64)

@@ -211,7 +211,9 @@ def vec_envs(args: Args) -> Any:
         league = League(
             args.run_dir, game, LeagueMix(args.p_latest, args.p_snapshot, args.league_bots())
         )
-        return VecMonitor(BatchedLearnerEnv(game, args.num_envs, league))
+        return VecMonitor(
+            BatchedLearnerEnv(game, args.num_envs, league, split_actions=args.split_actions)
+        )
     fns = [partial(make_env, args, i) for i in range(args.num_envs)]
     if args.vec_env == "dummy":
         return VecMonitor(DummyVecEnv(fns))
@@ -386,8 +388,6 @@ def train(args: Args) -> Path:
     if args.vec_env not in VEC_ENVS:
         raise ValueError(f"vec_env must be one of {sorted(VEC_ENVS)}, got {args.vec_env!r}")
     check_split(game, args.split_actions)
-    if args.split_actions and args.vec_env == "batched":
-        raise ValueError("split_actions trains on --vec-env dummy or subproc, not batched")
     Backend(args.backend, args.address or None)
     shard_bounds(args.bc_decisions, args.bc_shards)
     device = choose_device(args.device)

@@ -6,9 +6,10 @@ actions are applied to every table at once (``VectorEnv.step``), then the tables
 someone else is to move, or where the move is forced (one legal action, nobody's decision),
 are advanced together with ``env_ids`` until every table waits for a real decision of its
 learner. Opponents are the same ``(state, seat) -> action`` callables, drawn per episode by
-the same sampler (the league). A game the learner never had to decide in is not an episode
-for it and is skipped. Observations, masks and seats are the batched env's arrays (on
-Koira's compiled core written in C), copied once per step.
+the same sampler (the league); with ``split_actions`` (Red7) the learner's decisions are
+parts, and an opponent's whole action is stepped a part at a time. A game the learner never
+had to decide in is not an episode for it and is skipped. Observations, masks and seats are
+the batched env's arrays (on Koira's compiled core written in C), copied once per step.
 
 Differences from ``SingleAgentEnv``: games are dealt by the batched env's seeds
 (``core.vector_env.game_seed``), and a truncated episode's ``terminal_observation`` is the
@@ -26,6 +27,7 @@ import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from koira_env.core.game import Game
+from koira_env.core.parts import NO_PART
 from koira_env.core.single_agent import OpponentSampler, random_opponent
 from koira_env.core.vector_env import VectorEnv
 
@@ -42,6 +44,8 @@ class BatchedLearnerEnv(VecEnv):
         num_envs: int,
         opponent_sampler: OpponentSampler = random_opponent,
         learner_seat: int | None = None,
+        *,
+        split_actions: bool = False,
     ) -> None:
         n = game.num_players
         if learner_seat is not None and not 0 <= learner_seat < n:
@@ -49,15 +53,19 @@ class BatchedLearnerEnv(VecEnv):
         self.game = game
         self.fixed_seat = learner_seat
         self.render_mode = None
-        self.venv = VectorEnv(game, num_envs)
+        self.venv = venv = VectorEnv(game, num_envs, split_actions=split_actions)
         self.opponent_sampler = opponent_sampler
-        observation_space = gym.spaces.Box(0.0, 1.0, (game.observation_size,), np.float32)
-        super().__init__(num_envs, observation_space, gym.spaces.Discrete(game.num_actions))
+        # split actions (core.parts): an opponent's whole action is stepped a part at a time,
+        # its second part kept here meanwhile
+        self._parts = game.action_parts if split_actions else 0
+        self._seconds = np.full(num_envs, NO_PART, np.int64)
+        observation_space = gym.spaces.Box(0.0, 1.0, (venv.observation_size,), np.float32)
+        super().__init__(num_envs, observation_space, gym.spaces.Discrete(venv.num_actions))
         self.seats = np.zeros(num_envs, np.int64)  # the learner's seat at each table
         self.opponents: list[dict[int, Any]] = [{} for _ in range(num_envs)]
         self._rngs = [random.Random() for _ in range(num_envs)]
         self._decided = np.zeros(num_envs, bool)  # has the learner chosen in this episode?
-        self._last_obs = np.zeros((num_envs, game.observation_size), np.float32)
+        self._last_obs = np.zeros((num_envs, venv.observation_size), np.float32)
         self._actions: np.ndarray | None = None
         # the batched env's own arrays (filled in place by each of its steps)
         self._obs, self._mask, self._player = self.venv.reset(seed=0)
@@ -155,11 +163,28 @@ class BatchedLearnerEnv(VecEnv):
                 state = venv.states[i]
                 legal = np.flatnonzero(mask[i])
                 seat = int(player[i])
-                if len(legal) == 1:
+                if len(legal) == 1:  # forced: a whole action, or a part (its turn's kept one)
                     actions[k] = legal[0]
-                else:
+                    self._seconds[i] = NO_PART
+                elif not self._parts:
                     actions[k] = self.opponents[i][seat](state, seat)
+                else:
+                    actions[k] = self._opponent_part(i, state, seat)
             self._collect(ids, venv.step(actions, env_ids=ids), rewards, dones, infos)
+
+    def _opponent_part(self, i: int, state: Any, seat: int) -> int:
+        """Table ``i``'s opponent's next part (split actions): at a first part its whole action
+        is chosen and its second part kept; at a second part the kept one, or, after a forced
+        first part, the second part of the action it chooses now."""
+        parts = self._parts
+        if self.venv.pending[i] == NO_PART:
+            first, self._seconds[i] = divmod(self.opponents[i][seat](state, seat), parts)
+            return first
+        second = self._seconds[i]
+        if second == NO_PART:
+            second = self.opponents[i][seat](state, seat) % parts
+        self._seconds[i] = NO_PART
+        return int(second)
 
     def _observations(self) -> np.ndarray:
         return self._obs.copy()

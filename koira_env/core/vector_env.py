@@ -228,6 +228,14 @@ class VectorEnv:
             self._info,
         )
 
+    @property
+    def pending(self) -> np.ndarray:
+        """With split actions, the first part each env's mover has chosen (-1: none yet, the
+        next step is a first part); the env's own array, read-only."""
+        view = self._pending.view()
+        view.flags.writeable = False
+        return view
+
     def _env_ids(self, env_ids: Any) -> np.ndarray:
         ids = np.asarray(env_ids)
         n = self.num_envs
