@@ -38,7 +38,7 @@ def split_sizes(num_actions: int, parts: int) -> tuple[int, int]:
 
 
 def illegal_part(legal: Sequence[int], parts: int, pending: int, part: object, seat: int) -> str:
-    """The one wording of an illegal part, for the AEC env and the batched env."""
+    """The one wording of an illegal part in the AEC env (the raw env raises it)."""
     which, after = (
         ("first", "") if pending == NO_PART else ("second", f" after first part {pending}")
     )
