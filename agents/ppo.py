@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from koira_env.core.game import Game, State
-from koira_env.core.parts import NO_PART, split_sizes
+from koira_env.core.parts import NO_PART, decision_sizes
 
 if TYPE_CHECKING:
     from koira_env.core.agent import Turn
@@ -56,10 +56,7 @@ def model_path(spec: str | Path) -> Path:
 def model_metadata(game: Game, split_actions: bool = False, **extra: Any) -> dict[str, Any]:
     """What a model must match to be used: the game, its rules, the table, the vector sizes
     (of the split env's decisions for a model trained on them, ``core.parts``)."""
-    obs_size, num_actions = game.observation_size, game.num_actions
-    if split_actions:
-        firsts, num_actions = split_sizes(game.num_actions, game.action_parts)
-        obs_size += firsts
+    obs_size, num_actions = decision_sizes(game, split_actions)
     meta = {
         "format": FORMAT,
         "game": game.id,

@@ -30,7 +30,7 @@ from koira_agents.base import Turn
 from koira_agents.registry import make_agent
 from koira_env.core.game import Game
 from koira_env.core.jobs import PROCESS, Backend, map_chunks
-from koira_env.core.parts import part_decisions, split_sizes
+from koira_env.core.parts import decision_sizes, part_decisions
 
 
 @dataclass
@@ -89,10 +89,7 @@ def shard_bounds(decisions: int, shards: int) -> list[int]:
 
 def _empty(game: Game, decisions: int, split_actions: bool) -> Demonstrations:
     scale = game.observation_scale
-    size, width = game.observation_size, game.num_actions
-    if split_actions:
-        firsts, width = split_sizes(game.num_actions, game.action_parts)
-        size += firsts
+    size, width = decision_sizes(game, split_actions)
     return Demonstrations(
         np.empty((decisions, size), np.float32 if scale is None else np.uint8),
         np.empty((decisions, width), bool),

@@ -8,9 +8,10 @@ the agent's reward, flags and info) and ``step()``; in Python these were a third
 Teka step (0.8-1.2 us of 2.3-3.2, the engine's own calls the rest). Here the attributes they
 read are the extension type's fields, not an instance dict, a compiled core's turn and end
 are read from its header, and the iterator is a C type. The dead agents' steps after a game
-are here too (four in each of Red7's 12-step games). The rest (the end of a game, an illegal
-or non-int action) stays ``CardGameEnv``'s, in Python, for both: a few calls a game. ``tests/test_env_protocol.py`` plays this and the reference
-side by side and compares every return, error and attribute.
+are here too (four in each of Red7's 12-step games), and a split action's parts
+(``core.parts``). The rest (the end of a game, an illegal or non-int action or part) stays
+``CardGameEnv``'s, in Python, for both: a few calls a game. ``tests/test_env_protocol.py``
+plays this and the reference side by side and compares every return, error and attribute.
 """
 
 import numpy as np
@@ -62,7 +63,7 @@ cdef class EnvCore:
         else:
             current = state.current
         pending = self._pending
-        if not (seat == current and not self._over):
+        if seat != current or self._over:
             mask = np.zeros(self._num_actions, np.int8)
         elif self._parts:  # split actions (core.parts)
             mask = self._part_mask(state, pending)

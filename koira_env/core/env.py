@@ -32,7 +32,7 @@ from pettingzoo.utils.env import AECIterable
 from pettingzoo.utils.env_logger import EnvLogger
 
 from .game import Game, IllegalActionError, State
-from .parts import FIRST_PART, NO_PART, check_split, illegal_part, split_sizes
+from .parts import FIRST_PART, NO_PART, check_split, decision_sizes, illegal_part
 from .record import game_record
 from .reset import ResetSeeds, reset_option
 
@@ -84,7 +84,7 @@ class EnvProtocol:
             EnvLogger.error_observe_before_reset()
         seat = self._seat_of[agent]
         pending = self._pending
-        if not (seat == state.current and not self._over):
+        if seat != state.current or self._over:
             mask = np.zeros(self._num_actions, np.int8)
         elif self._parts:  # split actions (core.parts)
             mask = self._part_mask(state, pending)
@@ -229,23 +229,20 @@ class CardGameEnv(_Protocol, AECEnv):
         self._zeros = dict.fromkeys(self.possible_agents, 0.0)
         self._falses = dict.fromkeys(self.possible_agents, False)
         self._trues = dict.fromkeys(self.possible_agents, True)
-        self._num_actions = game.num_actions
         self._names = tuple(self.possible_agents)  # by seat
         self._terminate_illegal = self.terminate_illegal  # read per step, from the class
         self._observation = game.observation  # bound once: observe() is the hot path
         self._legal_mask = game.legal_mask
         self.observation_layout = game.observation_layout
-        observation_size = game.observation_size
+        observation_size, self._num_actions = decision_sizes(game, split_actions)
         # split actions (core.parts): the width of a part, 0 when actions are whole
         self._parts = game.action_parts if split_actions else 0
         self._pending = NO_PART  # the first part chosen, waiting for its second
         if split_actions:
-            firsts, self._num_actions = split_sizes(game.num_actions, game.action_parts)
             self.observation_layout = {
                 **game.observation_layout,
-                FIRST_PART: slice(observation_size, observation_size + firsts),
+                FIRST_PART: slice(game.observation_size, observation_size),
             }
-            observation_size += firsts
             self._part_observation = game.part_observation
             self._part_mask = game.part_mask
             self._legal_part = game.legal_part

@@ -36,7 +36,7 @@ from typing import Any, ClassVar, Protocol
 import numpy as np
 
 from .encoding import Field, layout
-from .parts import NO_PART, part_actions, split_sizes
+from .parts import NO_PART, decision_sizes, part_actions
 from .text import describe_shared
 
 
@@ -433,8 +433,7 @@ class Game:
         """``observation`` plus the first part chosen (``core.parts``): one-hot in a block of
         ``num_actions // action_parts`` entries, zeros unless ``seat`` is to act and has chosen
         ``pending`` (else -1)."""
-        firsts = split_sizes(self.num_actions, self.action_parts)[0]
-        chosen = np.zeros(firsts, np.float32)
+        chosen = np.zeros(decision_sizes(self, True)[0] - self.observation_size, np.float32)
         if pending != NO_PART and seat == state.current and not state.is_terminal:
             chosen[pending] = 1.0
         return np.concatenate([self.observation(state, seat), chosen])
@@ -442,7 +441,7 @@ class Game:
     def part_mask(self, state: State, pending: int) -> np.ndarray:
         """A fresh int8 vector of the split action space with 1 at each legal part: the first
         parts if ``pending`` is -1, else the second parts completing ``pending``."""
-        mask = np.zeros(split_sizes(self.num_actions, self.action_parts)[1], np.int8)
+        mask = np.zeros(decision_sizes(self, True)[1], np.int8)
         mask[part_actions(state.legal_actions(), self.action_parts, pending)] = 1
         return mask
 

@@ -30,11 +30,14 @@ def part_actions(legal: Sequence[int], parts: int, pending: int) -> list[int]:
     return sorted(action % parts for action in legal if action // parts == pending)
 
 
-def split_sizes(num_actions: int, parts: int) -> tuple[int, int]:
-    """(the number of first parts, the split action space's width) of a game whose
-    ``num_actions`` ids are pairs with ``parts`` second parts."""
-    firsts = -(-num_actions // parts)
-    return firsts, max(firsts, parts)
+def decision_sizes(game: Any, split_actions: bool) -> tuple[int, int]:
+    """(observation size, action count) of an env's decisions on ``game``: the game's own, or
+    with split actions its observation plus the first-part block (one entry a first part) and
+    the parts' width."""
+    if not split_actions:
+        return game.observation_size, game.num_actions
+    firsts = -(-game.num_actions // game.action_parts)
+    return game.observation_size + firsts, max(firsts, game.action_parts)
 
 
 def illegal_part(legal: Sequence[int], parts: int, pending: int, part: object, seat: int) -> str:

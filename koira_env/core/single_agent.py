@@ -23,7 +23,7 @@ import numpy as np
 
 from .env import ILLEGAL_REWARD
 from .game import Game, State, as_action
-from .parts import NO_PART, check_split, part_actions, split_sizes
+from .parts import NO_PART, check_split, decision_sizes, part_actions
 
 Opponent = Callable[[State, int], int]
 OpponentSampler = Callable[[random.Random], Opponent]
@@ -62,10 +62,7 @@ class SingleAgentEnv(gym.Env):
         # split actions (core.parts): the learner's turn in two steps; 0 when actions are whole
         self._parts = game.action_parts if split_actions else 0
         self._pending = NO_PART  # the learner's first part, waiting for its second
-        size, self.num_actions = game.observation_size, game.num_actions
-        if split_actions:
-            firsts, self.num_actions = split_sizes(game.num_actions, game.action_parts)
-            size += firsts
+        size, self.num_actions = decision_sizes(game, split_actions)
         self.observation_space = gym.spaces.Box(0.0, 1.0, (size,), np.float32)
         self.action_space = gym.spaces.Discrete(self.num_actions)
         self.opponent_sampler = opponent_sampler
@@ -110,9 +107,10 @@ class SingleAgentEnv(gym.Env):
         if self._parts:
             if self._pending == NO_PART:  # a first part: the second is the next step's
                 self._pending = action
-                if len(self._legal_parts()) > 1:
+                seconds = self._legal_parts()
+                if len(seconds) > 1:
                     return self._observation(), 0.0, False, False, info
-                action = self._legal_parts()[0]  # a forced second part is nobody's decision
+                action = seconds[0]  # a forced second part is nobody's decision
             action += self._pending * self._parts
             self._pending = NO_PART
         state.apply(action)
@@ -155,8 +153,9 @@ class SingleAgentEnv(gym.Env):
                 continue
             seat = state.current
             if seat == self.seat:
-                if self._parts and len(self._legal_parts()) == 1:  # a forced first part
-                    self._pending = self._legal_parts()[0]
+                firsts = self._legal_parts() if self._parts else []
+                if len(firsts) == 1:  # a forced first part
+                    self._pending = firsts[0]
                 return
             state.apply(self.opponents[seat](state, seat))
 

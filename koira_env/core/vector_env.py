@@ -40,7 +40,7 @@ from typing import Any, NoReturn
 import numpy as np
 
 from .game import Game, IllegalActionError, State
-from .parts import NO_PART, check_split, part_actions, split_sizes
+from .parts import NO_PART, check_split, decision_sizes, part_actions
 from .reset import ResetSeeds, reset_option
 
 RESET_OPTIONS = ("decks",)
@@ -64,16 +64,12 @@ class VectorEnv:
         self.game = game
         self.num_envs = n = num_envs
         self.num_players = p = game.num_players
-        self.num_actions = game.num_actions
-        self.observation_size = game.observation_size
+        self.observation_size, self.num_actions = decision_sizes(game, split_actions)
         self._observation = game.observation  # bound once: the hot path
         # split actions (core.parts): the width of a part (0: whole actions), and per env the
         # first part chosen (-1: none)
         self._parts = game.action_parts if split_actions else 0
         self._pending = np.full(n, NO_PART, np.int64)
-        if split_actions:
-            firsts, self.num_actions = split_sizes(game.num_actions, game.action_parts)
-            self.observation_size += firsts
         self._batch = game.batch
         # the core's deal_next deals Game.new_state's game; a game dealing otherwise keeps its own
         self._deal_in_c = type(game).new_state is Game.new_state
