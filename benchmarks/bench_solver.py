@@ -7,14 +7,15 @@
 The positions are every phase-two decision (more than one legal move) of games between
 ``dumper`` bots (``--play random``: uniformly random moves), solved for the seat to move
 (``solve(state, state.current)``) on one core. Each call is bounded by ``--max-nodes``
-positions expanded (``0``: no bound), so a run always finishes; a call past the bound is
-undecided. Each row is one bucket of cards still in hands; it gives the median, 90th and 99th
-percentile and maximum solve time (process CPU time of one call), the median positions
-expanded, the share undecided and the share of verdicts ``True`` (the mover can escape); the
-``0-16`` line sums up the buckets up to 16 cards, where the issue's targets are set. The
-times are absolute and machine-dependent; ``ratio`` is each bucket's median against a
-reference measured in the same run (one ``koira`` dumper action, ``reference_us``), so runs on
-different machines compare. ``--rules`` takes several presets, comma-separated: one table each.
+positions searched, forced moves included (``0``: no bound), so a run always finishes; a call
+past the bound is undecided. Each row is one bucket of cards still in hands; it gives the
+median, 90th and 99th percentile and maximum solve time (process CPU time of one call), the
+median positions searched, the share undecided and the share of verdicts ``True`` (the mover
+can escape); the ``0-16`` line sums up the buckets up to 16 cards, where the issue's targets
+are set. The times are absolute and machine-dependent; ``ratio`` is each bucket's median
+against a reference measured in the same run (one ``koira`` dumper action, ``reference_us``),
+so runs on different machines compare. ``--rules`` takes several presets, comma-separated: one
+table each.
 """
 
 from __future__ import annotations

@@ -13,7 +13,9 @@ position's moves are listed, and compares a key only where a tag agrees. Beyond 
 reference, and not changing any answer:
 
 moves are ordered (a move that empties the mover's hand first, then plays from the lowest
-card up, a take last), and ranks in keys are renumbered over the cards still in play. A
+card up, a take last), a position's only legal move is played where it is met (``advance``:
+the search keys and stores only positions with a choice), and ranks in keys are renumbered
+over the cards still in play. A
 position the depth-first search has not settled within ``DFS_NODES`` goes on with a
 depth-first proof-number search (df-pn) in the same table, except where positions repeat
 (``emptied_trick="ends"``). Cards that look equivalent (one hand, one suit, no card in play
@@ -389,7 +391,27 @@ cdef inline int settled_c(Data* d, Ctx* c) noexcept:
     return UNKNOWN
 
 
-cdef int search(State st, Ctx* c) except -1:
+cdef inline int advance(State st, Ctx* c, short* moves, int* count) noexcept:
+    """The verdict the game has decided, else ``UNKNOWN`` with the position's moves listed in
+    ``moves`` (``count``). A position with one legal move is no choice: its verdict is its
+    successor's, so that move is played here, and again, until a position with a choice
+    (each forced move counts as a position in the budget; none is played past it). Where
+    positions may repeat (``c.cycles``) a line of forced moves could go round forever:
+    nothing is played."""
+    cdef Data* d = &st.d
+    cdef int v
+    while True:
+        v = settled_c(d, c)
+        if v != UNKNOWN:
+            return v
+        count[0] = st.legal_into(moves)
+        if count[0] != 1 or c.cycles or (c.max_nodes >= 0 and c.nodes >= c.max_nodes):
+            return UNKNOWN
+        st.apply_legal(moves[0])
+        c.nodes += 1
+
+
+cdef int search(State st, Ctx* c, int count) except -1:
     """The verdict for ``c.seat`` in ``st`` (not finished, the seat still in): 1 escapes,
     0 caught, ``UNKNOWN`` undecided within the node budget or the depth limit. ``st`` is left
     as the last move searched made it: the caller puts back its own copy (one copy of the
@@ -398,17 +420,17 @@ cdef int search(State st, Ctx* c) except -1:
     cdef uint64_t key[KEY_WORDS]
     cdef uint64_t h
     cdef short* moves
-    cdef int count, i, v, verdict, depth
+    cdef int i, v, verdict, depth, listed
     cdef bint seat_moves, undecided = False
     cdef long long repeats
     make_key(d, c, key)
     h = hash_key(key)
-    # the position's slot is fetched while its moves are listed: most positions are new, and
+    # the position's slot is fetched while its moves are ordered: most positions are new, and
     # the table's read, a miss to the processor's last cache, was the search's longest wait
     fetch_line(&HEADS[bucket(h)])
     depth = c.depth
     moves = &MOVES[depth * MAX_LEGAL]
-    count = order_moves(d, moves, st.legal_into(moves))
+    order_moves(d, moves, count)
     v = lookup(key, h)
     if v != UNKNOWN:
         return v
@@ -431,12 +453,9 @@ cdef int search(State st, Ctx* c) except -1:
         if i:  # the position back before the next move (the caller restores after the last)
             copy_data(d, &SAVED[depth])
         st.apply_legal(moves[i])
-        if d.phase == GAME_OVER:
-            v = d.h.truncated or d.placements[d.placed - 1] != c.seat
-        elif d.out[c.seat]:
-            v = 1
-        else:
-            v = search(st, c)
+        v = advance(st, c, &MOVES[(depth + 1) * MAX_LEGAL], &listed)
+        if v == UNKNOWN:
+            v = search(st, c, listed)
         if v == UNKNOWN:
             undecided = True
         elif v == seat_moves:  # an escape at the seat's turn, a catch at another's
@@ -456,10 +475,11 @@ cdef inline uint32_t capped(uint64_t value) noexcept:
 
 
 cdef int mid(
-    State st, Ctx* c, uint32_t thpn, uint32_t thdn, uint32_t* result,
+    State st, Ctx* c, int count, uint32_t thpn, uint32_t thdn, uint32_t* result,
     const uint64_t* known=NULL, uint64_t known_hash=0
 ) except -1:
-    """Depth-first proof-number search (df-pn, Nagai 2002) of ``st`` (not settled) for
+    """Depth-first proof-number search (df-pn, Nagai 2002) of ``st`` (not settled, its
+    ``count`` moves listed at its depth of ``MOVES``) for
     ``c.seat``, until its proof number reaches ``thpn`` or its disproof number ``thdn``:
     ``result`` gets both. It expands the move whose position looks cheapest to settle (the
     fewest positions left to prove an escape at the seat's turn, to disprove it at the
@@ -486,7 +506,7 @@ cdef int mid(
     cdef uint32_t* cpn
     cdef uint32_t* cdn
     cdef Entry* e
-    cdef int count, i, v, best, depth = c.depth
+    cdef int i, v, best, listed, depth = c.depth
     cdef bint seat_moves = d.h.current == c.seat
     cdef long long start = c.nodes
     if key == NULL:
@@ -494,7 +514,7 @@ cdef int mid(
         key = own
         h = hash_key(own)
     moves = &MOVES[depth * MAX_LEGAL]
-    count = order_moves(d, moves, st.legal_into(moves))
+    order_moves(d, moves, count)
     if depth >= MAX_DEPTH or (c.max_nodes >= 0 and c.nodes >= c.max_nodes):
         c.aborted = True
         return 0
@@ -504,28 +524,33 @@ cdef int mid(
     keys = &CHILD_KEY[depth * KEPT * KEY_WORDS]
     hashes = &CHILD_HASH[depth * KEPT]
     copy_data(&SAVED[depth], d)
-    for i in range(count):
-        st.apply_legal(moves[i])
-        v = settled_c(d, c)
+    for i in range(count):  # each move's numbers: a new position starts from its moves count
+        st.apply_legal(moves[i])  # (df-pn+'s mobility), looked up below
+        v = advance(st, c, &MOVES[(depth + 1) * MAX_LEGAL], &listed)
         if v == UNKNOWN:
+            cpn[i] = 1 if d.h.current == c.seat else listed
+            cdn[i] = listed if d.h.current == c.seat else 1
             child = &keys[i * KEY_WORDS] if i < KEPT else spare
             make_key(d, c, child)
             hc = hash_key(child)
             if i < KEPT:
                 hashes[i] = hc
-            fetch_line(&HEADS[bucket(hc)])
-            v = st.legal_into(&MOVES[(depth + 1) * MAX_LEGAL])  # df-pn+'s mobility start
-            e = probe(child, hc)
-            if e != NULL:
-                cpn[i] = e.pn
-                cdn[i] = e.dn
-            else:  # a new position: its moves count
-                cpn[i] = 1 if d.h.current == c.seat else v
-                cdn[i] = v if d.h.current == c.seat else 1
+                fetch_line(&HEADS[bucket(hc)])
+            else:  # past the kept keys: looked up now
+                e = probe(child, hc)
+                if e != NULL:
+                    cpn[i] = e.pn
+                    cdn[i] = e.dn
         else:
             cpn[i] = 0 if v else INF
             cdn[i] = INF if v else 0
         copy_data(d, &SAVED[depth])
+    for i in range(min(count, KEPT)):  # their slots were fetched while the next were made
+        if cpn[i] and cdn[i]:
+            e = probe(&keys[i * KEY_WORDS], hashes[i])
+            if e != NULL:
+                cpn[i] = e.pn
+                cdn[i] = e.dn
     c.depth = depth + 1
     while True:
         best = 0
@@ -553,8 +578,9 @@ cdef int mid(
             child_thdn = min(thdn, second + 1 + second)
             child_thpn = capped(thpn - pn + cpn[best])
         st.apply_legal(moves[best])
+        advance(st, c, &MOVES[(depth + 1) * MAX_LEGAL], &listed)
         mid(  # with the move's key and hash, if kept
-            st, c, <uint32_t>child_thpn, <uint32_t>child_thdn, got,
+            st, c, listed, <uint32_t>child_thpn, <uint32_t>child_thdn, got,
             &keys[best * KEY_WORDS] if best < KEPT else NULL, hashes[best] if best < KEPT else 0,
         )
         copy_data(d, &SAVED[depth])
@@ -613,27 +639,26 @@ cdef object _answer(State st, Ctx* c):
     """The verdict of ``st`` (a copy the search may use) as True, False or None."""
     cdef Data* d = &st.d
     cdef Data root
-    cdef int v
+    cdef int v, count
     cdef uint32_t got[2]
     cdef long long budget
-    if d.phase == GAME_OVER:
-        return bool(d.h.truncated or d.placements[d.placed - 1] != c.seat)
-    if d.out[c.seat]:
-        return True
     c.nodes = 0
+    v = advance(st, c, MOVES, &count)  # the root's moves, listed at depth 0
+    if v != UNKNOWN:
+        return v == 1
     if c.cycles or c.dfs_nodes != 0:  # the depth-first search first, within its share
         budget = c.max_nodes
         if c.dfs_nodes > 0 and not 0 <= budget <= c.dfs_nodes:
             c.max_nodes = c.dfs_nodes
         root = d[0]
-        v = search(st, c)
+        v = search(st, c, count)
         d[0] = root
         c.max_nodes = budget
         if v != UNKNOWN or c.cycles or c.dfs_nodes < 0 or c.nodes >= budget >= 0:
             return None if v == UNKNOWN else v == 1
     c.aborted = False
     c.depth = 0
-    mid(st, c, INF, INF, got)
+    mid(st, c, count, INF, INF, got)
     if c.aborted or (got[0] and got[1]):
         return None
     return got[0] == 0
