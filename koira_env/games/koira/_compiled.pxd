@@ -176,6 +176,7 @@ cdef class State(StateAttributes):
     cdef bint beats(self, int first, int size, int top_first, int top_size, uint64_t hand) noexcept
     cdef uint64_t _beating_cards(self, int top, uint64_t hand) noexcept
     cdef int _phase_two_legal(self, short* out) noexcept
+    cdef int _phase_two_legal_runs(self, short* out) noexcept
     cdef int _runs_in(self, uint64_t hand, uint8_t* firsts, uint8_t* sizes) noexcept
     cdef int _phase_two_act(self, int action) except -1
     cdef int _take(self, int p) except -1

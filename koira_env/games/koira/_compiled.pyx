@@ -708,7 +708,27 @@ cdef class State:
         return acts
 
     cdef int _phase_two_legal(self, short* out) noexcept:
-        """engine.State._phase_two_legal: in increasing order (cards, take, runs)."""
+        """engine.State._phase_two_legal: in increasing order (cards, take, runs). Without
+        runs the cards go straight into ``out``, with no buffers on the stack (the solver
+        lists the moves of every position it makes)."""
+        cdef Data* d = &self.d
+        cdef uint64_t hand = d.hand[d.h.current]
+        cdef int num = 0
+        if self.opt.sequences:
+            return self._phase_two_legal_runs(out)
+        if d.trick_len:
+            hand = self._beating_cards(d.trick_first[d.trick_len - 1], hand)
+        while hand:
+            out[num] = lowest(hand)
+            num += 1
+            hand &= hand - 1
+        if d.trick_len and (num == 0 or self.opt.voluntary_take):
+            out[num] = TAKE
+            num += 1
+        return num
+
+    cdef int _phase_two_legal_runs(self, short* out) noexcept:
+        """``_phase_two_legal`` under ``sequences``: single cards, take, then runs."""
         cdef Data* d = &self.d
         cdef uint64_t hand = d.hand[d.h.current]
         cdef uint8_t cards[NUM_CARDS]
@@ -720,16 +740,6 @@ cdef class State:
         if not leading:
             top_first = d.trick_first[d.trick_len - 1]
             top_size = d.trick_size[d.trick_len - 1]
-        if not self.opt.sequences:
-            if not leading:
-                hand = self._beating_cards(top_first, hand)
-            num = cards_of(hand, cards)
-            for i in range(num):
-                out[i] = cards[i]
-            if not leading and (num == 0 or self.opt.voluntary_take):
-                out[num] = TAKE
-                num += 1
-            return num
         num = cards_of(hand, cards)
         for i in range(num):
             if leading or self.beats(cards[i], 1, top_first, top_size, hand):
