@@ -27,7 +27,12 @@ cdef extern from *:
     int highest "suite_highest"(uint64_t mask) noexcept nogil  # mask must not be 0
 
 
-cdef inline int cards_of(uint64_t mask, uint8_t* out) noexcept nogil:
+ctypedef fused card_list:  # a list of card ids: bytes, or a core's actions (``legal_into``)
+    uint8_t
+    short
+
+
+cdef inline int cards_of(uint64_t mask, card_list* out) noexcept nogil:
     """The cards of ``mask`` into ``out``, lowest first; returns how many."""
     cdef int count = 0
     while mask:

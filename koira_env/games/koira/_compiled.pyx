@@ -713,15 +713,12 @@ cdef class State:
         lists the moves of every position it makes)."""
         cdef Data* d = &self.d
         cdef uint64_t hand = d.hand[d.h.current]
-        cdef int num = 0
+        cdef int num
         if self.opt.sequences:
             return self._phase_two_legal_runs(out)
         if d.trick_len:
             hand = self._beating_cards(d.trick_first[d.trick_len - 1], hand)
-        while hand:
-            out[num] = lowest(hand)
-            num += 1
-            hand &= hand - 1
+        num = cards_of(hand, out)
         if d.trick_len and (num == 0 or self.opt.voluntary_take):
             out[num] = TAKE
             num += 1

@@ -15,10 +15,9 @@ reference, and not changing any answer:
 moves are ordered (a move that empties the mover's hand first, then plays from the lowest
 card up, a take last), a position's only legal move is played where it is met (``advance``:
 the search keys and stores only positions with a choice), and ranks in keys are renumbered
-over the cards still in play. A
-position the depth-first search has not settled within ``DFS_NODES`` goes on with a
-depth-first proof-number search (df-pn) in the same table, except where positions repeat
-(``emptied_trick="ends"``). Cards that look equivalent (one hand, one suit, no card in play
+over the cards still in play. A position the depth-first search has not settled within
+``DFS_NODES`` goes on with a depth-first proof-number search (df-pn) in the same table,
+except where positions repeat (``emptied_trick="ends"``). Cards that look equivalent (one hand, one suit, no card in play
 ranked between them) are not: one can be taken back later and meet the other in a trick, so
 every move is tried.
 
@@ -391,7 +390,7 @@ cdef inline int settled_c(Data* d, Ctx* c) noexcept:
     return UNKNOWN
 
 
-cdef inline int advance(State st, Ctx* c, short* moves, int* count) noexcept:
+cdef inline int advance(State st, Ctx* c, short* moves, int* count) except -1:
     """The verdict the game has decided, else ``UNKNOWN`` with the position's moves listed in
     ``moves`` (``count``). A position with one legal move is no choice: its verdict is its
     successor's, so that move is played here, and again, until a position with a choice
@@ -478,13 +477,12 @@ cdef int mid(
     State st, Ctx* c, int count, uint32_t thpn, uint32_t thdn, uint32_t* result,
     const uint64_t* known=NULL, uint64_t known_hash=0
 ) except -1:
-    """Depth-first proof-number search (df-pn, Nagai 2002) of ``st`` (not settled, its
-    ``count`` moves listed at its depth of ``MOVES``) for
-    ``c.seat``, until its proof number reaches ``thpn`` or its disproof number ``thdn``:
-    ``result`` gets both. It expands the move whose position looks cheapest to settle (the
-    fewest positions left to prove an escape at the seat's turn, to disprove it at the
-    others'), which the fixed move order of ``search`` cannot know. Games without
-    repetitions only (``emptied_trick="continues"``): a position's numbers do not depend on
+    """Depth-first proof-number search (df-pn, Nagai 2002) of ``st`` (not settled; its
+    ``count`` moves listed at its depth of ``MOVES``) for ``c.seat``, until its proof number
+    reaches ``thpn`` or its disproof number ``thdn``: ``result`` gets both. It expands the
+    move whose position looks cheapest to settle (the fewest positions left to prove an
+    escape at the seat's turn, to disprove it at the others'), which the fixed move order of
+    ``search`` cannot know. Games without repetitions only (``emptied_trick="continues"``): a position's numbers do not depend on
     the line that reached it. ``c.aborted`` at the budget or the depth limit.
 
     ``known`` is the position's key and ``known_hash`` its hash, as the position before it
@@ -524,8 +522,10 @@ cdef int mid(
     keys = &CHILD_KEY[depth * KEPT * KEY_WORDS]
     hashes = &CHILD_HASH[depth * KEPT]
     copy_data(&SAVED[depth], d)
-    for i in range(count):  # each move's numbers: a new position starts from its moves count
-        st.apply_legal(moves[i])  # (df-pn+'s mobility), looked up below
+    # each move's numbers: a new position starts from its move count (df-pn+'s mobility); the
+    # first KEPT are looked up after the loop, their slots fetched while the next are made
+    for i in range(count):
+        st.apply_legal(moves[i])
         v = advance(st, c, &MOVES[(depth + 1) * MAX_LEGAL], &listed)
         if v == UNKNOWN:
             cpn[i] = 1 if d.h.current == c.seat else listed
@@ -545,7 +545,7 @@ cdef int mid(
             cpn[i] = 0 if v else INF
             cdn[i] = INF if v else 0
         copy_data(d, &SAVED[depth])
-    for i in range(min(count, KEPT)):  # their slots were fetched while the next were made
+    for i in range(min(count, KEPT)):
         if cpn[i] and cdn[i]:
             e = probe(&keys[i * KEY_WORDS], hashes[i])
             if e != NULL:
@@ -578,7 +578,7 @@ cdef int mid(
             child_thdn = min(thdn, second + 1 + second)
             child_thpn = capped(thpn - pn + cpn[best])
         st.apply_legal(moves[best])
-        advance(st, c, &MOVES[(depth + 1) * MAX_LEGAL], &listed)
+        advance(st, c, &MOVES[(depth + 1) * MAX_LEGAL], &listed)  # its forced moves again
         mid(  # with the move's key and hash, if kept
             st, c, listed, <uint32_t>child_thpn, <uint32_t>child_thdn, got,
             &keys[best * KEY_WORDS] if best < KEPT else NULL, hashes[best] if best < KEPT else 0,

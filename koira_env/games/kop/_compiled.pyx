@@ -35,7 +35,7 @@ cimport numpy as cnp
 from libc.stdint cimport int64_t, uint8_t, uint16_t
 from libc.string cimport memset
 
-from koira_env.core._bits cimport cards_of, lowest, sparse_popcount
+from koira_env.core._bits cimport cards_of, sparse_popcount
 from koira_env.core._engine cimport places_of_scores, returns_of_places
 from koira_env.core._lists cimport int_list
 
@@ -241,10 +241,7 @@ cdef class State:
                         allowed = hand
                 winning = allowed & BEATERS[d.best]
                 hand = winning if winning else allowed
-            while hand:
-                out[count] = lowest(hand)
-                count += 1
-                hand &= hand - 1
+            count = cards_of(hand, out)
             return count
         if d.phase == DECLARE:
             if p != d.decider:

@@ -262,10 +262,7 @@ cdef class State:
                 cards = hand & suit_mask(d.trump)
             else:
                 cards = hand
-            while cards:
-                out[count] = lowest(cards)
-                count += 1
-                cards &= cards - 1
+            count = cards_of(cards, out)
             if p == d.declarer:
                 top = self._raise_top()
                 for b in range(d.contract + 1, top + 1):

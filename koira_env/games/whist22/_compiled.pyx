@@ -35,7 +35,7 @@ cimport numpy as cnp
 from libc.stdint cimport uint8_t, uint32_t
 from libc.string cimport memset
 
-from koira_env.core._bits cimport cards_of, lowest, popcount
+from koira_env.core._bits cimport cards_of, popcount
 from koira_env.core._hidden cimport hide
 from koira_env.core._lists cimport int_list
 
@@ -183,10 +183,7 @@ cdef class State:
         cdef int count = 0, b, forbidden
         if d.phase == PLAYING:
             hand = d.hand[d.h.current]
-            while hand:
-                out[count] = lowest(hand)
-                count += 1
-                hand &= hand - 1
+            count = cards_of(hand, out)
             if d.hand[d.h.current] & 1:
                 out[count] = FOOL_HIGH
                 count += 1
